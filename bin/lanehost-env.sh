@@ -1,0 +1,62 @@
+# Sourced by bin/test, bin/demo and .ci/run: finds a JDK 25+ and checks the build tools, installing
+# missing ones with apt-get when running as root (a fresh CI machine), and says how otherwise.
+
+lanehost_java_version() {
+    # Prints the major version of the JDK at $1 (e.g. 25), or nothing.
+    "$1/bin/java" -XshowSettings:properties -version 2>&1 |
+        awk -F'= ' '/java.specification.version/ { print $2; exit }' | cut -d. -f1
+}
+
+lanehost_find_jdk() {
+    if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/javac" ]; then
+        local v
+        v=$(lanehost_java_version "$JAVA_HOME")
+        if [ -n "$v" ] && [ "$v" -ge 25 ]; then
+            export JAVA_HOME
+            return 0
+        fi
+        echo "lanehost: JAVA_HOME=$JAVA_HOME is JDK ${v:-?}, not 25+; looking under /usr/lib/jvm" >&2
+    fi
+    local candidate best="" best_version=0
+    for candidate in /usr/lib/jvm/*; do
+        [ -x "$candidate/bin/javac" ] || continue
+        local v
+        v=$(lanehost_java_version "$candidate")
+        if [ -n "$v" ] && [ "$v" -ge 25 ] && [ "$v" -gt "$best_version" ]; then
+            best=$candidate
+            best_version=$v
+        fi
+    done
+    if [ -z "$best" ]; then
+        echo "lanehost: no JDK 25 or newer found (JAVA_HOME is '${JAVA_HOME:-unset}', nothing suitable under /usr/lib/jvm)." >&2
+        echo "lanehost: install one (e.g. Temurin 25) and set JAVA_HOME to it." >&2
+        return 1
+    fi
+    export JAVA_HOME=$best
+}
+
+lanehost_require_tools() {
+    local missing=""
+    command -v mvn >/dev/null 2>&1 || missing="$missing maven"
+    command -v cmake >/dev/null 2>&1 || missing="$missing cmake"
+    command -v cc >/dev/null 2>&1 || missing="$missing gcc"
+    # ThreadSanitizer's runtime, for the C ring test under TSan.
+    if command -v gcc >/dev/null 2>&1 && ! echo 'int main(void){return 0;}' |
+        gcc -x c -fsanitize=thread -o /dev/null - >/dev/null 2>&1; then
+        missing="$missing libtsan2"
+    fi
+    [ -z "$missing" ] && return 0
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "lanehost: installing$missing" >&2
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null || return 1
+    else
+        echo "lanehost: missing$missing; install them (Debian: sudo apt-get install$missing)" >&2
+        return 1
+    fi
+}
+
+lanehost_setup() {
+    lanehost_find_jdk && lanehost_require_tools || return 1
+    export PATH="$JAVA_HOME/bin:$PATH"
+    echo "lanehost: using JDK at $JAVA_HOME" >&2
+}

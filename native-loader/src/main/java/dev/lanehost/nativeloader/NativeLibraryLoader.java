@@ -1,0 +1,250 @@
+package dev.lanehost.nativeloader;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Finds, loads and version-checks one of lanehost's shared libraries. Every module that has C code
+ * loads it through this class, so there is exactly one search order to document and debug.
+ *
+ * <h2>Search order</h2>
+ * <ol>
+ *   <li><b>Explicit path.</b> If the system property {@value #PATH_PROPERTY} is set, it names a
+ *       directory that must hold the library ({@code lib<name>.so} on Linux). Nothing else is
+ *       tried: a user who names a path wants that copy, and silently loading another one would
+ *       hide the mistake.</li>
+ *   <li><b>The bundled copy.</b> The jar of the module that owns the library carries it at
+ *       {@code dev/lanehost/native/<platform>/lib<name>.so}. It is extracted once into
+ *       {@code <java.io.tmpdir>/lanehost-<version>-<content hash>/} and loaded from there. The
+ *       directory name carries the content hash, so two builds of the same version never share a
+ *       stale copy, and the copy is written to a temporary name and moved into place atomically, so
+ *       concurrent JVMs never load a half-written file.</li>
+ *   <li><b>{@code java.library.path}.</b> Each directory in order.</li>
+ * </ol>
+ *
+ * <p>After loading, the library's ABI version function is called and compared with the version
+ * the Java side was compiled against; a mismatch is an error, since calling a function whose
+ * signature changed corrupts memory instead of failing.
+ *
+ * <p>When every step fails, the {@link NativeLibraryException} lists what each step tried and how
+ * to fix it. Each step is also logged at {@code DEBUG} on the {@code dev.lanehost.nativeloader}
+ * {@link System.Logger}.
+ *
+ * <p>Libraries are loaded into the global arena and never unloaded; a library is loaded at most
+ * once per JVM (later calls return the same {@link LoadedLibrary}).
+ */
+public final class NativeLibraryLoader {
+    /** System property naming a directory that holds lanehost's libraries; overrides the bundled copy. */
+    public static final String PATH_PROPERTY = "lanehost.native.path";
+
+    /** Root of the bundled libraries inside a jar: {@code <root>/<platform>/<mapped name>}. */
+    public static final String RESOURCE_ROOT = "dev/lanehost/native/";
+
+    private static final System.Logger LOG = System.getLogger("dev.lanehost.nativeloader");
+    private static final Map<String, LoadedLibrary> LOADED = new ConcurrentHashMap<>();
+    private static final String VERSION = readVersion();
+
+    private NativeLibraryLoader() {
+    }
+
+    /**
+     * Loads a library once per JVM and checks its ABI version.
+     *
+     * @param owner       a class from the jar that bundles the library (its class loader finds the copy)
+     * @param name        the library name without prefix or suffix, e.g. {@code "lanehost"}
+     * @param abiSymbol   the exported {@code uint32_t fn(void)} that reports the library's ABI version
+     * @param expectedAbi the ABI version this Java code was written against
+     * @return the loaded library and the step that found it
+     * @throws NativeLibraryException if no step produced a loadable library of the right ABI version
+     */
+    public static LoadedLibrary load(Class<?> owner, String name, String abiSymbol, int expectedAbi) {
+        LoadedLibrary loaded = LOADED.get(name);
+        if (loaded == null) {
+            synchronized (NativeLibraryLoader.class) {
+                loaded = LOADED.get(name);
+                if (loaded == null) {
+                    loaded = search(owner, name, abiSymbol, expectedAbi);
+                    LOADED.put(name, loaded);
+                }
+            }
+        }
+        if (loaded.abiVersion() != expectedAbi) {
+            throw new NativeLibraryException("lanehost's native library '" + name + "' is already loaded from " + loaded.path()
+                    + " with ABI version " + loaded.abiVersion() + ", but a caller needs " + expectedAbi
+                    + ": two lanehost releases are mixed on the class path");
+        }
+        return loaded;
+    }
+
+    /** The platform directory name used for bundled libraries, e.g. {@code linux-x86_64}. */
+    public static String platform() {
+        String os = System.getProperty("os.name", "unknown").toLowerCase(Locale.ROOT);
+        String osName = os.startsWith("linux") ? "linux"
+                : os.startsWith("mac") ? "darwin"
+                : os.startsWith("windows") ? "windows"
+                : os.replaceAll("[^a-z0-9]", "");
+        String arch = System.getProperty("os.arch", "unknown").toLowerCase(Locale.ROOT);
+        String archName = switch (arch) {
+            case "amd64", "x86_64" -> "x86_64";
+            case "aarch64", "arm64" -> "aarch64";
+            default -> arch;
+        };
+        return osName + "-" + archName;
+    }
+
+    private static LoadedLibrary search(Class<?> owner, String name, String abiSymbol, int expectedAbi) {
+        String fileName = System.mapLibraryName(name);
+        List<String> tried = new ArrayList<>();
+
+        // Step 1: the explicit directory. If set, it is the only place we look.
+        String explicit = System.getProperty(PATH_PROPERTY);
+        if (explicit != null && !explicit.isBlank()) {
+            Path candidate = Path.of(explicit).resolve(fileName);
+            LOG.log(System.Logger.Level.DEBUG, "lanehost native {0}: step 1, -D{1}={2}", name, PATH_PROPERTY, explicit);
+            LoadedLibrary loaded = tryLoad(name, candidate, "step 1: -D" + PATH_PROPERTY, abiSymbol, expectedAbi, tried);
+            if (loaded != null) {
+                return loaded;
+            }
+            throw failure(name, fileName, tried, "-D" + PATH_PROPERTY + " is set, so no other place was searched. "
+                    + "Point it at the directory that holds " + fileName + " (a build's native/target/cmake), or unset it to use the copy bundled in the jar.");
+        }
+        tried.add("step 1: -D" + PATH_PROPERTY + " is not set");
+
+        // Step 2: the copy bundled in the owner's jar, extracted to a versioned temporary directory.
+        String resource = RESOURCE_ROOT + platform() + "/" + fileName;
+        LOG.log(System.Logger.Level.DEBUG, "lanehost native {0}: step 2, bundled resource {1}", name, resource);
+        ClassLoader classLoader = owner.getClassLoader() != null ? owner.getClassLoader() : ClassLoader.getSystemClassLoader();
+        try (InputStream in = classLoader.getResourceAsStream(resource)) {
+            if (in == null) {
+                tried.add("step 2: no bundled copy at " + resource + " on " + owner.getName() + "'s class path (platform " + platform() + ")");
+            } else {
+                Path extracted = extract(in.readAllBytes(), fileName);
+                LoadedLibrary loaded = tryLoad(name, extracted, "step 2: bundled copy", abiSymbol, expectedAbi, tried);
+                if (loaded != null) {
+                    return loaded;
+                }
+            }
+        } catch (IOException | UncheckedIOException e) {
+            tried.add("step 2: could not extract " + resource + ": " + e);
+        }
+
+        // Step 3: java.library.path.
+        String libraryPath = System.getProperty("java.library.path", "");
+        LOG.log(System.Logger.Level.DEBUG, "lanehost native {0}: step 3, java.library.path={1}", name, libraryPath);
+        boolean anyDirectory = false;
+        for (String directory : libraryPath.split(java.io.File.pathSeparator)) {
+            if (directory.isBlank()) {
+                continue;
+            }
+            anyDirectory = true;
+            Path candidate = Path.of(directory).resolve(fileName);
+            if (Files.isRegularFile(candidate)) {
+                LoadedLibrary loaded = tryLoad(name, candidate, "step 3: java.library.path", abiSymbol, expectedAbi, tried);
+                if (loaded != null) {
+                    return loaded;
+                }
+            }
+        }
+        tried.add(anyDirectory
+                ? "step 3: " + fileName + " is in no directory of java.library.path (" + libraryPath + ")"
+                : "step 3: java.library.path is empty");
+        throw failure(name, fileName, tried, "Build the project (bin/test or mvn install) so the jar bundles " + fileName
+                + ", or pass -D" + PATH_PROPERTY + "=<directory holding " + fileName + ">.");
+    }
+
+    private static LoadedLibrary tryLoad(String name, Path candidate, String step, String abiSymbol, int expectedAbi, List<String> tried) {
+        if (!Files.isRegularFile(candidate)) {
+            tried.add(step + ": " + candidate + " does not exist");
+            return null;
+        }
+        SymbolLookup lookup;
+        try {
+            lookup = SymbolLookup.libraryLookup(candidate, Arena.global());
+        } catch (IllegalArgumentException | IllegalCallerException e) {
+            tried.add(step + ": " + candidate + " exists but could not be loaded: " + e.getMessage());
+            return null;
+        }
+        int abi;
+        try {
+            MethodHandle version = Linker.nativeLinker().downcallHandle(
+                    lookup.findOrThrow(abiSymbol), FunctionDescriptor.of(ValueLayout.JAVA_INT));
+            abi = (int) version.invokeExact();
+        } catch (Throwable e) {
+            tried.add(step + ": " + candidate + " has no ABI version function " + abiSymbol + " (" + e.getMessage()
+                    + "); it is not a lanehost library");
+            return null;
+        }
+        if (abi != expectedAbi) {
+            tried.add(step + ": " + candidate + " reports ABI version " + abi + " but this lanehost " + VERSION
+                    + " needs " + expectedAbi + "; it comes from another release");
+            return null;
+        }
+        LOG.log(System.Logger.Level.DEBUG, "lanehost native {0}: loaded {1} ({2}, ABI {3})", name, candidate, step, abi);
+        return new LoadedLibrary(name, candidate, step, abi, lookup);
+    }
+
+    private static Path extract(byte[] bytes, String fileName) throws IOException {
+        String hash;
+        try {
+            hash = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes), 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every JDK", e);
+        }
+        Path directory = Path.of(System.getProperty("java.io.tmpdir"), "lanehost-" + VERSION + "-" + hash);
+        Path target = directory.resolve(fileName);
+        if (Files.isRegularFile(target) && Files.size(target) == bytes.length) {
+            return target; // the name carries the content hash, and the copy was moved in atomically
+        }
+        Files.createDirectories(directory);
+        Path partial = Files.createTempFile(directory, fileName, ".partial");
+        try {
+            Files.write(partial, bytes);
+            Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(partial);
+        }
+        return target;
+    }
+
+    private static NativeLibraryException failure(String name, String fileName, List<String> tried, String fix) {
+        StringBuilder message = new StringBuilder("lanehost could not load the native library '")
+                .append(name).append("' (").append(fileName).append(") for ").append(platform()).append(". Tried:");
+        for (String attempt : tried) {
+            message.append("\n  ").append(attempt);
+        }
+        message.append("\nFix: ").append(fix);
+        return new NativeLibraryException(message.toString());
+    }
+
+    private static String readVersion() {
+        try (InputStream in = NativeLibraryLoader.class.getResourceAsStream("version.properties")) {
+            if (in == null) {
+                return "unknown";
+            }
+            Properties properties = new Properties();
+            properties.load(in);
+            return properties.getProperty("version", "unknown");
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+}

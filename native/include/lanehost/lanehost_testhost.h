@@ -1,0 +1,80 @@
+/*
+ * lanehost_testhost.h - real foreign threads for tests, samples and benchmarks.
+ *
+ * The test host starts pthreads that Java never created, the way an audio engine or a frame loop
+ * would, and drives lanehost from them. Today it moves bytes through SPSC rings: a producer thread
+ * writes a known byte pattern, a consumer thread reads and verifies it, or either side runs free
+ * until stopped (for benchmarks). Every function returns a status and never aborts.
+ */
+#ifndef LANEHOST_TESTHOST_H
+#define LANEHOST_TESTHOST_H
+
+#include <stdint.h>
+
+#include "lanehost/lanehost.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LANEHOST_TESTHOST_ABI_VERSION 1u
+
+enum lanehost_testhost_role {
+    LANEHOST_TESTHOST_PRODUCER = 1,
+    LANEHOST_TESTHOST_CONSUMER = 2
+};
+
+enum lanehost_testhost_flags {
+    /* Chunk sizes drawn uniformly from [1, max_chunk] with the seed; otherwise always max_chunk. */
+    LANEHOST_TESTHOST_RANDOM_CHUNKS = 1,
+    /* Producer writes lanehost_testhost_pattern_byte; consumer verifies every byte against it. */
+    LANEHOST_TESTHOST_PATTERN = 2
+};
+
+/* Extra status of the test host, beyond lanehost_ring_status. */
+#define LANEHOST_TESTHOST_OUT_OF_MEMORY (-100)
+#define LANEHOST_TESTHOST_THREAD_FAILED (-101)
+
+typedef struct lanehost_testhost_thread lanehost_testhost_thread;
+
+LANEHOST_EXPORT uint32_t lanehost_testhost_abi_version(void);
+
+/* The byte at stream position `position` of the pattern for `seed`; Java mirrors it. */
+LANEHOST_EXPORT uint8_t lanehost_testhost_pattern_byte(uint64_t position, uint64_t seed);
+
+/* C-allocated, 128-byte-aligned ring memory of LANEHOST_RING_MEMORY_LENGTH(capacity) bytes, formatted. NULL on failure. */
+LANEHOST_EXPORT void *lanehost_testhost_ring_alloc(uint64_t capacity);
+LANEHOST_EXPORT void lanehost_testhost_ring_free(void *memory);
+
+/*
+ * Starts a pthread that plays `role` on the ring at memory: it moves `total` bytes (0 = until
+ * lanehost_testhost_stop), in chunks of at most max_chunk bytes, spinning when the ring is full or
+ * empty. On success *out receives the thread and the result is LANEHOST_RING_OK.
+ */
+LANEHOST_EXPORT int32_t lanehost_testhost_start(lanehost_testhost_thread **out, int32_t role, void *memory,
+                                                uint64_t memory_length, uint64_t total, uint64_t seed,
+                                                uint32_t max_chunk, uint32_t flags);
+
+/* Asks a thread started with total = 0 to stop after its current chunk. */
+LANEHOST_EXPORT void lanehost_testhost_stop(lanehost_testhost_thread *thread);
+
+/*
+ * Waits for the thread, frees it, and reports: bytes moved, the stream position of the first byte
+ * that failed verification (UINT64_MAX if none), and the thread's status.
+ */
+LANEHOST_EXPORT int32_t lanehost_testhost_join(lanehost_testhost_thread *thread, uint64_t *moved,
+                                               uint64_t *first_mismatch);
+
+/*
+ * Runs one side on the calling thread: moves exactly `total` bytes in chunks of `chunk` bytes,
+ * spinning until done, with no verification. Returns bytes moved or a negative status. Used by
+ * benchmarks as the C side of C->C and as the native floor.
+ */
+LANEHOST_EXPORT int64_t lanehost_testhost_transfer(int32_t role, void *memory, uint64_t memory_length,
+                                                   uint64_t total, uint32_t chunk);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LANEHOST_TESTHOST_H */

@@ -1,0 +1,236 @@
+/* testhost.c - foreign pthreads that produce and consume through SPSC rings. */
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lanehost/lanehost_testhost.h"
+
+struct lanehost_testhost_thread {
+    pthread_t thread;
+    lanehost_ring ring;
+    int32_t role;
+    uint64_t total;
+    uint64_t random_state;
+    uint64_t seed;
+    uint32_t max_chunk;
+    uint32_t flags;
+    uint8_t *buffer;
+    _Atomic int stop_requested;
+    /* Results, written by the thread, read after pthread_join. */
+    uint64_t moved;
+    uint64_t first_mismatch;
+    int32_t status;
+};
+
+uint32_t lanehost_testhost_abi_version(void) {
+    return LANEHOST_TESTHOST_ABI_VERSION;
+}
+
+uint8_t lanehost_testhost_pattern_byte(uint64_t position, uint64_t seed) {
+    /* Every byte depends on its position at three scales, so a lost, repeated or reordered chunk of
+       any length below 2^32 changes what the consumer sees. */
+    uint64_t mixed = position ^ (position >> 8) ^ (position >> 16) ^ (position >> 24) ^ seed ^ (seed >> 8);
+    return (uint8_t)mixed;
+}
+
+void *lanehost_testhost_ring_alloc(uint64_t capacity) {
+    if (lanehost_ring_check_capacity(capacity) != LANEHOST_RING_OK) return NULL;
+    uint64_t length = LANEHOST_RING_MEMORY_LENGTH(capacity);
+    /* aligned_alloc wants a multiple of the alignment; header and capacity are both multiples of 64. */
+    void *memory = aligned_alloc(2 * LANEHOST_RING_CACHE_LINE_LENGTH, (size_t)((length + 127) & ~(uint64_t)127));
+    if (memory == NULL) return NULL;
+    lanehost_ring ring;
+    if (lanehost_ring_init(&ring, memory, length, capacity) != LANEHOST_RING_OK) {
+        free(memory);
+        return NULL;
+    }
+    return memory;
+}
+
+void lanehost_testhost_ring_free(void *memory) {
+    free(memory);
+}
+
+/* Backs off politely: these threads share two cores with the JVM. */
+static void spin_wait(uint32_t *spins) {
+    if (++*spins < 64) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    } else {
+        sched_yield();
+    }
+}
+
+static uint64_t next_random(uint64_t *state) {
+    /* xorshift64*: cheap, seeded, identical in the Java tests. */
+    uint64_t x = *state;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *state = x;
+    return x * UINT64_C(2685821657736338717);
+}
+
+static uint64_t next_chunk(lanehost_testhost_thread *self, uint64_t remaining) {
+    uint64_t chunk = self->max_chunk;
+    if (self->flags & LANEHOST_TESTHOST_RANDOM_CHUNKS) {
+        chunk = 1 + next_random(&self->random_state) % self->max_chunk;
+    }
+    return chunk < remaining ? chunk : remaining;
+}
+
+static void *run_producer(lanehost_testhost_thread *self) {
+    const int pattern = (self->flags & LANEHOST_TESTHOST_PATTERN) != 0;
+    uint64_t position = 0;
+    while (self->total == 0 ? !atomic_load_explicit(&self->stop_requested, memory_order_relaxed)
+                            : position < self->total) {
+        uint64_t chunk = next_chunk(self, self->total == 0 ? UINT64_MAX : self->total - position);
+        if (pattern) {
+            for (uint64_t i = 0; i < chunk; i++) {
+                self->buffer[i] = lanehost_testhost_pattern_byte(position + i, self->seed);
+            }
+        }
+        uint64_t done = 0;
+        uint32_t spins = 0;
+        while (done < chunk) {
+            int64_t written = lanehost_ring_write(&self->ring, self->buffer + done, chunk - done);
+            if (written < 0) {
+                self->status = (int32_t)written;
+                self->moved = position + done;
+                return NULL;
+            }
+            if (written == 0) {
+                if (self->total == 0 && atomic_load_explicit(&self->stop_requested, memory_order_relaxed)) {
+                    self->moved = position + done;
+                    return NULL;
+                }
+                spin_wait(&spins);
+            } else {
+                spins = 0;
+            }
+            done += (uint64_t)written;
+        }
+        position += chunk;
+    }
+    self->moved = position;
+    return NULL;
+}
+
+static void *run_consumer(lanehost_testhost_thread *self) {
+    const int pattern = (self->flags & LANEHOST_TESTHOST_PATTERN) != 0;
+    uint64_t position = 0;
+    uint32_t spins = 0;
+    while (self->total == 0 ? !atomic_load_explicit(&self->stop_requested, memory_order_relaxed)
+                            : position < self->total) {
+        uint64_t chunk = next_chunk(self, self->total == 0 ? UINT64_MAX : self->total - position);
+        int64_t got = lanehost_ring_read(&self->ring, self->buffer, chunk);
+        if (got < 0) {
+            self->status = (int32_t)got;
+            break;
+        }
+        if (got == 0) {
+            spin_wait(&spins);
+            continue;
+        }
+        spins = 0;
+        if (pattern && self->first_mismatch == UINT64_MAX) {
+            for (int64_t i = 0; i < got; i++) {
+                if (self->buffer[i] != lanehost_testhost_pattern_byte(position + (uint64_t)i, self->seed)) {
+                    self->first_mismatch = position + (uint64_t)i;
+                    break;
+                }
+            }
+        }
+        position += (uint64_t)got;
+    }
+    self->moved = position;
+    return NULL;
+}
+
+static void *run(void *argument) {
+    lanehost_testhost_thread *self = argument;
+    return self->role == LANEHOST_TESTHOST_PRODUCER ? run_producer(self) : run_consumer(self);
+}
+
+int32_t lanehost_testhost_start(lanehost_testhost_thread **out, int32_t role, void *memory, uint64_t memory_length,
+                                uint64_t total, uint64_t seed, uint32_t max_chunk, uint32_t flags) {
+    if (out == NULL || memory == NULL || max_chunk == 0 ||
+        (role != LANEHOST_TESTHOST_PRODUCER && role != LANEHOST_TESTHOST_CONSUMER)) {
+        return LANEHOST_RING_INVALID_ARGUMENT;
+    }
+    *out = NULL;
+    lanehost_testhost_thread *self = calloc(1, sizeof(*self));
+    if (self == NULL) return LANEHOST_TESTHOST_OUT_OF_MEMORY;
+    int status = lanehost_ring_wrap(&self->ring, memory, memory_length);
+    if (status != LANEHOST_RING_OK) {
+        free(self);
+        return status;
+    }
+    self->buffer = malloc(max_chunk);
+    if (self->buffer == NULL) {
+        free(self);
+        return LANEHOST_TESTHOST_OUT_OF_MEMORY;
+    }
+    self->role = role;
+    self->total = total;
+    self->seed = seed;
+    self->random_state = seed * UINT64_C(0x9E3779B97F4A7C15) + 1; /* never zero */
+    self->max_chunk = max_chunk;
+    self->flags = flags;
+    self->first_mismatch = UINT64_MAX;
+    atomic_init(&self->stop_requested, 0);
+    if (pthread_create(&self->thread, NULL, run, self) != 0) {
+        free(self->buffer);
+        free(self);
+        return LANEHOST_TESTHOST_THREAD_FAILED;
+    }
+    *out = self;
+    return LANEHOST_RING_OK;
+}
+
+void lanehost_testhost_stop(lanehost_testhost_thread *thread) {
+    if (thread != NULL) atomic_store_explicit(&thread->stop_requested, 1, memory_order_relaxed);
+}
+
+int32_t lanehost_testhost_join(lanehost_testhost_thread *thread, uint64_t *moved, uint64_t *first_mismatch) {
+    if (thread == NULL) return LANEHOST_RING_INVALID_ARGUMENT;
+    pthread_join(thread->thread, NULL);
+    if (moved != NULL) *moved = thread->moved;
+    if (first_mismatch != NULL) *first_mismatch = thread->first_mismatch;
+    int32_t status = thread->status;
+    free(thread->buffer);
+    free(thread);
+    return status;
+}
+
+int64_t lanehost_testhost_transfer(int32_t role, void *memory, uint64_t memory_length, uint64_t total, uint32_t chunk) {
+    if (chunk == 0 || (role != LANEHOST_TESTHOST_PRODUCER && role != LANEHOST_TESTHOST_CONSUMER)) {
+        return LANEHOST_RING_INVALID_ARGUMENT;
+    }
+    lanehost_ring ring;
+    int status = lanehost_ring_wrap(&ring, memory, memory_length);
+    if (status != LANEHOST_RING_OK) return status;
+    uint8_t *buffer = calloc(1, chunk);
+    if (buffer == NULL) return LANEHOST_TESTHOST_OUT_OF_MEMORY;
+    uint64_t moved = 0;
+    uint32_t spins = 0;
+    while (moved < total) {
+        uint64_t want = total - moved < chunk ? total - moved : chunk;
+        int64_t n = role == LANEHOST_TESTHOST_PRODUCER ? lanehost_ring_write(&ring, buffer, want)
+                                                        : lanehost_ring_read(&ring, buffer, want);
+        if (n < 0) {
+            free(buffer);
+            return n;
+        }
+        if (n == 0) {
+            spin_wait(&spins);
+        } else {
+            spins = 0;
+            moved += (uint64_t)n;
+        }
+    }
+    free(buffer);
+    return (int64_t)moved;
+}

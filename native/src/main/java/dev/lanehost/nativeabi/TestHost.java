@@ -1,0 +1,211 @@
+package dev.lanehost.nativeabi;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import dev.lanehost.nativeloader.LoadedLibrary;
+import dev.lanehost.nativeloader.NativeLibraryLoader;
+import dev.lanehost.ring.SpscByteRing;
+import dev.lanehost.ring.SpscByteRingDescriptor;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+
+/**
+ * Java's handle on {@code liblanehost_testhost} ({@code lanehost_testhost.h}): pthreads that Java did not
+ * create, moving bytes through SPSC rings the way a native audio or video callback would. Used by tests,
+ * the demo and benchmarks.
+ */
+public final class TestHost {
+    /** Must equal {@code LANEHOST_TESTHOST_ABI_VERSION}. */
+    public static final int ABI_VERSION = 1;
+
+    /** The side a foreign thread plays. */
+    public enum Role {
+        PRODUCER(1), CONSUMER(2);
+
+        final int code;
+
+        Role(int code) {
+            this.code = code;
+        }
+    }
+
+    /** Chunk sizes drawn from [1, maxChunk] with the seed, instead of always maxChunk. */
+    public static final int RANDOM_CHUNKS = 1;
+    /** Producer writes {@link #patternByte}; consumer verifies every byte against it. */
+    public static final int PATTERN = 2;
+
+    /** The thread's position of first mismatch when every byte verified. */
+    public static final long NO_MISMATCH = -1L; // UINT64_MAX
+
+    private static final LoadedLibrary LIBRARY =
+            NativeLibraryLoader.load(TestHost.class, "lanehost_testhost", "lanehost_testhost_abi_version", ABI_VERSION);
+    private static final MethodHandle PATTERN_BYTE = downcall("lanehost_testhost_pattern_byte", FunctionDescriptor.of(JAVA_BYTE, JAVA_LONG, JAVA_LONG));
+    private static final MethodHandle RING_ALLOC = downcall("lanehost_testhost_ring_alloc", FunctionDescriptor.of(ADDRESS, JAVA_LONG));
+    private static final MethodHandle RING_FREE = downcall("lanehost_testhost_ring_free", FunctionDescriptor.ofVoid(ADDRESS));
+    private static final MethodHandle START = downcall("lanehost_testhost_start",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT));
+    private static final MethodHandle STOP = downcall("lanehost_testhost_stop", FunctionDescriptor.ofVoid(ADDRESS));
+    private static final MethodHandle JOIN = downcall("lanehost_testhost_join", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle TRANSFER = downcall("lanehost_testhost_transfer",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT));
+
+    private TestHost() {
+    }
+
+    /**
+     * The byte at stream position {@code position} of the test pattern for {@code seed}; the same
+     * function as the C {@code lanehost_testhost_pattern_byte}, so Java can produce or verify what C
+     * verifies or produces.
+     */
+    public static byte patternByte(long position, long seed) {
+        long mixed = position ^ (position >>> 8) ^ (position >>> 16) ^ (position >>> 24) ^ seed ^ (seed >>> 8);
+        return (byte) mixed;
+    }
+
+    /** The C implementation of {@link #patternByte}, so a test can compare the two. */
+    public static byte nativePatternByte(long position, long seed) {
+        try {
+            return (byte) PATTERN_BYTE.invokeExact(position, seed);
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Ring memory allocated and formatted by C ({@code aligned_alloc} + {@code lanehost_ring_init}), as a
+     * segment of the ring's full length. Free it with {@link #freeRing}.
+     *
+     * @throws IllegalArgumentException if the capacity is invalid
+     */
+    public static MemorySegment allocateRing(long capacity) {
+        long length = SpscByteRingDescriptor.memoryLength(capacity);
+        try {
+            MemorySegment memory = (MemorySegment) RING_ALLOC.invokeExact(capacity);
+            if (memory.equals(MemorySegment.NULL)) {
+                throw new OutOfMemoryError("C could not allocate " + length + " bytes of ring memory");
+            }
+            return memory.reinterpret(length);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static void freeRing(MemorySegment memory) {
+        try {
+            RING_FREE.invokeExact(memory);
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Starts a pthread that plays {@code role} on the ring: it moves {@code total} bytes ({@code 0}: until
+     * {@link ForeignThread#stop()}), in chunks of at most {@code maxChunk} bytes, spinning when full or empty.
+     *
+     * @throws IllegalStateException with the C library's message if the thread could not start
+     */
+    public static ForeignThread start(Role role, SpscByteRing ring, long total, long seed, int maxChunk, int flags) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            MemorySegment memory = ring.memory();
+            int status = (int) START.invokeExact(out, role.code, memory, memory.byteSize(), total, seed, maxChunk, flags);
+            if (status != 0) {
+                throw new IllegalStateException("lanehost_testhost_start failed: " + statusText(status));
+            }
+            return new ForeignThread(out.get(ADDRESS, 0));
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Moves exactly {@code total} bytes as {@code role} on the calling thread, in chunks of {@code chunk}
+     * bytes, spinning until done. The native floor for benchmarks.
+     *
+     * @return the bytes moved
+     */
+    public static long transfer(Role role, SpscByteRing ring, long total, int chunk) {
+        long moved;
+        try {
+            MemorySegment memory = ring.memory();
+            moved = (long) TRANSFER.invokeExact(role.code, memory, memory.byteSize(), total, chunk);
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+        if (moved < 0) {
+            throw new IllegalStateException("lanehost_testhost_transfer failed: " + statusText(moved));
+        }
+        return moved;
+    }
+
+    private static String statusText(long status) {
+        return switch ((int) status) {
+            case -100 -> "out of memory";
+            case -101 -> "pthread_create failed";
+            default -> LanehostLibrary.ringStatusText(status);
+        } + " (" + status + ")";
+    }
+
+    private static MethodHandle downcall(String name, FunctionDescriptor descriptor) {
+        return LanehostLibrary.downcall(LIBRARY, name, descriptor);
+    }
+
+    /** A running test-host pthread. Join it exactly once. */
+    public static final class ForeignThread {
+        private MemorySegment handle;
+
+        private ForeignThread(MemorySegment handle) {
+            this.handle = handle;
+        }
+
+        /** Asks a free-running thread (total = 0) to stop after its current chunk. */
+        public void stop() {
+            try {
+                STOP.invokeExact(live());
+            } catch (Throwable e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        /** Waits for the thread to end and frees it. */
+        public Result join() {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment moved = arena.allocate(JAVA_LONG);
+                MemorySegment mismatch = arena.allocate(JAVA_LONG);
+                int status = (int) JOIN.invokeExact(live(), moved, mismatch);
+                handle = null;
+                return new Result(status, moved.get(JAVA_LONG, 0), mismatch.get(JAVA_LONG, 0));
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        private MemorySegment live() {
+            if (handle == null) {
+                throw new IllegalStateException("this test-host thread was already joined");
+            }
+            return handle;
+        }
+    }
+
+    /**
+     * What a test-host thread reports when joined.
+     *
+     * @param status        0, or the negative ring status that stopped it
+     * @param moved         bytes it wrote or read
+     * @param firstMismatch stream position of the first byte that failed verification, or {@link #NO_MISMATCH}
+     */
+    public record Result(int status, long moved, long firstMismatch) {
+    }
+}

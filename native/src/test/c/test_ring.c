@@ -1,0 +1,169 @@
+/* test_ring.c - the ring's single-threaded contract: formatting, validation, wraparound, counters. */
+#include <stdalign.h>
+#include <string.h>
+
+#include "check.h"
+#include "lanehost/lanehost.h"
+
+#define CAPACITY 64u
+static alignas(128) uint8_t memory[LANEHOST_RING_MEMORY_LENGTH(4096) + 128];
+
+static lanehost_ring fresh_ring(uint64_t capacity) {
+    lanehost_ring ring = {0};
+    memset(memory, 0xAB, sizeof(memory));
+    CHECK_EQ(LANEHOST_RING_OK, lanehost_ring_init(&ring, memory, LANEHOST_RING_MEMORY_LENGTH(capacity), capacity));
+    return ring;
+}
+
+static void initRejectsBadCapacity(void) {
+    lanehost_ring ring;
+    uint64_t length = sizeof(memory);
+    CHECK_EQ(LANEHOST_RING_CAPACITY_NOT_POWER_OF_TWO, lanehost_ring_init(&ring, memory, length, 96));
+    CHECK_EQ(LANEHOST_RING_CAPACITY_TOO_SMALL, lanehost_ring_init(&ring, memory, length, 32));
+    CHECK_EQ(LANEHOST_RING_CAPACITY_TOO_SMALL, lanehost_ring_init(&ring, memory, length, 0));
+    CHECK_EQ(LANEHOST_RING_CAPACITY_TOO_LARGE, lanehost_ring_init(&ring, memory, length, UINT64_C(1) << 63));
+}
+
+static void initRejectsBadMemory(void) {
+    lanehost_ring ring;
+    CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_init(&ring, NULL, sizeof(memory), CAPACITY));
+    CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_init(NULL, memory, sizeof(memory), CAPACITY));
+    CHECK_EQ(LANEHOST_RING_MISALIGNED, lanehost_ring_init(&ring, memory + 8, sizeof(memory) - 8, CAPACITY));
+    CHECK_EQ(LANEHOST_RING_MEMORY_TOO_SHORT,
+             lanehost_ring_init(&ring, memory, LANEHOST_RING_MEMORY_LENGTH(CAPACITY) - 1, CAPACITY));
+}
+
+static void wrapValidatesHeader(void) {
+    lanehost_ring ring = fresh_ring(CAPACITY);
+    lanehost_ring other;
+    CHECK_EQ(LANEHOST_RING_OK, lanehost_ring_wrap(&other, memory, LANEHOST_RING_MEMORY_LENGTH(CAPACITY)));
+    CHECK_EQ(CAPACITY, other.capacity);
+    CHECK_EQ(LANEHOST_RING_MEMORY_TOO_SHORT, lanehost_ring_wrap(&other, memory, LANEHOST_RING_MEMORY_LENGTH(CAPACITY) - 1));
+    CHECK_EQ(LANEHOST_RING_MISALIGNED, lanehost_ring_wrap(&other, memory + 64 + 8, sizeof(memory) - 72));
+    CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_wrap(&other, NULL, sizeof(memory)));
+
+    ring.header->version = LANEHOST_RING_LAYOUT_VERSION + 1;
+    CHECK_EQ(LANEHOST_RING_BAD_VERSION, lanehost_ring_wrap(&other, memory, sizeof(memory)));
+    ring.header->version = LANEHOST_RING_LAYOUT_VERSION;
+    ring.header->capacity = 100;
+    CHECK_EQ(LANEHOST_RING_CAPACITY_NOT_POWER_OF_TWO, lanehost_ring_wrap(&other, memory, sizeof(memory)));
+    ring.header->capacity = CAPACITY;
+    atomic_store(&ring.header->magic, 0x12345678u);
+    CHECK_EQ(LANEHOST_RING_BAD_MAGIC, lanehost_ring_wrap(&other, memory, sizeof(memory)));
+
+    memset(memory, 0, sizeof(memory));
+    CHECK_EQ(LANEHOST_RING_BAD_MAGIC, lanehost_ring_wrap(&other, memory, sizeof(memory)));
+}
+
+static void writeThenReadAcrossTheWrap(void) {
+    lanehost_ring ring = fresh_ring(CAPACITY);
+    uint8_t in[CAPACITY * 3], out[CAPACITY * 3];
+    for (size_t i = 0; i < sizeof(in); i++) in[i] = (uint8_t)(i * 7 + 1);
+    uint64_t written = 0, read = 0;
+    /* Chunks of 24 against a capacity of 64 land on every offset and straddle the end repeatedly. */
+    while (read < sizeof(in)) {
+        if (written < sizeof(in)) {
+            uint64_t want = sizeof(in) - written < 24 ? sizeof(in) - written : 24;
+            int64_t n = lanehost_ring_write(&ring, in + written, want);
+            CHECK(n >= 0);
+            written += (uint64_t)n;
+        }
+        int64_t n = lanehost_ring_read(&ring, out + read, 17);
+        CHECK(n >= 0);
+        read += (uint64_t)n;
+    }
+    CHECK_EQ(0, memcmp(in, out, sizeof(in)));
+    CHECK_EQ(sizeof(in), atomic_load(&ring.header->producer_position));
+    CHECK_EQ(sizeof(in), atomic_load(&ring.header->consumer_position));
+}
+
+static void shortWriteReportsCountAndOverrun(void) {
+    lanehost_ring ring = fresh_ring(CAPACITY);
+    uint8_t in[CAPACITY + 10] = {0};
+    CHECK_EQ(CAPACITY, lanehost_ring_write(&ring, in, sizeof(in)));
+    CHECK_EQ(1, lanehost_ring_overrun_count(&ring));
+    CHECK_EQ(0, lanehost_ring_write(&ring, in, 1));
+    CHECK_EQ(2, lanehost_ring_overrun_count(&ring));
+    CHECK_EQ(0, lanehost_ring_writable(&ring));
+    CHECK_EQ(CAPACITY, lanehost_ring_readable(&ring));
+}
+
+static void shortReadReportsCountAndUnderrun(void) {
+    lanehost_ring ring = fresh_ring(CAPACITY);
+    uint8_t buffer[CAPACITY];
+    CHECK_EQ(0, lanehost_ring_read(&ring, buffer, 8));
+    CHECK_EQ(1, lanehost_ring_underrun_count(&ring));
+    CHECK_EQ(5, lanehost_ring_write(&ring, "hello", 5));
+    CHECK_EQ(5, lanehost_ring_read(&ring, buffer, 8));
+    CHECK_EQ(2, lanehost_ring_underrun_count(&ring));
+    CHECK_EQ(0, memcmp(buffer, "hello", 5));
+    CHECK_EQ(0, lanehost_ring_read(&ring, buffer, 0));
+    CHECK_EQ(2, lanehost_ring_underrun_count(&ring));
+}
+
+static void doorbellCountsPublishingWrites(void) {
+    lanehost_ring ring = fresh_ring(CAPACITY);
+    uint8_t buffer[CAPACITY] = {0};
+    CHECK_EQ(0, lanehost_ring_doorbell(&ring));
+    lanehost_ring_write(&ring, buffer, 10);
+    lanehost_ring_write(&ring, buffer, 0);
+    lanehost_ring_write(&ring, buffer, 20);
+    CHECK_EQ(2, lanehost_ring_doorbell(&ring));
+    lanehost_ring_write(&ring, buffer, CAPACITY); /* partial: 34 bytes published */
+    CHECK_EQ(3, lanehost_ring_doorbell(&ring));
+    lanehost_ring_write(&ring, buffer, 1); /* full: nothing published */
+    CHECK_EQ(3, lanehost_ring_doorbell(&ring));
+}
+
+static void nullBuffersAreInvalidArguments(void) {
+    lanehost_ring ring = fresh_ring(CAPACITY);
+    CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_write(&ring, NULL, 1));
+    CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_read(&ring, NULL, 1));
+    CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_write(NULL, "x", 1));
+    CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_write(&ring, "x", (uint64_t)INT64_MAX + 1));
+    CHECK_EQ(0, lanehost_ring_write(&ring, NULL, 0));
+    CHECK_EQ(0, atomic_load(&ring.header->producer_position));
+}
+
+static void corruptPositionsAreDetectedNotFollowed(void) {
+    lanehost_ring ring = fresh_ring(CAPACITY);
+    uint8_t buffer[CAPACITY];
+    /* Someone overwrote the consumer position with a value behind the producer by more than the capacity. */
+    atomic_store(&ring.header->producer_position, 1000);
+    CHECK_EQ(LANEHOST_RING_CORRUPT, lanehost_ring_write(&ring, buffer, 1));
+    CHECK_EQ(LANEHOST_RING_CORRUPT, lanehost_ring_read(&ring, buffer, 1));
+    CHECK_EQ(CAPACITY, lanehost_ring_readable(&ring));
+}
+
+static void statusMessagesNameTheProblem(void) {
+    CHECK(strstr(lanehost_ring_status_text(LANEHOST_RING_CAPACITY_NOT_POWER_OF_TWO), "power of two") != NULL);
+    CHECK(strstr(lanehost_ring_status_text(LANEHOST_RING_BAD_MAGIC), "magic") != NULL);
+    CHECK(strstr(lanehost_ring_status_text(12345), "unknown") != NULL);
+}
+
+static void layoutReportMatchesTheHeader(void) {
+    int32_t found = 0;
+    CHECK_EQ(128, lanehost_ring_layout_value("PRODUCER_POSITION_OFFSET", &found));
+    CHECK_EQ(1, found);
+    lanehost_ring_layout_value("NO_SUCH_ENTRY", &found);
+    CHECK_EQ(0, found);
+    uint32_t count = 0;
+    while (lanehost_ring_layout_name(count) != NULL) count++;
+    CHECK(count > 10);
+    CHECK_EQ(LANEHOST_ABI_VERSION, lanehost_abi_version());
+}
+
+int main(void) {
+    RUN_TEST(initRejectsBadCapacity);
+    RUN_TEST(initRejectsBadMemory);
+    RUN_TEST(wrapValidatesHeader);
+    RUN_TEST(writeThenReadAcrossTheWrap);
+    RUN_TEST(shortWriteReportsCountAndOverrun);
+    RUN_TEST(shortReadReportsCountAndUnderrun);
+    RUN_TEST(doorbellCountsPublishingWrites);
+    RUN_TEST(nullBuffersAreInvalidArguments);
+    RUN_TEST(corruptPositionsAreDetectedNotFollowed);
+    RUN_TEST(statusMessagesNameTheProblem);
+    RUN_TEST(layoutReportMatchesTheHeader);
+    return CHECK_EXIT();
+}

@@ -1,0 +1,488 @@
+package dev.lanehost.ring;
+
+import static dev.lanehost.ring.SpscByteRingDescriptor.ALIGNMENT;
+import static dev.lanehost.ring.SpscByteRingDescriptor.CAPACITY_OFFSET;
+import static dev.lanehost.ring.SpscByteRingDescriptor.CONSUMER_CACHED_PRODUCER_POSITION_OFFSET;
+import static dev.lanehost.ring.SpscByteRingDescriptor.CONSUMER_POSITION_OFFSET;
+import static dev.lanehost.ring.SpscByteRingDescriptor.DOORBELL_OFFSET;
+import static dev.lanehost.ring.SpscByteRingDescriptor.HEADER_LENGTH;
+import static dev.lanehost.ring.SpscByteRingDescriptor.LAYOUT_VERSION;
+import static dev.lanehost.ring.SpscByteRingDescriptor.MAGIC;
+import static dev.lanehost.ring.SpscByteRingDescriptor.MAGIC_OFFSET;
+import static dev.lanehost.ring.SpscByteRingDescriptor.OVERRUN_COUNT_OFFSET;
+import static dev.lanehost.ring.SpscByteRingDescriptor.PRODUCER_CACHED_CONSUMER_POSITION_OFFSET;
+import static dev.lanehost.ring.SpscByteRingDescriptor.PRODUCER_POSITION_OFFSET;
+import static dev.lanehost.ring.SpscByteRingDescriptor.UNDERRUN_COUNT_OFFSET;
+import static dev.lanehost.ring.SpscByteRingDescriptor.VERSION_OFFSET;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.util.Objects;
+
+/**
+ * A wait-free single-producer/single-consumer byte ring over off-heap memory whose layout
+ * ({@link SpscByteRingDescriptor}) is shared with C ({@code lanehost_ring.h}), so either side may be a
+ * Java thread or a native thread that never enters the JVM.
+ *
+ * <p>It is a byte stream, not a message queue: {@code write} copies in as many bytes as fit and
+ * {@code read} copies out as many as are there, and both return the count. A write that could not
+ * place every byte counts one overrun; a read that found fewer bytes than asked for counts one
+ * underrun. Each write that publishes bytes rings the doorbell, which a non-real-time observer can
+ * poll with one load.
+ *
+ * <p>Threads: exactly one producer thread may call the {@code write} methods and exactly one
+ * consumer thread the {@code read} methods for the life of the ring (either may be the C side
+ * instead). With assertions enabled ({@code -ea}) a second producer or consumer thread trips an
+ * {@link AssertionError}. The observers ({@link #readable()}, counters) may be called from any thread.
+ *
+ * <p>Ordering: acquire/release only. The write and read paths allocate nothing.
+ */
+public final class SpscByteRing implements AutoCloseable {
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+    private static final VarHandle PRODUCER_THREAD;
+    private static final VarHandle CONSUMER_THREAD;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            PRODUCER_THREAD = lookup.findVarHandle(SpscByteRing.class, "producerThread", Thread.class);
+            CONSUMER_THREAD = lookup.findVarHandle(SpscByteRing.class, "consumerThread", Thread.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final MemorySegment memory;
+    private final long capacity;
+    private final long mask;
+    /** Non-null when this ring allocated its own memory and must free it on close. */
+    private final Arena ownArena;
+    /**
+     * The data region as a ByteBuffer, for copies to and from direct buffers without wrapping them in a
+     * segment (which allocates). Only absolute bulk methods are used, which never move its position, so
+     * both sides share it. Null above 2 GiB, where a ByteBuffer cannot reach.
+     */
+    private final ByteBuffer dataView;
+
+    // Single-writer guards, set by the first producer/consumer call when assertions are enabled.
+    @SuppressWarnings("unused")
+    private volatile Thread producerThread;
+    @SuppressWarnings("unused")
+    private volatile Thread consumerThread;
+
+    private SpscByteRing(MemorySegment memory, long capacity, Arena ownArena) {
+        this.memory = memory;
+        this.capacity = capacity;
+        this.mask = capacity - 1;
+        this.ownArena = ownArena;
+        this.dataView = capacity <= Integer.MAX_VALUE ? memory.asSlice(HEADER_LENGTH, capacity).asByteBuffer() : null;
+    }
+
+    /**
+     * Allocates and formats an empty ring in an arena of its own, freed by {@link #close()}.
+     *
+     * @throws IllegalArgumentException if capacity is not a power of two in the allowed range
+     */
+    public static SpscByteRing allocate(long capacity) {
+        long length = SpscByteRingDescriptor.memoryLength(capacity);
+        Arena arena = Arena.ofShared();
+        try {
+            MemorySegment memory = arena.allocate(length, 2L * SpscByteRingDescriptor.CACHE_LINE_LENGTH);
+            format(memory, capacity);
+            return new SpscByteRing(memory, capacity, arena);
+        } catch (RuntimeException | Error e) {
+            arena.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Formats memory the caller owns (from Java or C) as an empty ring. Nobody may use the memory as a
+     * ring while this runs. The caller keeps ownership: {@link #close()} does not free it.
+     *
+     * @throws IllegalArgumentException if the capacity is invalid, or the memory is on-heap, read-only,
+     *                                  not 64-byte aligned, or shorter than the header plus the capacity
+     */
+    public static SpscByteRing initialize(MemorySegment memory, long capacity) {
+        Objects.requireNonNull(memory, "memory");
+        SpscByteRingDescriptor.checkCapacity(capacity);
+        checkMemory(memory, capacity);
+        format(memory, capacity);
+        return new SpscByteRing(memory, capacity, null);
+    }
+
+    /**
+     * Validates a ring that the other side (C or Java) formatted. A segment that C handed over as a
+     * bare address has length zero: {@code reinterpret} it to
+     * {@link SpscByteRingDescriptor#memoryLength(long)} first.
+     *
+     * @throws IllegalArgumentException naming the problem: on-heap, read-only or misaligned memory, a
+     *                                  wrong magic or layout version, an invalid capacity, or memory
+     *                                  shorter than the capacity the header claims
+     */
+    public static SpscByteRing wrap(MemorySegment memory) {
+        Objects.requireNonNull(memory, "memory");
+        checkPlacement(memory);
+        if (memory.byteSize() < HEADER_LENGTH) {
+            throw new IllegalArgumentException("ring memory is " + memory.byteSize() + " bytes, shorter than the "
+                    + HEADER_LENGTH + "-byte header" + (memory.byteSize() == 0
+                    ? " (a segment made from a C pointer has length 0: reinterpret it to the ring's memory length first)" : ""));
+        }
+        int magic = (int) INT.getAcquire(memory, (long) MAGIC_OFFSET); // pairs with format's release
+        if (magic != MAGIC) {
+            throw new IllegalArgumentException(String.format(
+                    "not a lanehost ring: magic is 0x%08X, expected 0x%08X (was the memory initialized?)", magic, MAGIC));
+        }
+        int version = memory.get(ValueLayout.JAVA_INT, VERSION_OFFSET);
+        if (version != LAYOUT_VERSION) {
+            throw new IllegalArgumentException("ring layout version is " + version + ", this library reads version " + LAYOUT_VERSION);
+        }
+        long capacity = memory.get(ValueLayout.JAVA_LONG, CAPACITY_OFFSET);
+        try {
+            SpscByteRingDescriptor.checkCapacity(capacity);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("the ring header is invalid: " + e.getMessage(), e);
+        }
+        checkMemory(memory, capacity);
+        return new SpscByteRing(memory, capacity, null);
+    }
+
+    // ---------------------------------------------------------------- producer
+
+    /**
+     * Copies up to {@code length} bytes of {@code src} from {@code offset} into the ring.
+     *
+     * @return the number of bytes copied: {@code length} if they all fit, fewer (counting an overrun) if not
+     * @throws IndexOutOfBoundsException if offset and length do not lie within src
+     */
+    public int write(byte[] src, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, src.length);
+        assert isProducerThread() : producerMessage();
+        long tail = (long) LONG.get(memory, (long) PRODUCER_POSITION_OFFSET);
+        int count = (int) claimWritable(tail, length);
+        if (count == 0) {
+            return 0;
+        }
+        long index = tail & mask;
+        int first = (int) Math.min(count, capacity - index);
+        MemorySegment.copy(src, offset, memory, JAVA_BYTE, HEADER_LENGTH + index, first);
+        MemorySegment.copy(src, offset + first, memory, JAVA_BYTE, HEADER_LENGTH, count - first);
+        publish(tail, count);
+        return count;
+    }
+
+    /**
+     * Copies up to {@code length} bytes of {@code src} from {@code offset} into the ring.
+     *
+     * @return the number of bytes copied; fewer than {@code length} counts an overrun
+     * @throws IndexOutOfBoundsException if offset and length do not lie within src
+     */
+    public long write(MemorySegment src, long offset, long length) {
+        Objects.checkFromIndexSize(offset, length, src.byteSize());
+        assert isProducerThread() : producerMessage();
+        long tail = (long) LONG.get(memory, (long) PRODUCER_POSITION_OFFSET);
+        long count = claimWritable(tail, length);
+        if (count == 0) {
+            return 0;
+        }
+        long index = tail & mask;
+        long first = Math.min(count, capacity - index);
+        MemorySegment.copy(src, offset, memory, HEADER_LENGTH + index, first);
+        MemorySegment.copy(src, offset + first, memory, HEADER_LENGTH, count - first);
+        publish(tail, count);
+        return count;
+    }
+
+    /**
+     * Copies up to {@code src.remaining()} bytes from the buffer's position into the ring and advances
+     * the position by the number copied.
+     *
+     * @return the number of bytes copied; fewer than {@code remaining()} counts an overrun
+     */
+    public int write(ByteBuffer src) {
+        int position = src.position();
+        int count;
+        if (src.hasArray()) {
+            count = write(src.array(), src.arrayOffset() + position, src.remaining());
+        } else if (dataView == null) {
+            count = (int) write(MemorySegment.ofBuffer(src), 0, src.remaining());
+        } else {
+            assert isProducerThread() : producerMessage();
+            long tail = (long) LONG.get(memory, (long) PRODUCER_POSITION_OFFSET);
+            count = (int) claimWritable(tail, src.remaining());
+            if (count == 0) {
+                return 0;
+            }
+            int index = (int) (tail & mask);
+            int first = (int) Math.min(count, capacity - index);
+            dataView.put(index, src, position, first);
+            dataView.put(0, src, position + first, count - first);
+            publish(tail, count);
+        }
+        src.position(position + count);
+        return count;
+    }
+
+    // ---------------------------------------------------------------- consumer
+
+    /**
+     * Copies up to {@code length} bytes out of the ring into {@code dst} from {@code offset}.
+     *
+     * @return the number of bytes copied: fewer than {@code length} (counting an underrun) if the ring held fewer
+     * @throws IndexOutOfBoundsException if offset and length do not lie within dst
+     */
+    public int read(byte[] dst, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, dst.length);
+        assert isConsumerThread() : consumerMessage();
+        long head = (long) LONG.get(memory, (long) CONSUMER_POSITION_OFFSET);
+        int count = (int) claimReadable(head, length);
+        if (count == 0) {
+            return 0;
+        }
+        long index = head & mask;
+        int first = (int) Math.min(count, capacity - index);
+        MemorySegment.copy(memory, JAVA_BYTE, HEADER_LENGTH + index, dst, offset, first);
+        MemorySegment.copy(memory, JAVA_BYTE, HEADER_LENGTH, dst, offset + first, count - first);
+        release(head, count);
+        return count;
+    }
+
+    /**
+     * Copies up to {@code length} bytes out of the ring into {@code dst} from {@code offset}.
+     *
+     * @return the number of bytes copied; fewer than {@code length} counts an underrun
+     * @throws IndexOutOfBoundsException if offset and length do not lie within dst
+     * @throws IllegalArgumentException  if dst is read-only
+     */
+    public long read(MemorySegment dst, long offset, long length) {
+        Objects.checkFromIndexSize(offset, length, dst.byteSize());
+        if (dst.isReadOnly()) {
+            throw new IllegalArgumentException("cannot read into a read-only segment");
+        }
+        assert isConsumerThread() : consumerMessage();
+        long head = (long) LONG.get(memory, (long) CONSUMER_POSITION_OFFSET);
+        long count = claimReadable(head, length);
+        if (count == 0) {
+            return 0;
+        }
+        long index = head & mask;
+        long first = Math.min(count, capacity - index);
+        MemorySegment.copy(memory, HEADER_LENGTH + index, dst, offset, first);
+        MemorySegment.copy(memory, HEADER_LENGTH, dst, offset + first, count - first);
+        release(head, count);
+        return count;
+    }
+
+    /**
+     * Copies up to {@code dst.remaining()} bytes out of the ring to the buffer's position and advances
+     * the position by the number copied.
+     *
+     * @return the number of bytes copied; fewer than {@code remaining()} counts an underrun
+     * @throws IllegalArgumentException if dst is read-only
+     */
+    public int read(ByteBuffer dst) {
+        if (dst.isReadOnly()) {
+            throw new IllegalArgumentException("cannot read into a read-only ByteBuffer");
+        }
+        int position = dst.position();
+        int count;
+        if (dst.hasArray()) {
+            count = read(dst.array(), dst.arrayOffset() + position, dst.remaining());
+        } else if (dataView == null) {
+            count = (int) read(MemorySegment.ofBuffer(dst), 0, dst.remaining());
+        } else {
+            assert isConsumerThread() : consumerMessage();
+            long head = (long) LONG.get(memory, (long) CONSUMER_POSITION_OFFSET);
+            count = (int) claimReadable(head, dst.remaining());
+            if (count == 0) {
+                return 0;
+            }
+            int index = (int) (head & mask);
+            int first = (int) Math.min(count, capacity - index);
+            dst.put(position, dataView, index, first);
+            dst.put(position + first, dataView, 0, count - first);
+            release(head, count);
+        }
+        dst.position(position + count);
+        return count;
+    }
+
+    // ---------------------------------------------------------------- observers (any thread)
+
+    /** Bytes the consumer could read now. */
+    public long readable() {
+        // Consumer first: the producer only moves ahead of it, so the difference is never negative.
+        long head = (long) LONG.getAcquire(memory, (long) CONSUMER_POSITION_OFFSET);
+        long tail = (long) LONG.getAcquire(memory, (long) PRODUCER_POSITION_OFFSET);
+        return Math.min(tail - head, capacity);
+    }
+
+    /** Bytes the producer could write now. */
+    public long writable() {
+        return capacity - readable();
+    }
+
+    public long capacity() {
+        return capacity;
+    }
+
+    /** Total bytes ever written. */
+    public long producerPosition() {
+        return (long) LONG.getAcquire(memory, (long) PRODUCER_POSITION_OFFSET);
+    }
+
+    /** Total bytes ever read. */
+    public long consumerPosition() {
+        return (long) LONG.getAcquire(memory, (long) CONSUMER_POSITION_OFFSET);
+    }
+
+    /** Writes that published at least one byte, by either language. */
+    public long doorbell() {
+        return (long) LONG.getAcquire(memory, (long) DOORBELL_OFFSET);
+    }
+
+    /** Writes that could not place every byte offered. */
+    public long overrunCount() {
+        return (long) LONG.getOpaque(memory, (long) OVERRUN_COUNT_OFFSET);
+    }
+
+    /** Reads that found fewer bytes than asked for. */
+    public long underrunCount() {
+        return (long) LONG.getOpaque(memory, (long) UNDERRUN_COUNT_OFFSET);
+    }
+
+    /** The whole ring memory, header included, to hand to C. */
+    public MemorySegment memory() {
+        return memory;
+    }
+
+    /** Frees the memory if this ring allocated it; a wrapped or caller-initialized ring is left alone. */
+    @Override
+    public void close() {
+        if (ownArena != null && ownArena.scope().isAlive()) {
+            ownArena.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SpscByteRing[capacity=" + capacity + ", readable=" + readable() + ", doorbell=" + doorbell()
+                + ", overruns=" + overrunCount() + ", underruns=" + underrunCount() + "]";
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    /** How many of {@code length} bytes fit after {@code tail}; counts an overrun if not all do. */
+    private long claimWritable(long tail, long length) {
+        long head = (long) LONG.get(memory, (long) PRODUCER_CACHED_CONSUMER_POSITION_OFFSET);
+        long used = tail - head;
+        if (Long.compareUnsigned(used, capacity) > 0 || capacity - used < length) {
+            // Acquire pairs with the consumer's release: the bytes it freed are no longer being read.
+            head = (long) LONG.getAcquire(memory, (long) CONSUMER_POSITION_OFFSET);
+            LONG.set(memory, (long) PRODUCER_CACHED_CONSUMER_POSITION_OFFSET, head);
+            used = tail - head;
+            if (Long.compareUnsigned(used, capacity) > 0) {
+                throw corrupt(tail, head);
+            }
+        }
+        long count = Math.min(length, capacity - used);
+        if (count < length) {
+            // Opaque: only this side writes the counter; observers read it with getOpaque.
+            LONG.setOpaque(memory, (long) OVERRUN_COUNT_OFFSET, (long) LONG.get(memory, (long) OVERRUN_COUNT_OFFSET) + 1);
+        }
+        return count;
+    }
+
+    private void publish(long tail, long count) {
+        // Release: a consumer that acquires the new position sees the bytes copied before it.
+        LONG.setRelease(memory, (long) PRODUCER_POSITION_OFFSET, tail + count);
+        LONG.setRelease(memory, (long) DOORBELL_OFFSET, (long) LONG.get(memory, (long) DOORBELL_OFFSET) + 1);
+    }
+
+    /** How many of {@code length} bytes are there after {@code head}; counts an underrun if fewer. */
+    private long claimReadable(long head, long length) {
+        long tail = (long) LONG.get(memory, (long) CONSUMER_CACHED_PRODUCER_POSITION_OFFSET);
+        long available = tail - head;
+        if (Long.compareUnsigned(available, capacity) > 0 || available < length) {
+            // Acquire pairs with the producer's release: the bytes it published are visible.
+            tail = (long) LONG.getAcquire(memory, (long) PRODUCER_POSITION_OFFSET);
+            LONG.set(memory, (long) CONSUMER_CACHED_PRODUCER_POSITION_OFFSET, tail);
+            available = tail - head;
+            if (Long.compareUnsigned(available, capacity) > 0) {
+                throw corrupt(tail, head);
+            }
+        }
+        long count = Math.min(length, available);
+        if (count < length) {
+            LONG.setOpaque(memory, (long) UNDERRUN_COUNT_OFFSET, (long) LONG.get(memory, (long) UNDERRUN_COUNT_OFFSET) + 1);
+        }
+        return count;
+    }
+
+    private void release(long head, long count) {
+        // Release: the producer that acquires the new position overwrites these bytes only after our copy.
+        LONG.setRelease(memory, (long) CONSUMER_POSITION_OFFSET, head + count);
+    }
+
+    private IllegalStateException corrupt(long producerPosition, long consumerPosition) {
+        return new IllegalStateException("ring positions are " + (producerPosition - consumerPosition)
+                + " bytes apart, more than the capacity " + capacity + " (producer " + producerPosition + ", consumer "
+                + consumerPosition + "): the header was overwritten");
+    }
+
+    private static void format(MemorySegment memory, long capacity) {
+        memory.asSlice(0, HEADER_LENGTH).fill((byte) 0);
+        memory.set(ValueLayout.JAVA_INT, VERSION_OFFSET, LAYOUT_VERSION);
+        memory.set(ValueLayout.JAVA_LONG, CAPACITY_OFFSET, capacity);
+        // The magic goes last, with release: a side that wraps and sees it sees a formatted header.
+        INT.setRelease(memory, (long) MAGIC_OFFSET, MAGIC);
+    }
+
+    private static void checkPlacement(MemorySegment memory) {
+        if (!memory.isNative()) {
+            throw new IllegalArgumentException("ring memory must be native (off-heap): a heap segment cannot be shared with C "
+                    + "and does not support aligned 64-bit atomic access");
+        }
+        if (memory.isReadOnly()) {
+            throw new IllegalArgumentException("ring memory is read-only");
+        }
+        if ((memory.address() & (ALIGNMENT - 1)) != 0) {
+            throw new IllegalArgumentException(String.format("ring memory at 0x%x is not %d-byte aligned", memory.address(), ALIGNMENT));
+        }
+    }
+
+    private static void checkMemory(MemorySegment memory, long capacity) {
+        checkPlacement(memory);
+        long needed = HEADER_LENGTH + capacity;
+        if (memory.byteSize() < needed) {
+            throw new IllegalArgumentException("ring memory is " + memory.byteSize() + " bytes, but a ring of capacity "
+                    + capacity + " needs " + needed + " (" + HEADER_LENGTH + " header + capacity)");
+        }
+    }
+
+    private boolean isProducerThread() {
+        Thread current = Thread.currentThread();
+        Thread owner = (Thread) PRODUCER_THREAD.compareAndExchange(this, (Thread) null, current);
+        return owner == null || owner == current;
+    }
+
+    private boolean isConsumerThread() {
+        Thread current = Thread.currentThread();
+        Thread owner = (Thread) CONSUMER_THREAD.compareAndExchange(this, (Thread) null, current);
+        return owner == null || owner == current;
+    }
+
+    private String producerMessage() {
+        return "SpscByteRing has one producer: " + Thread.currentThread() + " wrote, but " + producerThread + " is the producer";
+    }
+
+    private String consumerMessage() {
+        return "SpscByteRing has one consumer: " + Thread.currentThread() + " read, but " + consumerThread + " is the consumer";
+    }
+}

@@ -1,0 +1,121 @@
+package dev.lanehost.ring;
+
+/**
+ * The memory layout of an {@link SpscByteRing}, mirrored byte for byte by
+ * {@code native/include/lanehost/lanehost_ring.h}; {@code RingLayoutAgreementTest} compares the two.
+ *
+ * <pre>
+ *     0                   1                   2                   3
+ *     0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *    +---------------------------------------------------------------+
+ *  0 |                     Magic 0x4C485242 "LHRB"                   |
+ *  4 |                        Layout version                         |
+ *  8 |                     Capacity (64 bits)                        |
+ * 16 |             Reserved, zero, up to byte 128                   ...
+ *    +---------------------------------------------------------------+
+ *128 |               Producer position (64 bits)                     |  producer writes (release)
+ *136 |    Producer's cached consumer position (64 bits, private)     |  producer only
+ *144 |               Doorbell (64 bits)                              |  producer writes (release)
+ *152 |               Overrun count (64 bits)                         |  producer writes
+ *160 |             Padding up to byte 256                           ...
+ *    +---------------------------------------------------------------+
+ *256 |               Consumer position (64 bits)                     |  consumer writes (release)
+ *264 |    Consumer's cached producer position (64 bits, private)     |  consumer only
+ *272 |               Underrun count (64 bits)                        |  consumer writes
+ *280 |             Padding up to byte 384                           ...
+ *    +---------------------------------------------------------------+
+ *384 |               Data: capacity bytes                           ...
+ *    +---------------------------------------------------------------+
+ * </pre>
+ *
+ * <p>Protocol in one sentence: the producer copies bytes in and then publishes them with a release
+ * store of its position, and the consumer frees them with a release store of its own. Positions
+ * only grow; byte {@code p} lives at {@code data[p & (capacity - 1)]}.
+ *
+ * <p>Each side's fields sit in their own pair of cache lines, because adjacent-line prefetchers
+ * fetch lines in pairs and a shared pair would bounce between the cores on every call.
+ */
+public final class SpscByteRingDescriptor {
+    /** "LHRB" read as a little-endian int. */
+    public static final int MAGIC = 0x4C485242;
+    /** Bumped on any change to this layout. */
+    public static final int LAYOUT_VERSION = 1;
+    public static final int CACHE_LINE_LENGTH = 64;
+    /** Ring memory must start on a cache line, or the one-side-per-line-pair promise breaks. */
+    public static final int ALIGNMENT = CACHE_LINE_LENGTH;
+    /** The smallest useful ring holds one cache line of data. */
+    public static final long MIN_CAPACITY = 64;
+    /** Positions are 64-bit; this leaves room for any number of wraps without sign trouble. */
+    public static final long MAX_CAPACITY = 1L << 62;
+
+    public static final int MAGIC_OFFSET = 0;
+    public static final int VERSION_OFFSET = 4;
+    public static final int CAPACITY_OFFSET = 8;
+
+    public static final int PRODUCER_POSITION_OFFSET;
+    public static final int PRODUCER_CACHED_CONSUMER_POSITION_OFFSET;
+    public static final int DOORBELL_OFFSET;
+    public static final int OVERRUN_COUNT_OFFSET;
+
+    public static final int CONSUMER_POSITION_OFFSET;
+    public static final int CONSUMER_CACHED_PRODUCER_POSITION_OFFSET;
+    public static final int UNDERRUN_COUNT_OFFSET;
+
+    /** Where the data begins: the header, then one cache-line pair per side. */
+    public static final int HEADER_LENGTH;
+
+    static {
+        int offset = 0;
+        offset += CACHE_LINE_LENGTH * 2; // the header's own pair
+
+        PRODUCER_POSITION_OFFSET = offset;
+        PRODUCER_CACHED_CONSUMER_POSITION_OFFSET = offset + Long.BYTES;
+        DOORBELL_OFFSET = offset + 2 * Long.BYTES;
+        OVERRUN_COUNT_OFFSET = offset + 3 * Long.BYTES;
+        offset += CACHE_LINE_LENGTH * 2;
+
+        CONSUMER_POSITION_OFFSET = offset;
+        CONSUMER_CACHED_PRODUCER_POSITION_OFFSET = offset + Long.BYTES;
+        UNDERRUN_COUNT_OFFSET = offset + 2 * Long.BYTES;
+        offset += CACHE_LINE_LENGTH * 2;
+
+        HEADER_LENGTH = offset;
+    }
+
+    // The C functions' negative results (lanehost_ring_status), for Java code that calls them.
+    public static final int STATUS_INVALID_ARGUMENT = -1;
+    public static final int STATUS_CAPACITY_NOT_POWER_OF_TWO = -2;
+    public static final int STATUS_CAPACITY_TOO_SMALL = -3;
+    public static final int STATUS_CAPACITY_TOO_LARGE = -4;
+    public static final int STATUS_MISALIGNED = -5;
+    public static final int STATUS_MEMORY_TOO_SHORT = -6;
+    public static final int STATUS_BAD_MAGIC = -7;
+    public static final int STATUS_BAD_VERSION = -8;
+    public static final int STATUS_CORRUPT = -9;
+
+    private SpscByteRingDescriptor() {
+    }
+
+    /** Bytes of memory a ring of this capacity needs: the header plus the data. */
+    public static long memoryLength(long capacity) {
+        checkCapacity(capacity);
+        return HEADER_LENGTH + capacity;
+    }
+
+    /**
+     * @throws IllegalArgumentException naming the problem, if capacity is not a power of two in
+     *                                  [{@link #MIN_CAPACITY}, {@link #MAX_CAPACITY}]
+     */
+    public static void checkCapacity(long capacity) {
+        if (capacity < MIN_CAPACITY) {
+            throw new IllegalArgumentException("ring capacity " + capacity + " is too small: the minimum is " + MIN_CAPACITY + " bytes");
+        }
+        if (capacity > MAX_CAPACITY) {
+            throw new IllegalArgumentException("ring capacity " + capacity + " is too large: the maximum is 2^62 bytes");
+        }
+        if (Long.bitCount(capacity) != 1) {
+            throw new IllegalArgumentException("ring capacity " + capacity + " is not a power of two (nearest: "
+                    + Long.highestOneBit(capacity) + " or " + (Long.highestOneBit(capacity) << 1) + ")");
+        }
+    }
+}

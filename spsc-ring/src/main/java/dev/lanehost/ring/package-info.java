@@ -1,0 +1,28 @@
+/**
+ * The SPSC byte ring shared by Java and C.
+ *
+ * <p>{@link dev.lanehost.ring.SpscByteRing} moves a byte stream from one producer thread to one
+ * consumer thread through off-heap memory laid out as {@link dev.lanehost.ring.SpscByteRingDescriptor}
+ * says, which is byte for byte the layout of {@code native/include/lanehost/lanehost_ring.h}. Either
+ * side may be C: a hard real-time callback uses the header's inline functions and never enters the
+ * JVM.
+ *
+ * <p>Invariants:
+ * <ol>
+ *   <li>Positions only grow; {@code 0 <= producer - consumer <= capacity} at every instant.</li>
+ *   <li>Only the producer writes the producer cache-line pair; only the consumer writes the consumer's.</li>
+ *   <li>Each side validated the capacity once and keeps it privately, so a corrupted header cannot
+ *       make either side copy outside the data region; positions too far apart are reported, not followed.</li>
+ * </ol>
+ *
+ * <p>Protocol of one transfer:
+ * <ol>
+ *   <li>The producer reads its own position (plain), and the consumer position from its private cache;
+ *       only if that shows too little room does it acquire the shared consumer position.</li>
+ *   <li>It copies the bytes in (in two pieces when they straddle the end).</li>
+ *   <li>It release-stores its new position, then the doorbell.</li>
+ *   <li>The consumer acquires the producer position (from its cache unless short), copies the bytes out,
+ *       and release-stores its new position, which frees them.</li>
+ * </ol>
+ */
+package dev.lanehost.ring;

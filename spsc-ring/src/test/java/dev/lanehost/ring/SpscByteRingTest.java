@@ -1,0 +1,239 @@
+package dev.lanehost.ring;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import org.junit.jupiter.api.Test;
+
+class SpscByteRingTest {
+
+    @Test
+    void writeThenReadAcrossTheWrapKeepsEveryByte() {
+        try (SpscByteRing ring = SpscByteRing.allocate(64)) {
+            byte[] in = new byte[64 * 5];
+            new Random(1).nextBytes(in);
+            byte[] out = new byte[in.length];
+            int written = 0;
+            int read = 0;
+            while (read < in.length) {
+                written += ring.write(in, written, Math.min(23, in.length - written));
+                read += ring.read(out, read, Math.min(17, out.length - read));
+            }
+            assertArrayEquals(in, out);
+            assertEquals(in.length, ring.producerPosition());
+            assertEquals(in.length, ring.consumerPosition());
+        }
+    }
+
+    @Test
+    void shortWriteReportsTheCountAndCountsAnOverrun() {
+        try (SpscByteRing ring = SpscByteRing.allocate(64)) {
+            assertEquals(64, ring.write(new byte[100], 0, 100));
+            assertEquals(1, ring.overrunCount());
+            assertEquals(0, ring.write(new byte[1], 0, 1));
+            assertEquals(2, ring.overrunCount());
+            assertEquals(64, ring.readable());
+            assertEquals(0, ring.writable());
+        }
+    }
+
+    @Test
+    void shortReadReportsTheCountAndCountsAnUnderrun() {
+        try (SpscByteRing ring = SpscByteRing.allocate(64)) {
+            byte[] out = new byte[8];
+            assertEquals(0, ring.read(out, 0, 8));
+            assertEquals(1, ring.underrunCount());
+            ring.write(new byte[] {1, 2, 3}, 0, 3);
+            assertEquals(3, ring.read(out, 0, 8));
+            assertEquals(2, ring.underrunCount());
+            assertEquals(0, ring.read(out, 0, 0));
+            assertEquals(2, ring.underrunCount());
+            assertEquals(0, ring.overrunCount());
+        }
+    }
+
+    @Test
+    void doorbellCountsWritesThatPublished() {
+        try (SpscByteRing ring = SpscByteRing.allocate(64)) {
+            ring.write(new byte[10], 0, 10);
+            ring.write(new byte[10], 0, 0);
+            ring.write(new byte[100], 0, 100); // partial: publishes 54
+            ring.write(new byte[1], 0, 1);     // full: publishes nothing
+            assertEquals(2, ring.doorbell());
+        }
+    }
+
+    @Test
+    void segmentAndBufferVariantsMoveTheSameBytes() {
+        try (SpscByteRing ring = SpscByteRing.allocate(128); Arena arena = Arena.ofConfined()) {
+            MemorySegment src = arena.allocate(100);
+            for (int i = 0; i < 100; i++) {
+                src.set(ValueLayout.JAVA_BYTE, i, (byte) i);
+            }
+            assertEquals(60, ring.write(src, 10, 60));
+            ByteBuffer heap = ByteBuffer.wrap(new byte[] {-1, -2, -3, -4}, 1, 2);
+            assertEquals(2, ring.write(heap));
+            assertEquals(3, heap.position());
+            ByteBuffer direct = ByteBuffer.allocateDirect(8).put(new byte[] {9, 9, 9}).flip();
+            assertEquals(3, ring.write(direct));
+            assertFalse(direct.hasRemaining());
+
+            MemorySegment dst = arena.allocate(60);
+            assertEquals(60, ring.read(dst, 0, 60));
+            for (int i = 0; i < 60; i++) {
+                assertEquals((byte) (i + 10), dst.get(ValueLayout.JAVA_BYTE, i));
+            }
+            ByteBuffer into = ByteBuffer.allocate(2);
+            assertEquals(2, ring.read(into));
+            assertArrayEquals(new byte[] {-2, -3}, into.array());
+            ByteBuffer directInto = ByteBuffer.allocateDirect(10);
+            assertEquals(3, ring.read(directInto));
+            assertEquals(3, directInto.position());
+            assertEquals(9, directInto.get(2));
+        }
+    }
+
+    @Test
+    void readOnlyBufferIsReadFromButNotWrittenTo() {
+        try (SpscByteRing ring = SpscByteRing.allocate(64)) {
+            ByteBuffer readOnly = ByteBuffer.wrap(new byte[] {4, 5}).asReadOnlyBuffer();
+            assertEquals(2, ring.write(readOnly));
+            ByteBuffer target = ByteBuffer.allocate(2).asReadOnlyBuffer();
+            assertMessage(() -> ring.read(target), "read-only");
+            assertEquals(2, ring.readable(), "a refused read takes nothing out of the ring");
+        }
+    }
+
+    @Test
+    void badCapacitiesAreRefusedByName() {
+        assertMessage(() -> SpscByteRing.allocate(100), "not a power of two");
+        assertMessage(() -> SpscByteRing.allocate(32), "too small");
+        assertMessage(() -> SpscByteRing.allocate(0), "too small");
+        assertMessage(() -> SpscByteRing.allocate(-64), "too small");
+        assertMessage(() -> SpscByteRing.allocate(Long.MAX_VALUE), "too large");
+    }
+
+    @Test
+    void badMemoryIsRefusedByName() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment memory = arena.allocate(SpscByteRingDescriptor.memoryLength(64) + 64, 64);
+            assertMessage(() -> SpscByteRing.initialize(memory.asSlice(8), 64), "not 64-byte aligned");
+            assertMessage(() -> SpscByteRing.initialize(memory.asSlice(0, 400), 64), "needs 448");
+            assertMessage(() -> SpscByteRing.initialize(MemorySegment.ofArray(new byte[1024]), 64), "native");
+            assertMessage(() -> SpscByteRing.initialize(memory.asReadOnly(), 64), "read-only");
+            assertMessage(() -> SpscByteRing.wrap(MemorySegment.NULL), "reinterpret");
+        }
+    }
+
+    @Test
+    void wrapChecksMagicVersionCapacityAndLength() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment memory = arena.allocate(SpscByteRingDescriptor.memoryLength(128), 128);
+            assertMessage(() -> SpscByteRing.wrap(memory), "magic is 0x00000000");
+
+            SpscByteRing.initialize(memory, 128).write(new byte[] {7}, 0, 1);
+            SpscByteRing wrapped = SpscByteRing.wrap(memory);
+            assertEquals(128, wrapped.capacity());
+            assertEquals(1, wrapped.readable());
+            assertMessage(() -> SpscByteRing.wrap(memory.asSlice(0, 400)), "needs 512");
+
+            memory.set(ValueLayout.JAVA_INT, SpscByteRingDescriptor.VERSION_OFFSET, 2);
+            assertMessage(() -> SpscByteRing.wrap(memory), "layout version is 2");
+            memory.set(ValueLayout.JAVA_INT, SpscByteRingDescriptor.VERSION_OFFSET, 1);
+            memory.set(ValueLayout.JAVA_LONG, SpscByteRingDescriptor.CAPACITY_OFFSET, 100);
+            assertMessage(() -> SpscByteRing.wrap(memory), "header is invalid: ring capacity 100 is not a power of two");
+        }
+    }
+
+    @Test
+    void outOfRangeOffsetsAreRefusedAndLoseNothing() {
+        try (SpscByteRing ring = SpscByteRing.allocate(64)) {
+            ring.write(new byte[] {1, 2, 3}, 0, 3);
+            byte[] buffer = new byte[4];
+            assertThrows(IndexOutOfBoundsException.class, () -> ring.write(buffer, 2, 3));
+            assertThrows(IndexOutOfBoundsException.class, () -> ring.write(buffer, -1, 1));
+            assertThrows(IndexOutOfBoundsException.class, () -> ring.write(buffer, 0, -1));
+            assertThrows(IndexOutOfBoundsException.class, () -> ring.read(buffer, 3, 2));
+            assertThrows(IndexOutOfBoundsException.class, () -> ring.read(MemorySegment.ofArray(buffer), 0, 5));
+            assertEquals(3, ring.readable());
+            assertEquals(3, ring.read(buffer, 0, 4));
+            assertArrayEquals(new byte[] {1, 2, 3, 0}, buffer);
+        }
+    }
+
+    @Test
+    void corruptPositionsAreReportedNotFollowed() {
+        try (SpscByteRing ring = SpscByteRing.allocate(64)) {
+            ring.memory().set(ValueLayout.JAVA_LONG, SpscByteRingDescriptor.PRODUCER_POSITION_OFFSET, 1000);
+            assertMessage(IllegalStateException.class, () -> ring.write(new byte[1], 0, 1), "more than the capacity");
+            assertMessage(IllegalStateException.class, () -> ring.read(new byte[1], 0, 1), "header was overwritten");
+            assertEquals(64, ring.readable());
+        }
+    }
+
+    @Test
+    void secondProducerThreadTripsTheAssertion() throws Exception {
+        assertTrue(SpscByteRing.class.desiredAssertionStatus(), "run the tests with -ea");
+        try (SpscByteRing ring = SpscByteRing.allocate(64)) {
+            ring.write(new byte[1], 0, 1);
+            ExecutionException thrown = assertThrows(ExecutionException.class,
+                    () -> CompletableFuture.runAsync(() -> ring.write(new byte[1], 0, 1)).get());
+            assertTrue(thrown.getCause() instanceof AssertionError, thrown.toString());
+            assertTrue(thrown.getCause().getMessage().contains("one producer"), thrown.getCause().getMessage());
+        }
+    }
+
+    @Test
+    void secondConsumerThreadTripsTheAssertion() throws Exception {
+        try (SpscByteRing ring = SpscByteRing.allocate(64)) {
+            ring.read(new byte[1], 0, 1);
+            ExecutionException thrown = assertThrows(ExecutionException.class,
+                    () -> CompletableFuture.runAsync(() -> ring.read(new byte[1], 0, 1)).get());
+            assertTrue(thrown.getCause() instanceof AssertionError, thrown.toString());
+            assertTrue(thrown.getCause().getMessage().contains("one consumer"), thrown.getCause().getMessage());
+        }
+    }
+
+    @Test
+    void producerAndConsumerMayBeDifferentThreads() throws Exception {
+        try (SpscByteRing ring = SpscByteRing.allocate(64)) {
+            CompletableFuture.runAsync(() -> ring.write(new byte[] {42}, 0, 1)).get();
+            byte[] out = new byte[1];
+            assertEquals(1, ring.read(out, 0, 1));
+            assertEquals(42, out[0]);
+        }
+    }
+
+    @Test
+    void closeFreesOwnMemoryButNotWrappedMemory() {
+        SpscByteRing own = SpscByteRing.allocate(64);
+        own.close();
+        assertThrows(IllegalStateException.class, own::readable);
+        own.close(); // idempotent
+
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment memory = arena.allocate(SpscByteRingDescriptor.memoryLength(64), 64);
+            SpscByteRing.initialize(memory, 64).close();
+            assertEquals(0, SpscByteRing.wrap(memory).readable());
+        }
+    }
+
+    private static void assertMessage(Runnable action, String fragment) {
+        assertMessage(IllegalArgumentException.class, action, fragment);
+    }
+
+    private static void assertMessage(Class<? extends RuntimeException> type, Runnable action, String fragment) {
+        RuntimeException thrown = assertThrows(type, action::run);
+        assertTrue(thrown.getMessage().contains(fragment), () -> "message '" + thrown.getMessage() + "' lacks '" + fragment + "'");
+    }
+}
