@@ -1,0 +1,502 @@
+package dev.lanehost.lanes;
+
+import dev.lanehost.lanes.internal.MpscNode;
+import dev.lanehost.lanes.internal.MpscQueue;
+import java.lang.foreign.Arena;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * One actor: its mailbox, scheduling state, resources and behaviour. The cell is also the run-queue node
+ * (it is queued at most once at a time) and the {@link ActorContext} its behaviour sees.
+ *
+ * <h2>Scheduling protocol</h2>
+ * <ol>
+ *   <li>A sender appends a letter to the mailbox, then sets {@code scheduled} 0→1 by CAS; the winner
+ *       queues the cell on its home run queue. So a cell is queued at most once.</li>
+ *   <li>The run queue's consumer (lane driver, host drain, worker) polls the cell and calls
+ *       {@link #runOnce()}, which takes the turn lock, runs one letter as one turn, and releases it. The
+ *       hand-off through the run queue orders one turn before the next, whichever thread runs it.</li>
+ *   <li>Afterwards: letters left → queue again; none → store {@code scheduled = 0}, then re-check the
+ *       mailbox (and a pending halt) and, if something arrived, win the CAS back and queue again. The
+ *       store-then-recheck against the sender's append-then-CAS means no wakeup is lost.</li>
+ * </ol>
+ *
+ * <h2>Halt protocol</h2>
+ * <ol>
+ *   <li>Any thread claims the halt by CAS on {@code exitReason} (only the first wins), removes the actor
+ *       from the registry, and schedules the cell.</li>
+ *   <li>The cell's own placement, at its next {@link #runOnce()}, tears down under the turn lock:
+ *       {@code stopped} → letters → signals → timers → parks → arena → notify monitors and links. So
+ *       teardown, like every turn, runs on the actor's placement (a lane actor's on its lane thread).</li>
+ *   <li>A letter that slips in after teardown (a send racing the claim) schedules the cell once more and
+ *       is released there.</li>
+ * </ol>
+ *
+ * <p>The turn lock is taken only by the running turn and, briefly, by {@link #snapshot}; it exists so an
+ * observer can read a consistent row without ever waiting on a turn.
+ */
+final class ActorCell extends MpscNode implements ActorContext {
+    private static final VarHandle SCHEDULED;
+    private static final VarHandle TURN_LOCK;
+    private static final VarHandle EXIT_REASON;
+    private static final VarHandle TURNS;
+    private static final VarHandle TURN_STARTED;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            SCHEDULED = lookup.findVarHandle(ActorCell.class, "scheduled", int.class);
+            TURN_LOCK = lookup.findVarHandle(ActorCell.class, "turnLock", int.class);
+            EXIT_REASON = lookup.findVarHandle(ActorCell.class, "exitReason", ExitReason.class);
+            TURNS = lookup.findVarHandle(ActorCell.class, "turns", long.class);
+            TURN_STARTED = lookup.findVarHandle(ActorCell.class, "turnStartedNanos", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final long id;
+    final String name;
+    final Placement placement;
+    final ActorRuntime runtime;
+    final RunQueue home;
+    final ActorRef ref;
+    private final MpscQueue<Letter> mailbox = new MpscQueue<>();
+
+    private Supplier<? extends Behavior> factory;
+    private Behavior behavior;
+
+    @SuppressWarnings("unused")
+    private volatile int scheduled;
+    @SuppressWarnings("unused")
+    private volatile int turnLock;
+    volatile ExitReason exitReason;
+    /** Set once the halt teardown has run; read by the runner and observers. */
+    private volatile boolean tornDown;
+    private volatile boolean started;
+    // Written by the running turn with release (no fence on the hot path), read by observers with acquire.
+    /** Turns completed. */
+    @SuppressWarnings("unused")
+    private long turns;
+    /** Runtime clock at the start of the current turn, 0 between turns. */
+    @SuppressWarnings("unused")
+    private long turnStartedNanos;
+    /** The thread running the current turn, so context calls from elsewhere are refused. */
+    private Thread turnThread;
+    private Arena arena;
+
+    // Resources and watchers, guarded by `this`; every critical section is a few field updates.
+    private final List<Signal> signals = new ArrayList<>(0);
+    private final Set<Timer> timers = new LinkedHashSet<>();
+    private final Set<Park<?>> parks = new LinkedHashSet<>();
+    private final List<ActorCell> monitors = new ArrayList<>(0);
+    private final Set<ActorCell> links = new LinkedHashSet<>();
+    /** Set (under `this`) once monitors and links have been notified; later monitors are told at once. */
+    private boolean notified;
+
+    ActorCell(long id, String name, Placement placement, ActorRuntime runtime, RunQueue home,
+              Supplier<? extends Behavior> factory) {
+        this.id = id;
+        this.name = name;
+        this.placement = placement;
+        this.runtime = runtime;
+        this.home = home;
+        this.factory = factory;
+        this.ref = new ActorRef(this);
+        // The start is the first letter: it runs on the actor's placement, never on the spawner's thread.
+        mailbox.offer(new Letter(Letter.START, null, null));
+    }
+
+    // ---------------------------------------------------------------- any thread
+
+    /** Appends a letter and makes the actor runnable. @return false if the actor has halted */
+    boolean deliver(Letter letter) {
+        if (exitReason != null) {
+            return false;
+        }
+        mailbox.offer(letter);
+        schedule();
+        return true;
+    }
+
+    void schedule() {
+        if (SCHEDULED.compareAndSet(this, 0, 1)) {
+            home.offer(this, RunQueue.READY_BAND);
+        }
+    }
+
+    /** Claims the halt (once), takes the actor out of the registry, and schedules its teardown. */
+    boolean halt(ExitReason reason) {
+        if (!EXIT_REASON.compareAndSet(this, (ExitReason) null, reason)) {
+            return false;
+        }
+        runtime.unregister(this);
+        runtime.observer().haltStep(ref, HaltStep.REGISTRY);
+        schedule();
+        return true;
+    }
+
+    // ---------------------------------------------------------------- the run queue's consumer
+
+    /**
+     * Runs at most one letter as one turn (or the halt teardown), then requeues the cell if it has more
+     * to do. Called only by the consumer that polled the cell from its run queue.
+     *
+     * @return the number of turns run: 0 or 1
+     */
+    int runOnce() {
+        int ran = 0;
+        lockTurn();
+        try {
+            if (exitReason == null) {
+                Letter letter = mailbox.poll();
+                if (letter != null) {
+                    runTurn(letter);
+                    ran = 1;
+                }
+            }
+            if (exitReason != null) {
+                if (!tornDown) {
+                    teardown();
+                } else {
+                    releaseLateLetters();
+                }
+            }
+        } finally {
+            TURN_LOCK.setRelease(this, 0);
+        }
+        if (!mailbox.isEmpty()) {
+            home.offer(this, RunQueue.READY_BAND); // still ours: scheduled stays 1
+        } else {
+            scheduled = 0;
+            if ((!mailbox.isEmpty() || (exitReason != null && !tornDown)) && SCHEDULED.compareAndSet(this, 0, 1)) {
+                home.offer(this, RunQueue.READY_BAND);
+            }
+        }
+        return ran;
+    }
+
+    private void runTurn(Letter letter) {
+        turnThread = Thread.currentThread();
+        TURN_STARTED.setRelease(this, runtime.nanoTime());
+        try {
+            switch (letter.kind) {
+                case Letter.START -> start();
+                case Letter.MESSAGE, Letter.DOWN -> behavior.receive(this, letter.payload);
+                case Letter.TIMER -> ((Timer) letter.payload).run(this);
+                case Letter.SIGNAL -> ((Signal) letter.payload).run(this, (byte[]) letter.detail);
+                case Letter.PARK -> ((Park<?>) letter.payload).consume(this);
+                case Letter.EXIT -> halt(new ExitReason.Linked((ActorRef) letter.payload, (ExitReason) letter.detail));
+                default -> throw new IllegalStateException("unknown letter kind " + letter.kind);
+            }
+        } catch (Throwable failure) {
+            halt(new ExitReason.Failed(failure));
+        } finally {
+            turnThread = null;
+            TURN_STARTED.setRelease(this, 0L);
+            TURNS.setRelease(this, (long) TURNS.get(this) + 1);
+        }
+    }
+
+    private void start() throws Exception {
+        Supplier<? extends Behavior> make = factory;
+        factory = null;
+        Behavior made = make.get();
+        if (made == null) {
+            throw new NullPointerException("the behaviour factory of actor " + name + " returned null");
+        }
+        behavior = made;
+        started = true;
+        behavior.started(this);
+    }
+
+    private void teardown() {
+        tornDown = true;
+        ExitReason reason = exitReason;
+        RuntimeObserver observer = runtime.observer();
+        if (behavior != null) {
+            turnThread = Thread.currentThread();
+            try {
+                behavior.stopped(this, reason);
+            } catch (Throwable e) {
+                runtime.hookFailed(this, "stopped", e);
+            } finally {
+                turnThread = null;
+            }
+        }
+        observer.haltStep(ref, HaltStep.STOPPED);
+
+        releaseLateLetters();
+        observer.haltStep(ref, HaltStep.LETTERS);
+
+        List<Signal> attachedSignals;
+        List<Timer> armedTimers;
+        List<Park<?>> pendingParks;
+        synchronized (this) {
+            attachedSignals = new ArrayList<>(signals);
+            signals.clear();
+            armedTimers = new ArrayList<>(timers);
+            timers.clear();
+            pendingParks = new ArrayList<>(parks);
+            parks.clear();
+        }
+        for (Signal signal : attachedSignals) {
+            signal.cancelForHalt(); // runs the release hook, outside our lock
+        }
+        observer.haltStep(ref, HaltStep.SIGNALS);
+        for (Timer timer : armedTimers) {
+            timer.cancelForHalt();
+        }
+        observer.haltStep(ref, HaltStep.TIMERS);
+        for (Park<?> park : pendingParks) {
+            park.cancelForHalt(); // release hooks outside any lock, so they may stop or join producers
+        }
+        observer.haltStep(ref, HaltStep.PARKS);
+        if (arena != null) {
+            arena.close();
+            arena = null;
+            runtime.arenaClosed();
+        }
+        observer.haltStep(ref, HaltStep.ARENA);
+        behavior = null;
+
+        List<ActorCell> watchers;
+        List<ActorCell> linked;
+        synchronized (this) {
+            notified = true;
+            watchers = new ArrayList<>(monitors);
+            monitors.clear();
+            linked = new ArrayList<>(links);
+            links.clear();
+        }
+        Down down = new Down(ref, reason);
+        for (ActorCell watcher : watchers) {
+            watcher.deliver(new Letter(Letter.DOWN, down, null));
+        }
+        for (ActorCell peer : linked) {
+            peer.unlinkFrom(this);
+            if (reason.isAbnormal()) {
+                peer.deliver(new Letter(Letter.EXIT, ref, reason));
+            }
+        }
+        observer.haltStep(ref, HaltStep.NOTIFIED);
+        runtime.actorTornDown(this);
+    }
+
+    /** Drops letters nobody will handle; a delivered park among them still gets its release hook. */
+    private void releaseLateLetters() {
+        for (Letter letter; (letter = mailbox.poll()) != null; ) {
+            if (letter.kind == Letter.PARK) {
+                ((Park<?>) letter.payload).releaseUnconsumed();
+            }
+        }
+    }
+
+    /** Runtime close: tear down here, whatever the placement, once any running turn ends. */
+    void finishOnClose() {
+        lockTurn();
+        try {
+            if (!tornDown) {
+                teardown();
+            } else {
+                releaseLateLetters();
+            }
+        } finally {
+            TURN_LOCK.setRelease(this, 0);
+        }
+    }
+
+    private void lockTurn() {
+        while (!TURN_LOCK.compareAndSet(this, 0, 1)) {
+            Thread.onSpinWait(); // only an observer's few-field read can hold it here
+        }
+    }
+
+    // ---------------------------------------------------------------- resources (owner's turn or teardown)
+
+    synchronized void forgetTimer(Timer timer) {
+        timers.remove(timer);
+    }
+
+    synchronized void forgetSignal(Signal signal) {
+        signals.remove(signal);
+    }
+
+    synchronized void forgetPark(Park<?> park) {
+        parks.remove(park);
+    }
+
+    private synchronized void unlinkFrom(ActorCell peer) {
+        links.remove(peer);
+    }
+
+    // ---------------------------------------------------------------- ActorContext (own turn only)
+
+    @Override
+    public ActorRef self() {
+        checkInTurn();
+        return ref;
+    }
+
+    @Override
+    public long nanoTime() {
+        checkInTurn();
+        return runtime.nanoTime();
+    }
+
+    @Override
+    public ActorRef spawn(String name, Supplier<? extends Behavior> factory) {
+        checkInTurn();
+        return runtime.spawn(name, factory);
+    }
+
+    @Override
+    public ActorRef spawnOnLane(String lane, String name, Supplier<? extends Behavior> factory) {
+        checkInTurn();
+        return runtime.spawnOnLane(lane, name, factory);
+    }
+
+    @Override
+    public Timer delay(Duration delay, TurnCallback callback) {
+        checkInTurn();
+        Objects.requireNonNull(delay, "delay");
+        Objects.requireNonNull(callback, "callback");
+        Timer timer = runtime.newTimer(this, delay, callback);
+        synchronized (this) {
+            timers.add(timer);
+        }
+        runtime.arm(timer);
+        return timer;
+    }
+
+    @Override
+    public Signal signal(SignalMode mode, SignalCallback callback, Runnable releaseHook) {
+        checkInTurn();
+        Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(callback, "callback");
+        Signal signal = new Signal(this, mode, callback, releaseHook);
+        synchronized (this) {
+            signals.add(signal);
+        }
+        runtime.signalCreated();
+        return signal;
+    }
+
+    @Override
+    public <T> Park<T> park(ParkCallback<T> callback, Runnable releaseHook) {
+        checkInTurn();
+        Objects.requireNonNull(callback, "callback");
+        Park<T> park = new Park<>(this, callback, releaseHook);
+        synchronized (this) {
+            parks.add(park);
+        }
+        runtime.parkCreated();
+        return park;
+    }
+
+    @Override
+    public void monitor(ActorRef actor) {
+        checkInTurn();
+        ActorCell target = Objects.requireNonNull(actor, "actor").cell;
+        boolean alreadyGone;
+        synchronized (target) {
+            alreadyGone = target.notified;
+            if (!alreadyGone) {
+                target.monitors.add(this);
+            }
+        }
+        if (alreadyGone) {
+            deliver(new Letter(Letter.DOWN, new Down(actor, target.exitReason), null));
+        }
+    }
+
+    @Override
+    public void link(ActorRef actor) {
+        checkInTurn();
+        ActorCell peer = Objects.requireNonNull(actor, "actor").cell;
+        if (peer == this) {
+            return;
+        }
+        boolean peerGone;
+        synchronized (peer) {
+            peerGone = peer.notified;
+            if (!peerGone) {
+                peer.links.add(this);
+            }
+        }
+        if (peerGone) {
+            if (peer.exitReason.isAbnormal()) {
+                halt(new ExitReason.Linked(actor, peer.exitReason));
+            }
+            return;
+        }
+        synchronized (this) {
+            links.add(peer);
+        }
+    }
+
+    @Override
+    public void stop() {
+        checkInTurn();
+        halt(ExitReason.NORMAL);
+    }
+
+    @Override
+    public Arena arena() {
+        checkInTurn();
+        if (arena == null) {
+            arena = Arena.ofShared();
+            runtime.arenaOpened();
+        }
+        return arena;
+    }
+
+    private void checkInTurn() {
+        if (turnThread != Thread.currentThread()) {
+            throw new IllegalStateException("the context of actor " + id + " (" + name
+                    + ") was used outside its own turn, on " + Thread.currentThread().getName());
+        }
+    }
+
+    // ---------------------------------------------------------------- observation (any thread)
+
+    /**
+     * A row for the snapshot. Tries the turn lock a few times so an idle actor gets an exact mailbox
+     * depth; a busy one gets the racy-but-safe scalars (depth -1), never a wait on its turn.
+     */
+    Snapshot.ActorRow snapshot(long now) {
+        int depth = -1;
+        for (int attempt = 0; attempt < SNAPSHOT_LOCK_ATTEMPTS; attempt++) {
+            if (TURN_LOCK.compareAndSet(this, 0, 1)) {
+                try {
+                    depth = mailbox.countUpTo(SNAPSHOT_DEPTH_LIMIT);
+                } finally {
+                    TURN_LOCK.setRelease(this, 0);
+                }
+                break;
+            }
+            Thread.onSpinWait();
+        }
+        long turnStarted = (long) TURN_STARTED.getAcquire(this);
+        Snapshot.ActorState state = exitReason != null ? Snapshot.ActorState.HALTING
+                : turnStarted != 0 ? Snapshot.ActorState.RUNNING
+                : !started ? Snapshot.ActorState.STARTING
+                : scheduled != 0 ? Snapshot.ActorState.READY
+                : Snapshot.ActorState.IDLE;
+        return new Snapshot.ActorRow(id, name, placement.toString(), state, depth, (long) TURNS.getAcquire(this),
+                turnStarted == 0 ? 0 : Math.max(0, now - turnStarted), 0);
+    }
+
+    /** A busy actor is usually only between instructions; this many tries covers that without waiting on a turn. */
+    private static final int SNAPSHOT_LOCK_ATTEMPTS = 64;
+    /** Beyond this the row says "at least"; counting a huge mailbox is not the observer's job. */
+    static final int SNAPSHOT_DEPTH_LIMIT = 100_000;
+}

@@ -1,0 +1,57 @@
+package dev.lanehost.lanes;
+
+import java.util.Optional;
+
+/**
+ * A runtime-wide handle on an actor. It stays valid after the actor dies: it then reads terminated, and
+ * sends to it report that they were not delivered. Senders never care where the actor runs.
+ */
+public final class ActorRef {
+    final ActorCell cell;
+
+    ActorRef(ActorCell cell) {
+        this.cell = cell;
+    }
+
+    public long id() {
+        return cell.id;
+    }
+
+    public String name() {
+        return cell.name;
+    }
+
+    public Placement placement() {
+        return cell.placement;
+    }
+
+    /**
+     * Sends a message; it will be handled in a turn of this actor, after the letters already queued.
+     * Any thread.
+     *
+     * @return true if queued; false if the actor has halted (or is halting)
+     */
+    public boolean tell(Object message) {
+        return cell.deliver(new Letter(Letter.MESSAGE, message, null));
+    }
+
+    /** Halts the actor with {@link ExitReason#KILLED}. Any thread. @return true if this call halted it */
+    public boolean kill() {
+        return cell.halt(ExitReason.KILLED);
+    }
+
+    /** True once the actor has halted (its teardown may still be running on its placement). */
+    public boolean isTerminated() {
+        return cell.exitReason != null;
+    }
+
+    /** Why the actor halted, once it has. */
+    public Optional<ExitReason> exitReason() {
+        return Optional.ofNullable(cell.exitReason);
+    }
+
+    @Override
+    public String toString() {
+        return "ActorRef[" + cell.id + " " + cell.name + " " + cell.placement + (isTerminated() ? " terminated" : "") + "]";
+    }
+}

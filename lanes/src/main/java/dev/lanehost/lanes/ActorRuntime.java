@@ -1,0 +1,563 @@
+package dev.lanehost.lanes;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+
+/**
+ * The actor runtime: spawns actors on their placements, owns the lanes, the normal run queue and the
+ * timers, and reports what it is doing.
+ *
+ * <ul>
+ *   <li>{@link Profile#HOSTED}: a worker thread runs the normal queue and a timer thread fires timers.
+ *       Lanes are driven by their hosts. (The multi-worker pool with stealing arrives with its issue, on
+ *       this same run-queue code.)</li>
+ *   <li>{@link Profile#SINGLE_THREAD}: no threads at all; the host calls {@link #drain()} or
+ *       {@link #runUntilIdle(Duration)}, which also fire due timers.</li>
+ *   <li>{@link Profile#SIMULATED}: as SINGLE_THREAD, plus a virtual clock moved by {@link #advance} and a
+ *       seeded choice among ready actors, recorded as a {@link Schedule} that can be replayed.</li>
+ * </ul>
+ */
+public final class ActorRuntime implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger("dev.lanehost.lanes");
+    private static final String NORMAL_QUEUE = "normal";
+    /** Virtual time starts here rather than at 0, which the cells use to mean "not in a turn". */
+    private static final long VIRTUAL_EPOCH = 1_000_000_000L;
+
+    private final Profile profile;
+    private final long laneStallThresholdNanos;
+    private final RuntimeObserver observer;
+    private final SimulatedSchedule simulated;
+    private final AtomicLong virtualNanos = new AtomicLong(VIRTUAL_EPOCH);
+    private final RunQueue normal;
+    private final TimerQueue timers = new TimerQueue();
+    private final Map<String, ExecutionLane> lanes = new ConcurrentHashMap<>();
+    private final Map<Long, ActorCell> registry = new ConcurrentHashMap<>();
+    /** Every cell not yet torn down, including halted ones awaiting teardown on their placement. */
+    private final Map<Long, ActorCell> cells = new ConcurrentHashMap<>();
+    private final AtomicLong nextActorId = new AtomicLong();
+    private final AtomicLong nextTimerSequence = new AtomicLong();
+    private final AtomicReference<Thread> drainer = new AtomicReference<>();
+    private final AtomicLong liveSignals = new AtomicLong();
+    private final AtomicLong armedTimers = new AtomicLong();
+    private final AtomicLong liveParks = new AtomicLong();
+    private final AtomicLong openArenas = new AtomicLong();
+    private final AtomicLong stallReports = new AtomicLong();
+    private volatile boolean closed;
+    private final HostedThreads hosted;
+
+    private ActorRuntime(Builder builder) {
+        this.profile = builder.profile;
+        this.laneStallThresholdNanos = builder.laneStallThreshold.toNanos();
+        this.observer = builder.observer == null ? new RuntimeObserver() { } : guarded(builder.observer);
+        this.simulated = profile == Profile.SIMULATED ? new SimulatedSchedule(builder.seed, builder.replay) : null;
+        this.hosted = profile == Profile.HOSTED ? new HostedThreads() : null;
+        this.normal = new RunQueue(NORMAL_QUEUE, simulated, hosted == null ? null : hosted::wakeWorker);
+        if (hosted != null) {
+            hosted.start();
+        }
+    }
+
+    /** A runtime of the given profile with default settings. */
+    public static ActorRuntime create(Profile profile) {
+        return builder(profile).build();
+    }
+
+    public static Builder builder(Profile profile) {
+        return new Builder(profile);
+    }
+
+    public Profile profile() {
+        return profile;
+    }
+
+    // ---------------------------------------------------------------- lanes
+
+    /**
+     * Registers a lane; the returned handle is the only way to drive it.
+     *
+     * @throws IllegalArgumentException if the name is blank or already registered
+     * @throws IllegalStateException    if the runtime is closed
+     */
+    public ExecutionLane registerLane(String name) {
+        Objects.requireNonNull(name, "lane name");
+        if (name.isBlank()) {
+            throw new IllegalArgumentException("a lane name must not be blank");
+        }
+        checkOpen();
+        ExecutionLane lane = new ExecutionLane(name, this, new RunQueue(name, simulated, null));
+        if (lanes.putIfAbsent(name, lane) != null) {
+            throw new IllegalArgumentException("a lane named '" + name + "' is already registered; lane names are unique");
+        }
+        return lane;
+    }
+
+    /** True if a lane of this name is registered. Never drains work; for validating a spawn. */
+    public boolean laneAvailable(String name) {
+        return name != null && lanes.containsKey(name);
+    }
+
+    // ---------------------------------------------------------------- spawning
+
+    /**
+     * Spawns an actor on the normal placement. The factory and {@link Behavior#started} run as the
+     * actor's first turn, on that placement.
+     */
+    public ActorRef spawn(String name, Supplier<? extends Behavior> factory) {
+        return spawn(name, factory, Placement.NORMAL, normal);
+    }
+
+    /**
+     * Spawns an actor pinned to a lane for life. Its start is deferred onto the lane: the factory and
+     * {@link Behavior#started} run in the lane's next drive, never on the spawning thread, and every later
+     * wakeup queues it on the same lane.
+     *
+     * @throws IllegalArgumentException naming the lane if no lane of that name is registered
+     */
+    public ActorRef spawnOnLane(String lane, String name, Supplier<? extends Behavior> factory) {
+        Objects.requireNonNull(lane, "lane name");
+        ExecutionLane target = lanes.get(lane);
+        if (target == null) {
+            throw new IllegalArgumentException("cannot spawn '" + name + "' on lane '" + lane
+                    + "': no lane of that name is registered (registered: " + new TreeSet<>(lanes.keySet()) + ")");
+        }
+        return spawn(name, factory, Placement.lane(lane), target.queue);
+    }
+
+    private ActorRef spawn(String name, Supplier<? extends Behavior> factory, Placement placement, RunQueue home) {
+        Objects.requireNonNull(name, "actor name");
+        Objects.requireNonNull(factory, "behaviour factory");
+        checkOpen();
+        ActorCell cell = new ActorCell(nextActorId.incrementAndGet(), name, placement, this, home, factory);
+        registry.put(cell.id, cell);
+        cells.put(cell.id, cell);
+        cell.schedule();
+        return cell.ref;
+    }
+
+    /** A live actor by id, or null once it has halted. */
+    public ActorRef lookup(long id) {
+        ActorCell cell = registry.get(id);
+        return cell == null ? null : cell.ref;
+    }
+
+    // ---------------------------------------------------------------- SINGLE_THREAD and SIMULATED
+
+    /**
+     * One pass: fires every due timer, then runs one turn for each actor that was runnable on the normal
+     * queue when the pass began (work those turns create waits for the next pass). Lanes are not driven
+     * here; their hosts drive them.
+     *
+     * @throws IllegalStateException in the HOSTED profile (its worker drains), or if another thread is draining
+     */
+    public DrainResult drain() {
+        enterDrain();
+        try {
+            int fired = timers.fireDue(nanoTime());
+            long pending = normal.depth();
+            int turns = 0;
+            for (long i = 0; i < pending; i++) {
+                ActorCell cell = normal.poll();
+                if (cell == null) {
+                    break;
+                }
+                turns += cell.runOnce();
+            }
+            observeLanes();
+            return new DrainResult(turns, fired, normal.depth());
+        } finally {
+            drainer.set(null);
+        }
+    }
+
+    /**
+     * Drains until nothing on the normal queue is runnable, or the wall-clock budget is spent (checked
+     * between turns, so one long turn overshoots by at most itself). {@code budget} zero or negative means
+     * no cap.
+     *
+     * @return {@link RunStatus#IDLE}, {@link RunStatus#TIMERS_PENDING}, {@link RunStatus#BUDGET_SPENT} or
+     *         {@link RunStatus#CLOSED}
+     */
+    public RunStatus runUntilIdle(Duration budget) {
+        Objects.requireNonNull(budget, "budget (Duration.ZERO for no cap)");
+        if (closed) {
+            return RunStatus.CLOSED;
+        }
+        long start = System.nanoTime();
+        long cap = budget.isNegative() || budget.isZero() ? Long.MAX_VALUE : budget.toNanos();
+        enterDrain();
+        try {
+            int spurious = 0;
+            while (true) {
+                timers.fireDue(nanoTime());
+                ActorCell cell = normal.poll();
+                if (cell == null) {
+                    if (normal.depth() > 0 && ++spurious < 1000) {
+                        Thread.onSpinWait(); // a sender is between queueing and linking
+                        continue;
+                    }
+                    observeLanes();
+                    return timers.hasArmed() ? RunStatus.TIMERS_PENDING : RunStatus.IDLE;
+                }
+                spurious = 0;
+                cell.runOnce();
+                if (System.nanoTime() - start >= cap) {
+                    return normal.depth() > 0 ? RunStatus.BUDGET_SPENT : RunStatus.IDLE;
+                }
+            }
+        } finally {
+            drainer.set(null);
+        }
+    }
+
+    /**
+     * SIMULATED only: moves the virtual clock forward and fires the timers that became due (their letters
+     * run at the next drain or drive).
+     *
+     * @return timers fired
+     */
+    public int advance(Duration duration) {
+        if (profile != Profile.SIMULATED) {
+            throw new IllegalStateException("advance() moves the virtual clock of the SIMULATED profile; this runtime is " + profile);
+        }
+        if (duration.isNegative()) {
+            throw new IllegalArgumentException("time only moves forward; got " + duration);
+        }
+        long now = virtualNanos.addAndGet(duration.toNanos());
+        return timers.fireDue(now);
+    }
+
+    /** SIMULATED only: the schedule recorded so far. */
+    public Schedule schedule() {
+        return requireSimulated().recorded();
+    }
+
+    /** SIMULATED only: why a replay diverged from its schedule, or null if it has not. */
+    public String replayDivergence() {
+        return requireSimulated().divergence();
+    }
+
+    // ---------------------------------------------------------------- observation
+
+    /** The runtime clock: System.nanoTime(), or the virtual clock in SIMULATED. */
+    public long nanoTime() {
+        return profile == Profile.SIMULATED ? virtualNanos.get() : System.nanoTime();
+    }
+
+    /** One row per actor not yet torn down and one per lane, without waiting on any busy actor. */
+    public Snapshot snapshot() {
+        long now = nanoTime();
+        List<Snapshot.ActorRow> actors = new ArrayList<>();
+        for (ActorCell cell : cells.values()) {
+            actors.add(cell.snapshot(now));
+        }
+        actors.sort(Comparator.comparingLong(Snapshot.ActorRow::id));
+        List<Snapshot.LaneRow> laneRows = new ArrayList<>();
+        for (ExecutionLane lane : lanes.values()) {
+            laneRows.add(lane.snapshot(now));
+        }
+        laneRows.sort(Comparator.comparing(Snapshot.LaneRow::name));
+        return new Snapshot(now, List.copyOf(actors), List.copyOf(laneRows));
+    }
+
+    /** Live resources; all zero once every actor is torn down. */
+    public ResourceCounts resources() {
+        return new ResourceCounts(cells.size(), liveSignals.get(), armedTimers.get(), liveParks.get(), openArenas.get());
+    }
+
+    /** Lanes with queued work that nobody has driven for the stall threshold (a metric). */
+    public int stalledLanes() {
+        int stalled = 0;
+        long now = nanoTime();
+        for (ExecutionLane lane : lanes.values()) {
+            if (lane.observe(now)) {
+                stalled++;
+            }
+        }
+        return stalled;
+    }
+
+    /** Times a lane was first seen stalled (one per stall episode). */
+    public long laneStallReports() {
+        return stallReports.get();
+    }
+
+    /** Actors queued on the normal placement. */
+    public long normalQueued() {
+        return normal.depth();
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Halts every actor with {@link ExitReason#SHUTDOWN} and tears each down on this thread (waiting for
+     * any running turn to end), then stops the HOSTED threads. Lanes refuse later drives with
+     * {@link DriveStatus#CLOSED}. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (hosted != null) {
+            hosted.stop();
+        }
+        for (ActorCell cell : List.copyOf(cells.values())) {
+            cell.halt(ExitReason.SHUTDOWN);
+        }
+        for (ActorCell cell : List.copyOf(cells.values())) {
+            cell.finishOnClose();
+        }
+    }
+
+    // ---------------------------------------------------------------- package: the cells' side
+
+    RuntimeObserver observer() {
+        return observer;
+    }
+
+    long laneStallThresholdNanos() {
+        return laneStallThresholdNanos;
+    }
+
+    void unregister(ActorCell cell) {
+        registry.remove(cell.id);
+    }
+
+    void actorTornDown(ActorCell cell) {
+        cells.remove(cell.id);
+    }
+
+    Timer newTimer(ActorCell owner, Duration delay, TurnCallback callback) {
+        long now = nanoTime();
+        long nanos = delay.isNegative() ? 0 : delay.toNanos();
+        long deadline = Long.MAX_VALUE - now < nanos ? Long.MAX_VALUE : now + nanos;
+        return new Timer(owner, deadline, nextTimerSequence.incrementAndGet(), callback);
+    }
+
+    void arm(Timer timer) {
+        armedTimers.incrementAndGet();
+        timers.add(timer);
+    }
+
+    void timerEnded() {
+        armedTimers.decrementAndGet();
+    }
+
+    void signalCreated() {
+        liveSignals.incrementAndGet();
+    }
+
+    void signalEnded() {
+        liveSignals.decrementAndGet();
+    }
+
+    void parkCreated() {
+        liveParks.incrementAndGet();
+    }
+
+    void parkEnded() {
+        liveParks.decrementAndGet();
+    }
+
+    void arenaOpened() {
+        openArenas.incrementAndGet();
+    }
+
+    void arenaClosed() {
+        openArenas.decrementAndGet();
+    }
+
+    void hookFailed(ActorCell cell, String what, Throwable failure) {
+        LOG.log(System.Logger.Level.WARNING, "actor " + cell.id + " (" + cell.name + "): " + what + " threw", failure);
+    }
+
+    void internalError(String where, Throwable failure) {
+        LOG.log(System.Logger.Level.ERROR, "lanehost internal error in " + where, failure);
+    }
+
+    void laneStalled(ExecutionLane lane, long nanos) {
+        stallReports.incrementAndGet();
+        LOG.log(System.Logger.Level.WARNING, "lane '" + lane.name() + "' has " + lane.queued()
+                + " actor(s) queued and has not been driven for " + nanos / 1_000_000 + " ms: its host stopped calling back?");
+    }
+
+    private void observeLanes() {
+        long now = nanoTime();
+        for (ExecutionLane lane : lanes.values()) {
+            lane.observe(now);
+        }
+    }
+
+    private void enterDrain() {
+        if (profile == Profile.HOSTED) {
+            throw new IllegalStateException("drain() and runUntilIdle() are for SINGLE_THREAD and SIMULATED; "
+                    + "in HOSTED the worker thread runs the normal queue");
+        }
+        checkOpen();
+        Thread current = Thread.currentThread();
+        if (!drainer.compareAndSet(null, current)) {
+            throw new IllegalStateException("the runtime is already being drained by " + drainer.get()
+                    + "; SINGLE_THREAD and SIMULATED have one host thread at a time");
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("the runtime is closed");
+        }
+    }
+
+    private SimulatedSchedule requireSimulated() {
+        if (simulated == null) {
+            throw new IllegalStateException("schedules are recorded by the SIMULATED profile; this runtime is " + profile);
+        }
+        return simulated;
+    }
+
+    private static RuntimeObserver guarded(RuntimeObserver delegate) {
+        return new RuntimeObserver() {
+            @Override
+            public void haltStep(ActorRef actor, HaltStep step) {
+                try {
+                    delegate.haltStep(actor, step);
+                } catch (Throwable e) {
+                    LOG.log(System.Logger.Level.WARNING, "RuntimeObserver.haltStep threw", e);
+                }
+            }
+        };
+    }
+
+    /** HOSTED: the worker that runs the normal queue, and the timer thread. */
+    private final class HostedThreads {
+        /** Bounds the timer thread's sleep so lane stall checks run even with no timer armed. */
+        private final long maxTimerWaitNanos = Math.max(1_000_000L, laneStallThresholdNanos / 2);
+        private final Thread worker = Thread.ofPlatform().name("lanehost-worker-0").daemon().unstarted(this::runWorker);
+        private final Thread timer = Thread.ofPlatform().name("lanehost-timer").daemon().unstarted(this::runTimers);
+        private volatile boolean workerIdle;
+        private volatile boolean running = true;
+
+        void start() {
+            worker.start();
+            timer.start();
+        }
+
+        void wakeWorker() {
+            if (workerIdle) {
+                LockSupport.unpark(worker);
+            }
+        }
+
+        void stop() {
+            running = false;
+            LockSupport.unpark(worker);
+            timer.interrupt();
+            boolean interrupted = false;
+            for (Thread thread : List.of(worker, timer)) {
+                if (thread == Thread.currentThread()) {
+                    continue; // close() from a turn or a timer callback: that thread ends by itself
+                }
+                while (thread.isAlive()) {
+                    try {
+                        thread.join();
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        private void runWorker() {
+            while (running) {
+                ActorCell cell = normal.poll();
+                if (cell != null) {
+                    cell.runOnce();
+                    continue;
+                }
+                // Idle protocol: announce, re-check (a sender's offer-then-check sees one or the other), park.
+                workerIdle = true;
+                if (normal.depth() == 0 && running) {
+                    LockSupport.park(this);
+                }
+                workerIdle = false;
+            }
+        }
+
+        private void runTimers() {
+            while (running) {
+                try {
+                    timers.awaitDue(System::nanoTime, maxTimerWaitNanos);
+                } catch (InterruptedException e) {
+                    if (!running) {
+                        return;
+                    }
+                }
+                timers.fireDue(System.nanoTime());
+                observeLanes();
+            }
+        }
+    }
+
+    /** Settings for a runtime. */
+    public static final class Builder {
+        private final Profile profile;
+        private long seed = 0x1A7E5EEDL;
+        private Schedule replay;
+        private Duration laneStallThreshold = Duration.ofSeconds(1);
+        private RuntimeObserver observer;
+
+        private Builder(Profile profile) {
+            this.profile = Objects.requireNonNull(profile, "profile");
+        }
+
+        /** SIMULATED: the seed of the choice among ready actors. */
+        public Builder seed(long seed) {
+            this.seed = seed;
+            return this;
+        }
+
+        /** SIMULATED: force the picks of a recorded schedule (its seed is used after it ends or diverges). */
+        public Builder replay(Schedule schedule) {
+            this.replay = Objects.requireNonNull(schedule, "schedule");
+            this.seed = schedule.seed();
+            return this;
+        }
+
+        /** How long a lane with queued work may go undriven before it is reported stalled (default 1 s). */
+        public Builder laneStallThreshold(Duration threshold) {
+            if (threshold.isNegative() || threshold.isZero()) {
+                throw new IllegalArgumentException("the lane stall threshold must be positive; got " + threshold);
+            }
+            this.laneStallThreshold = threshold;
+            return this;
+        }
+
+        public Builder observer(RuntimeObserver observer) {
+            this.observer = observer;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException if replay or seed is set for a profile other than SIMULATED */
+        public ActorRuntime build() {
+            if (replay != null && profile != Profile.SIMULATED) {
+                throw new IllegalArgumentException("replay needs the SIMULATED profile, not " + profile);
+            }
+            return new ActorRuntime(this);
+        }
+    }
+}

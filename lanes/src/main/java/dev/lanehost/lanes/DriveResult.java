@@ -1,0 +1,17 @@
+package dev.lanehost.lanes;
+
+/**
+ * What a drive did.
+ *
+ * @param status    whether it ran
+ * @param turns     turns run by this drive
+ * @param remaining actors still queued on the lane when it returned (work left for the next drive)
+ */
+public record DriveResult(DriveStatus status, int turns, long remaining) {
+    static final DriveResult WRONG_THREAD = new DriveResult(DriveStatus.WRONG_THREAD, 0, 0);
+    static final DriveResult REENTRANT = new DriveResult(DriveStatus.REENTRANT, 0, 0);
+    static final DriveResult INVALID_ARGUMENT = new DriveResult(DriveStatus.INVALID_ARGUMENT, 0, 0);
+    static final DriveResult CLOSED = new DriveResult(DriveStatus.CLOSED, 0, 0);
+    /** The common case of a host callback finding nothing to do, without allocating. */
+    static final DriveResult NOTHING = new DriveResult(DriveStatus.OK, 0, 0);
+}

@@ -1,0 +1,116 @@
+package dev.lanehost.lanes;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * A pending callback an actor registered and some producer completes once, from any thread: the
+ * completion becomes a letter, and the callback runs as a turn of the owner with the value.
+ *
+ * <p>A park is in exactly one state at a time: {@link State#PENDING} (registered with its owner),
+ * {@link State#DELIVERED} (its letter is in the owner's mailbox), then {@link State#CONSUMED} or
+ * {@link State#CANCELLED}. Its release hook runs exactly once, when it ends either way, so a hook may
+ * stop or join its producer.
+ *
+ * @param <T> the value type
+ */
+public final class Park<T> {
+    /** Where a park is in its life. */
+    public enum State { PENDING, DELIVERED, CONSUMED, CANCELLED }
+
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(Park.class, "state", State.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final ActorCell owner;
+    private final ParkCallback<T> callback;
+    private final Runnable releaseHook;
+    private volatile State state = State.PENDING;
+    private T value;
+
+    Park(ActorCell owner, ParkCallback<T> callback, Runnable releaseHook) {
+        this.owner = owner;
+        this.callback = callback;
+        this.releaseHook = releaseHook;
+    }
+
+    /**
+     * Completes the park with a value. Any thread, once.
+     *
+     * @return true if this call completed it; false if it was already completed or cancelled
+     */
+    public boolean complete(T value) {
+        if (!STATE.compareAndSet(this, State.PENDING, State.DELIVERED)) {
+            return false;
+        }
+        this.value = value; // the mailbox offer below publishes it to the owner's turn
+        owner.forgetPark(this);
+        if (!owner.deliver(new Letter(Letter.PARK, this, null))) {
+            end(State.CANCELLED); // the owner halted first: nobody will consume the letter
+        }
+        return true;
+    }
+
+    /**
+     * Cancels a pending park and runs its release hook. Any thread.
+     *
+     * @return true if this call cancelled it
+     */
+    public boolean cancel() {
+        if (!STATE.compareAndSet(this, State.PENDING, State.CANCELLED)) {
+            return false;
+        }
+        owner.forgetPark(this);
+        finish();
+        return true;
+    }
+
+    public State state() {
+        return state;
+    }
+
+    /** The owner's turn: run the callback, then end the park. */
+    void consume(ActorContext context) throws Exception {
+        try {
+            callback.completed(context, value);
+        } finally {
+            end(State.CONSUMED);
+        }
+    }
+
+    /** Halt teardown of a pending park (the owner already dropped its reference). */
+    void cancelForHalt() {
+        if (STATE.compareAndSet(this, State.PENDING, State.CANCELLED)) {
+            finish();
+        }
+    }
+
+    /** A delivered park whose letter will never be consumed (its owner halted). */
+    void releaseUnconsumed() {
+        end(State.CANCELLED);
+    }
+
+    private void end(State terminal) {
+        if (STATE.compareAndSet(this, State.DELIVERED, terminal)) {
+            finish();
+        }
+    }
+
+    private void finish() {
+        value = null;
+        owner.runtime.parkEnded();
+        if (releaseHook != null) {
+            try {
+                releaseHook.run();
+            } catch (Throwable e) {
+                owner.runtime.hookFailed(owner, "park release hook", e);
+            }
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package dev.lanehost.lanes;
+
+import dev.lanehost.lanes.internal.MpscQueue;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.random.RandomGenerator;
+
+/**
+ * The runnable actors of one placement (a lane, or the normal queue), in four priority bands served
+ * strictly in order: band 0 first, band 3 only when 0–2 are empty. READY actors go to band 0 and SLOW
+ * ones (re-queued after a budget pause) to band 3; bands 1 and 2 exist for states to come.
+ *
+ * <p>Any thread may {@link #offer}; one consumer at a time (the lane's driver, the draining host thread,
+ * or a worker) may {@link #poll}. An actor is queued at most once at a time (its scheduled flag
+ * guarantees it), which is what lets the cell itself be the queue node.
+ *
+ * <p>In the simulated profile the queue is <em>seeded</em>: instead of FIFO within a band, {@link #poll}
+ * picks uniformly at random (from the given generator) among every actor queued in the first non-empty
+ * band, and a {@link SchedulePolicy} may record or force each pick.
+ */
+final class RunQueue {
+    static final int BANDS = 4;
+    static final int READY_BAND = 0;
+    static final int SLOW_BAND = 3;
+
+    private final String name;
+    @SuppressWarnings("unchecked")
+    private final MpscQueue<ActorCell>[] bands = new MpscQueue[BANDS];
+    /** Offers per band, by any thread. */
+    private final AtomicLongArray offered = new AtomicLongArray(BANDS);
+    /** Polls per band, written by the consumer only (read racily by observers). */
+    private final long[] polled = new long[BANDS];
+    private final SchedulePolicy policy;
+    /** Called after each offer, e.g. to unpark an idle worker; null for lanes (their host drives them). */
+    private final Runnable waker;
+    /** Simulated profile only: actors moved out of the MPSC bands, awaiting a seeded pick. Consumer-owned. */
+    private final List<List<ActorCell>> pools;
+
+    RunQueue(String name, SchedulePolicy policy, Runnable waker) {
+        this.name = name;
+        this.policy = policy;
+        this.waker = waker;
+        for (int band = 0; band < BANDS; band++) {
+            bands[band] = new MpscQueue<>();
+        }
+        if (policy != null) {
+            pools = new ArrayList<>(BANDS);
+            for (int band = 0; band < BANDS; band++) {
+                pools.add(new ArrayList<>());
+            }
+        } else {
+            pools = null;
+        }
+    }
+
+    String name() {
+        return name;
+    }
+
+    /** Queues an actor in a band. Any thread. */
+    void offer(ActorCell cell, int band) {
+        offered.getAndIncrement(band);
+        bands[band].offer(cell);
+        if (waker != null) {
+            waker.run();
+        }
+    }
+
+    /** The next actor to run, or null if none is ready now. Consumer only. */
+    ActorCell poll() {
+        if (pools != null) {
+            return pollSeeded();
+        }
+        for (int band = 0; band < BANDS; band++) {
+            ActorCell cell = bands[band].poll();
+            if (cell != null) {
+                polled[band]++;
+                return cell;
+            }
+        }
+        return null;
+    }
+
+    /** Actors queued in a band now; exact when quiescent, racy but never negative otherwise. Any thread. */
+    long depth(int band) {
+        return Math.max(0, offered.get(band) - polled[band]);
+    }
+
+    /** Actors queued in all bands. */
+    long depth() {
+        long total = 0;
+        for (int band = 0; band < BANDS; band++) {
+            total += depth(band);
+        }
+        return total;
+    }
+
+    private ActorCell pollSeeded() {
+        for (int band = 0; band < BANDS; band++) {
+            List<ActorCell> pool = pools.get(band);
+            for (ActorCell cell; (cell = bands[band].poll()) != null; ) {
+                pool.add(cell);
+            }
+            if (!pool.isEmpty()) {
+                int index = policy.choose(name, pool);
+                ActorCell chosen = pool.get(index);
+                // Swap-remove keeps the pick O(1); the pool's order is itself a function of the seed.
+                pool.set(index, pool.get(pool.size() - 1));
+                pool.remove(pool.size() - 1);
+                polled[band]++;
+                return chosen;
+            }
+        }
+        return null;
+    }
+
+    /** How the simulated profile chooses among ready actors: a seeded pick, optionally recorded or replayed. */
+    interface SchedulePolicy {
+        /** The index in {@code ready} (never empty) of the actor to run next on queue {@code queue}. */
+        int choose(String queue, List<ActorCell> ready);
+    }
+
+    /** A seeded choice; used when nothing is being replayed. */
+    static int seededChoice(RandomGenerator random, List<ActorCell> ready) {
+        return ready.size() == 1 ? 0 : random.nextInt(ready.size());
+    }
+}

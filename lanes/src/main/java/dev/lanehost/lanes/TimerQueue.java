@@ -1,0 +1,84 @@
+package dev.lanehost.lanes;
+
+import java.util.PriorityQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The runtime's timer heap, ordered by deadline then creation. The HOSTED timer thread waits on it;
+ * SINGLE_THREAD and SIMULATED fire due timers inline from {@code drain()}. Cancelled timers stay in the
+ * heap until they reach the top and are dropped there (cancelling is O(1) and lock-free).
+ */
+final class TimerQueue {
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition earlier = lock.newCondition();
+    private final PriorityQueue<Timer> heap = new PriorityQueue<>();
+
+    void add(Timer timer) {
+        lock.lock();
+        try {
+            heap.add(timer);
+            if (heap.peek() == timer) {
+                earlier.signal(); // the timer thread may be sleeping towards a later deadline
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Fires every timer due at {@code now}, in order, outside the lock. @return how many fired */
+    int fireDue(long now) {
+        int fired = 0;
+        while (true) {
+            Timer due;
+            lock.lock();
+            try {
+                Timer top = topArmed();
+                if (top == null || top.deadline > now) {
+                    return fired;
+                }
+                due = heap.poll();
+            } finally {
+                lock.unlock();
+            }
+            due.fire();
+            fired++;
+        }
+    }
+
+    /** True if any timer is armed. */
+    boolean hasArmed() {
+        lock.lock();
+        try {
+            return topArmed() != null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * HOSTED timer thread: waits until the earliest armed timer is due, a new earlier timer arrives, or
+     * {@code maxWaitNanos} passes, whichever is first.
+     */
+    void awaitDue(java.util.function.LongSupplier clock, long maxWaitNanos) throws InterruptedException {
+        lock.lock();
+        try {
+            Timer top = topArmed();
+            long wait = top == null ? maxWaitNanos : Math.min(maxWaitNanos, top.deadline - clock.getAsLong());
+            if (wait > 0) {
+                earlier.await(wait, TimeUnit.NANOSECONDS);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private Timer topArmed() {
+        Timer top;
+        while ((top = heap.peek()) != null && !top.isArmed()) {
+            heap.poll();
+        }
+        return top;
+    }
+}

@@ -1,0 +1,201 @@
+package dev.lanehost.lanes;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Lanes driven by a dedicated Java thread standing in for the host (tests/ drives them from C pthreads). */
+class LaneTest {
+    private final ExecutorService host = Executors.newSingleThreadExecutor(r -> new Thread(r, "host-callback"));
+
+    @AfterEach
+    void stopHost() {
+        host.shutdownNow();
+    }
+
+    private <T> T onHost(Callable<T> work) throws Exception {
+        return host.submit(work).get();
+    }
+
+    @Test
+    void laneNamesAreUniqueAndLookupDoesNotDrain() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            ExecutionLane lane = runtime.registerLane("audio");
+            IllegalArgumentException duplicate = assertThrows(IllegalArgumentException.class, () -> runtime.registerLane("audio"));
+            assertTrue(duplicate.getMessage().contains("'audio' is already registered"), duplicate.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> runtime.registerLane(" "));
+            runtime.spawnOnLane("audio", "a", () -> (c, m) -> { });
+            assertTrue(runtime.laneAvailable("audio"));
+            assertFalse(runtime.laneAvailable("video"));
+            assertEquals(1, lane.queued(), "laneAvailable ran nothing");
+            assertEquals(1, onHost(() -> lane.drive(0)).turns());
+        }
+    }
+
+    @Test
+    void spawningOnAnUnknownLaneNamesIt() {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            runtime.registerLane("frame");
+            IllegalArgumentException thrown = assertThrows(IllegalArgumentException.class,
+                    () -> runtime.spawnOnLane("audio", "synth", () -> (c, m) -> { }));
+            assertTrue(thrown.getMessage().contains("lane 'audio'"), thrown.getMessage());
+            assertTrue(thrown.getMessage().contains("[frame]"), thrown.getMessage());
+        }
+    }
+
+    @Test
+    void aLaneActorStartsOnTheLaneNeverOnTheSpawningThread() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            ExecutionLane lane = runtime.registerLane("frame");
+            List<Thread> threads = new ArrayList<>();
+            runtime.spawnOnLane("frame", "renderer", () -> {
+                threads.add(Thread.currentThread());
+                return new Behavior() {
+                    @Override
+                    public void started(ActorContext context) {
+                        threads.add(Thread.currentThread());
+                    }
+
+                    @Override
+                    public void receive(ActorContext context, Object message) {
+                        threads.add(Thread.currentThread());
+                    }
+                };
+            }).tell("frame 1");
+            runtime.drain(); // the normal queue's drain must not touch lane work
+            assertEquals(List.of(), threads);
+            Thread hostThread = onHost(Thread::currentThread);
+            assertEquals(2, onHost(() -> lane.drive(0)).turns());
+            assertEquals(List.of(hostThread, hostThread, hostThread), threads);
+            assertNotEquals(Thread.currentThread(), hostThread);
+        }
+    }
+
+    @Test
+    void aDriveFromASecondThreadIsRefused() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            ExecutionLane lane = runtime.registerLane("audio");
+            assertEquals(DriveStatus.OK, onHost(() -> lane.drive(0)).status());
+            runtime.spawnOnLane("audio", "a", () -> (c, m) -> { });
+            DriveResult refused = lane.drive(0);
+            assertEquals(DriveStatus.WRONG_THREAD, refused.status());
+            assertEquals(0, refused.turns());
+            assertEquals(1, lane.queued(), "the refused drive ran nothing");
+            assertEquals(new DriveResult(DriveStatus.OK, 1, 0), onHost(() -> lane.drive(0)));
+            assertSame(onHost(Thread::currentThread), lane.boundThread());
+        }
+    }
+
+    @Test
+    void aDriveFromInsideALaneTurnIsReentrant() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            ExecutionLane lane = runtime.registerLane("audio");
+            AtomicReference<DriveResult> nested = new AtomicReference<>();
+            runtime.spawnOnLane("audio", "nester", () -> (c, m) -> nested.set(lane.drive(0))).tell("go");
+            onHost(() -> lane.drive(0));
+            assertEquals(DriveStatus.REENTRANT, nested.get().status());
+        }
+    }
+
+    @Test
+    void maxTurnsBoundsADriveAndZeroDrainsToQuiescence() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            ExecutionLane lane = runtime.registerLane("audio");
+            List<Integer> seen = new ArrayList<>();
+            // Each message below 10 sends the next one from inside the turn.
+            ActorRef chain = runtime.spawnOnLane("audio", "chain", () -> (context, message) -> {
+                int n = (Integer) message;
+                seen.add(n);
+                if (n < 10) {
+                    context.self().tell(n + 1);
+                }
+            });
+            chain.tell(1);
+            DriveResult first = onHost(() -> lane.drive(3));
+            assertEquals(new DriveResult(DriveStatus.OK, 3, 1), first, "start + messages 1 and 2; the chain continues");
+            assertEquals(List.of(1, 2), seen);
+            DriveResult rest = onHost(() -> lane.drive(0));
+            assertEquals(new DriveResult(DriveStatus.OK, 8, 0), rest, "messages 3..10, including work the turns queued");
+            assertEquals(DriveStatus.INVALID_ARGUMENT, onHost(() -> lane.drive(-1)).status());
+            assertEquals(11, lane.turns());
+        }
+    }
+
+    @Test
+    void everyWakeupRequeuesALaneActorOnItsLane() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.SIMULATED).build()) {
+            ExecutionLane lane = runtime.registerLane("audio");
+            List<String> ran = new ArrayList<>();
+            AtomicReference<Signal> signal = new AtomicReference<>();
+            AtomicReference<Park<String>> park = new AtomicReference<>();
+            Thread hostThread = onHost(Thread::currentThread);
+            runtime.spawnOnLane("audio", "waker", () -> new Behavior() {
+                @Override
+                public void started(ActorContext context) {
+                    context.delay(Duration.ofMillis(5), c -> ran.add("timer on " + Thread.currentThread().getName()));
+                    signal.set(context.signal(SignalMode.MULTISHOT, (c, payload) -> ran.add("signal " + payload.length), null));
+                    park.set(context.park((ParkCallback<String>) (c, value) -> ran.add("park " + value), null));
+                }
+
+                @Override
+                public void receive(ActorContext context, Object message) {
+                    ran.add("message " + message);
+                }
+            });
+            onHost(() -> lane.drive(0));
+            runtime.advance(Duration.ofMillis(5));
+            Thread firer = Thread.ofPlatform().start(() -> {
+                signal.get().fire(new byte[3]);
+                park.get().complete("done");
+            });
+            firer.join();
+            runtime.lookup(1).tell("hi");
+            assertEquals(0, runtime.normalQueued(), "nothing of a lane actor lands on the normal queue");
+            runtime.drain();
+            assertEquals(List.of(), ran, "the normal drain ran none of it");
+            assertEquals(4, onHost(() -> lane.drive(0)).turns());
+            assertEquals(List.of("timer on " + hostThread.getName(), "signal 3", "park done", "message hi"), ran);
+        }
+    }
+
+    @Test
+    void aLaneWithQueuedWorkNotDrivenForTheThresholdIsReported() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.SIMULATED).laneStallThreshold(Duration.ofMillis(100)).build()) {
+            ExecutionLane lane = runtime.registerLane("frame");
+            runtime.advance(Duration.ofSeconds(1));
+            assertFalse(lane.isStalled(), "an idle lane starves nobody");
+            runtime.spawnOnLane("frame", "sprite", () -> (c, m) -> { });
+            assertFalse(lane.isStalled());
+            runtime.advance(Duration.ofMillis(150));
+            assertTrue(lane.isStalled());
+            assertEquals(1, runtime.stalledLanes());
+            assertTrue(runtime.snapshot().lanes().get(0).stalled());
+            assertEquals(1, runtime.laneStallReports(), "one report per stall episode");
+            onHost(() -> lane.drive(0));
+            assertFalse(lane.isStalled());
+            assertEquals(0, runtime.stalledLanes());
+        }
+    }
+
+    @Test
+    void aClosedRuntimeRefusesDrives() throws Exception {
+        ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD);
+        ExecutionLane lane = runtime.registerLane("audio");
+        onHost(() -> lane.drive(0));
+        runtime.close();
+        assertEquals(DriveStatus.CLOSED, onHost(() -> lane.drive(0)).status());
+    }
+}
