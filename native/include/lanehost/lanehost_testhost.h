@@ -73,6 +73,36 @@ LANEHOST_EXPORT int32_t lanehost_testhost_join(lanehost_testhost_thread *thread,
 LANEHOST_EXPORT int64_t lanehost_testhost_transfer(int32_t role, void *memory, uint64_t memory_length,
                                                    uint64_t total, uint32_t chunk);
 
+/* ---- Foreign threads calling into Java (FFM upcall stubs, or any C function pointer) ---- */
+
+/* An upcall: Java code behind an FFM upcall stub (or a JNA callback), called from a test-host pthread. */
+typedef int32_t (*lanehost_testhost_upcall)(int64_t argument);
+
+/*
+ * Starts a new pthread that calls fn(argument) `calls` times, storing each result in results[i], and
+ * joins it before returning: the caller sees every upcall made from one thread Java never created.
+ * Returns LANEHOST_RING_OK, LANEHOST_RING_INVALID_ARGUMENT (NULL fn or results) or
+ * LANEHOST_TESTHOST_THREAD_FAILED.
+ */
+LANEHOST_EXPORT int32_t lanehost_testhost_call_on_new_thread(lanehost_testhost_upcall fn, int64_t argument,
+                                                             uint32_t calls, int32_t *results);
+
+/* A pthread kept alive between batches of upcalls, so a benchmark pays the JVM attach once. */
+typedef struct lanehost_testhost_caller lanehost_testhost_caller;
+
+/* Starts the caller pthread; it makes one warm-up call (attaching to the JVM) before returning. */
+LANEHOST_EXPORT int32_t lanehost_testhost_caller_start(lanehost_testhost_caller **out, lanehost_testhost_upcall fn,
+                                                       int64_t argument);
+
+/*
+ * Has the caller pthread call fn(argument) `calls` times back to back; returns the sum of the results
+ * (so nothing is optimised away) or a negative status. Blocks until the batch is done.
+ */
+LANEHOST_EXPORT int64_t lanehost_testhost_caller_run(lanehost_testhost_caller *caller, uint64_t calls);
+
+/* Ends the caller pthread and frees it. */
+LANEHOST_EXPORT void lanehost_testhost_caller_stop(lanehost_testhost_caller *caller);
+
 #ifdef __cplusplus
 }
 #endif

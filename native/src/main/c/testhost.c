@@ -234,3 +234,107 @@ int64_t lanehost_testhost_transfer(int32_t role, void *memory, uint64_t memory_l
     free(buffer);
     return (int64_t)moved;
 }
+
+/* ---- foreign threads calling into Java ---- */
+
+typedef struct call_batch {
+    lanehost_testhost_upcall fn;
+    int64_t argument;
+    uint32_t calls;
+    int32_t *results;
+} call_batch;
+
+static void *run_calls(void *argument) {
+    call_batch *batch = argument;
+    for (uint32_t i = 0; i < batch->calls; i++) {
+        batch->results[i] = batch->fn(batch->argument);
+    }
+    return NULL;
+}
+
+int32_t lanehost_testhost_call_on_new_thread(lanehost_testhost_upcall fn, int64_t argument, uint32_t calls,
+                                             int32_t *results) {
+    if (fn == NULL || (results == NULL && calls > 0)) return LANEHOST_RING_INVALID_ARGUMENT;
+    call_batch batch = {fn, argument, calls, results};
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, run_calls, &batch) != 0) return LANEHOST_TESTHOST_THREAD_FAILED;
+    pthread_join(thread, NULL);
+    return LANEHOST_RING_OK;
+}
+
+struct lanehost_testhost_caller {
+    pthread_t thread;
+    pthread_mutex_t mutex;
+    pthread_cond_t changed;
+    lanehost_testhost_upcall fn;
+    int64_t argument;
+    uint64_t requested; /* calls asked for by the current batch; 0 = none pending */
+    int64_t sum;
+    int done;           /* the current batch finished */
+    int stop;
+};
+
+static void *run_caller(void *argument) {
+    lanehost_testhost_caller *caller = argument;
+    pthread_mutex_lock(&caller->mutex);
+    for (;;) {
+        while (caller->requested == 0 && !caller->stop) pthread_cond_wait(&caller->changed, &caller->mutex);
+        if (caller->stop) break;
+        uint64_t calls = caller->requested;
+        pthread_mutex_unlock(&caller->mutex);
+        int64_t sum = 0;
+        for (uint64_t i = 0; i < calls; i++) sum += caller->fn(caller->argument);
+        pthread_mutex_lock(&caller->mutex);
+        caller->sum = sum;
+        caller->requested = 0;
+        caller->done = 1;
+        pthread_cond_broadcast(&caller->changed);
+    }
+    pthread_mutex_unlock(&caller->mutex);
+    return NULL;
+}
+
+int32_t lanehost_testhost_caller_start(lanehost_testhost_caller **out, lanehost_testhost_upcall fn, int64_t argument) {
+    if (out == NULL || fn == NULL) return LANEHOST_RING_INVALID_ARGUMENT;
+    *out = NULL;
+    lanehost_testhost_caller *caller = calloc(1, sizeof(*caller));
+    if (caller == NULL) return LANEHOST_TESTHOST_OUT_OF_MEMORY;
+    caller->fn = fn;
+    caller->argument = argument;
+    pthread_mutex_init(&caller->mutex, NULL);
+    pthread_cond_init(&caller->changed, NULL);
+    if (pthread_create(&caller->thread, NULL, run_caller, caller) != 0) {
+        pthread_cond_destroy(&caller->changed);
+        pthread_mutex_destroy(&caller->mutex);
+        free(caller);
+        return LANEHOST_TESTHOST_THREAD_FAILED;
+    }
+    *out = caller;
+    int64_t warm = lanehost_testhost_caller_run(caller, 1); /* the JVM attaches the thread here, once */
+    return warm < 0 ? (int32_t)warm : LANEHOST_RING_OK;
+}
+
+int64_t lanehost_testhost_caller_run(lanehost_testhost_caller *caller, uint64_t calls) {
+    if (caller == NULL) return LANEHOST_RING_INVALID_ARGUMENT;
+    if (calls == 0) return 0;
+    pthread_mutex_lock(&caller->mutex);
+    caller->done = 0;
+    caller->requested = calls;
+    pthread_cond_broadcast(&caller->changed);
+    while (!caller->done) pthread_cond_wait(&caller->changed, &caller->mutex);
+    int64_t sum = caller->sum;
+    pthread_mutex_unlock(&caller->mutex);
+    return sum;
+}
+
+void lanehost_testhost_caller_stop(lanehost_testhost_caller *caller) {
+    if (caller == NULL) return;
+    pthread_mutex_lock(&caller->mutex);
+    caller->stop = 1;
+    pthread_cond_broadcast(&caller->changed);
+    pthread_mutex_unlock(&caller->mutex);
+    pthread_join(caller->thread, NULL);
+    pthread_cond_destroy(&caller->changed);
+    pthread_mutex_destroy(&caller->mutex);
+    free(caller);
+}

@@ -31,8 +31,9 @@ static void cToCMovesEveryByteInOrder(void) {
     CHECK_EQ(UINT64_MAX, consumer_mismatch);
 
     lanehost_ring ring = {0};
-    CHECK_EQ(LANEHOST_RING_OK, lanehost_ring_wrap(&ring, memory, length));
-    CHECK_EQ(0, lanehost_ring_readable(&ring));
+    int wrapped = lanehost_ring_wrap(&ring, memory, length);
+    CHECK_EQ(LANEHOST_RING_OK, wrapped);
+    if (wrapped == LANEHOST_RING_OK) CHECK_EQ(0, lanehost_ring_readable(&ring));
     lanehost_testhost_ring_free(memory);
 }
 

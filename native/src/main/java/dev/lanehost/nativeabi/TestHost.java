@@ -54,6 +54,14 @@ public final class TestHost {
     private static final MethodHandle TRANSFER = downcall("lanehost_testhost_transfer",
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT));
 
+    private static final MethodHandle CALL_ON_NEW_THREAD = downcall("lanehost_testhost_call_on_new_thread",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS));
+    private static final MethodHandle CALLER_START = downcall("lanehost_testhost_caller_start",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
+    private static final MethodHandle CALLER_RUN = downcall("lanehost_testhost_caller_run",
+            FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG));
+    private static final MethodHandle CALLER_STOP = downcall("lanehost_testhost_caller_stop", FunctionDescriptor.ofVoid(ADDRESS));
+
     private TestHost() {
     }
 
@@ -145,6 +153,87 @@ public final class TestHost {
             throw new IllegalStateException("lanehost_testhost_transfer failed: " + statusText(moved));
         }
         return moved;
+    }
+
+    /** The C signature of an upcall the test host's threads call: {@code int32_t fn(int64_t argument)}. */
+    public static final FunctionDescriptor UPCALL = FunctionDescriptor.of(JAVA_INT, JAVA_LONG);
+
+    /**
+     * Starts a new pthread that calls {@code upcall(argument)} {@code calls} times, and waits for it.
+     *
+     * @param upcall an FFM upcall stub (or any C function pointer) of signature {@link #UPCALL}
+     * @return each call's result, in order
+     */
+    public static int[] callOnNewThread(MemorySegment upcall, long argument, int calls) {
+        if (calls < 0) {
+            throw new IllegalArgumentException("calls must be >= 0, got " + calls);
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment results = arena.allocate(JAVA_INT, Math.max(1, calls));
+            int status = (int) CALL_ON_NEW_THREAD.invokeExact(upcall, argument, calls, results);
+            if (status != 0) {
+                throw new IllegalStateException("lanehost_testhost_call_on_new_thread failed: " + statusText(status));
+            }
+            return calls == 0 ? new int[0] : results.toArray(JAVA_INT);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Starts a pthread kept alive between batches of upcalls, so a benchmark pays the JVM attach (its
+     * first upcall, made here) once.
+     */
+    public static Caller startCaller(MemorySegment upcall, long argument) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            int status = (int) CALLER_START.invokeExact(out, upcall, argument);
+            if (status != 0) {
+                throw new IllegalStateException("lanehost_testhost_caller_start failed: " + statusText(status));
+            }
+            return new Caller(out.get(ADDRESS, 0));
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A foreign pthread that makes batches of upcalls on request. */
+    public static final class Caller implements AutoCloseable {
+        private MemorySegment handle;
+
+        private Caller(MemorySegment handle) {
+            this.handle = handle;
+        }
+
+        /** Has the pthread make {@code calls} upcalls back to back; returns the sum of their results. */
+        public long run(long calls) {
+            if (handle == null) {
+                throw new IllegalStateException("this caller was stopped");
+            }
+            try {
+                return (long) CALLER_RUN.invokeExact(handle, calls);
+            } catch (Throwable e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        /** Ends the pthread. Idempotent. */
+        @Override
+        public void close() {
+            if (handle != null) {
+                try {
+                    CALLER_STOP.invokeExact(handle);
+                } catch (Throwable e) {
+                    throw new IllegalStateException(e);
+                } finally {
+                    handle = null;
+                }
+            }
+        }
     }
 
     private static String statusText(long status) {
