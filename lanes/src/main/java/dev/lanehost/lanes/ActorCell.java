@@ -164,11 +164,7 @@ final class ActorCell extends MpscNode implements ActorContext {
                 }
             }
             if (exitReason != null) {
-                if (!tornDown) {
-                    teardown();
-                } else {
-                    releaseLateLetters();
-                }
+                finishHalt();
             }
         } finally {
             TURN_LOCK.setRelease(this, 0);
@@ -304,13 +300,18 @@ final class ActorCell extends MpscNode implements ActorContext {
     void finishOnClose() {
         lockTurn();
         try {
-            if (!tornDown) {
-                teardown();
-            } else {
-                releaseLateLetters();
-            }
+            finishHalt();
         } finally {
             TURN_LOCK.setRelease(this, 0);
+        }
+    }
+
+    /** Under the turn lock, once halted: the teardown the first time, then only late letters. */
+    private void finishHalt() {
+        if (!tornDown) {
+            teardown();
+        } else {
+            releaseLateLetters();
         }
     }
 

@@ -1,0 +1,154 @@
+package dev.lanehost.benchmarks;
+
+import com.sun.jna.Callback;
+import com.sun.jna.CallbackReference;
+import com.sun.jna.CallbackThreadInitializer;
+import com.sun.jna.Native;
+import com.sun.jna.Pointer;
+import dev.lanehost.lanes.ActorRuntime;
+import dev.lanehost.lanes.ExecutionLane;
+import dev.lanehost.lanes.Profile;
+import dev.lanehost.nativeabi.TestHost;
+import java.lang.foreign.Arena;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * What a host callback pays to hand its thread to a lane. Every call comes from a C pthread of the test
+ * host (attached to the JVM once, at setup), in batches of {@link #BATCH} back-to-back calls:
+ * <ul>
+ *   <li>{@code rawUpcall}: an FFM upcall to an empty Java method — the floor;</li>
+ *   <li>{@code emptyDrive}: an FFM upcall that calls {@code lane.drive(0)} on an empty lane (target ≤ 1.3× raw);</li>
+ *   <li>{@code emptyDriveJna}: the same drive through a JNA callback with {@code detach=false} — what users do today;</li>
+ *   <li>{@code laneTurns}: one actor on a lane sending itself the next message; each upcall drives
+ *       {@link #TURNS_PER_DRIVE} turns. Reported per turn (target ≥ 10 M turns/s, i.e. ≤ 100 ns/turn).</li>
+ * </ul>
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED"})
+@State(Scope.Benchmark)
+public class LaneDriveBenchmark {
+    static final int BATCH = 100_000;
+    static final int TURNS_PER_DRIVE = 1_000;
+    static final int TURN_DRIVES = 100;
+
+    // Upcall targets are static: an upcall stub binds a static method handle.
+    private static volatile ExecutionLane ffmLane;
+    private static volatile ExecutionLane jnaLane;
+    private static volatile ExecutionLane turnsLane;
+
+    /** JNA's view of {@code int32_t fn(int64_t)}. */
+    public interface DriveCallback extends Callback {
+        int invoke(long argument);
+    }
+
+    private final Arena arena = Arena.ofShared();
+    private ActorRuntime runtime;
+    private TestHost.Caller raw;
+    private TestHost.Caller drive;
+    private TestHost.Caller jna;
+    private TestHost.Caller turns;
+    private DriveCallback jnaCallback; // strongly held: JNA frees the trampoline when the callback is collected
+
+    static int empty(long argument) {
+        return 0;
+    }
+
+    static int driveFfm(long maxTurns) {
+        try {
+            return ffmLane.drive((int) maxTurns).status().code();
+        } catch (Throwable e) {
+            return -1;
+        }
+    }
+
+    static int driveTurns(long maxTurns) {
+        try {
+            return turnsLane.drive((int) maxTurns).turns();
+        } catch (Throwable e) {
+            return -1;
+        }
+    }
+
+    @Setup(Level.Trial)
+    public void setUp() throws ReflectiveOperationException {
+        runtime = ActorRuntime.create(Profile.SINGLE_THREAD);
+        ffmLane = runtime.registerLane("ffm");
+        jnaLane = runtime.registerLane("jna");
+        turnsLane = runtime.registerLane("turns");
+        runtime.spawnOnLane("turns", "self-sender", () -> (context, message) -> context.self().tell(message)).tell("go");
+
+        raw = TestHost.startCaller(stub("empty"), 0);
+        drive = TestHost.startCaller(stub("driveFfm"), 0);
+        turns = TestHost.startCaller(stub("driveTurns"), TURNS_PER_DRIVE);
+
+        jnaCallback = argument -> {
+            try {
+                return jnaLane.drive((int) argument).status().code();
+            } catch (Throwable e) {
+                return -1;
+            }
+        };
+        Native.setCallbackThreadInitializer(jnaCallback, new CallbackThreadInitializer(true, false, "jna-host"));
+        Pointer pointer = CallbackReference.getFunctionPointer(jnaCallback);
+        jna = TestHost.startCaller(MemorySegment.ofAddress(Pointer.nativeValue(pointer)), 0);
+    }
+
+    private MemorySegment stub(String method) throws ReflectiveOperationException {
+        var handle = MethodHandles.lookup().findStatic(LaneDriveBenchmark.class, method, MethodType.methodType(int.class, long.class));
+        return Linker.nativeLinker().upcallStub(handle, TestHost.UPCALL, arena);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        raw.close();
+        drive.close();
+        jna.close();
+        turns.close();
+        runtime.close();
+        arena.close();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public long rawUpcall() {
+        return raw.run(BATCH);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public long emptyDrive() {
+        return drive.run(BATCH);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public long emptyDriveJna() {
+        return jna.run(BATCH);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(TURN_DRIVES * TURNS_PER_DRIVE)
+    public long laneTurns() {
+        return turns.run(TURN_DRIVES);
+    }
+}
