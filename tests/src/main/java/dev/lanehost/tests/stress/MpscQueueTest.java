@@ -1,0 +1,81 @@
+package dev.lanehost.tests.stress;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+import dev.lanehost.lanes.internal.MpscNode;
+import dev.lanehost.lanes.internal.MpscQueue;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.III_Result;
+
+/**
+ * Two producers offer while the consumer polls: every node comes out exactly once, and a node a
+ * producer offered after another comes out after it. The consumer may see a producer mid-offer (the
+ * queue momentarily unlinked) and get nothing; the arbiter, running after everyone, drains the rest.
+ *
+ * <p>Node values: producer 1 offers 1 then 2; producer 2 offers 4. r1 = what the racing poll got (0 =
+ * nothing); r2 = the sum of everything polled; r3 = 1 if producer 1's nodes came out in order.
+ */
+@JCStressTest
+@Outcome(id = "0, 7, 1", expect = ACCEPTABLE_INTERESTING, desc = "the racing poll found nothing (empty, or a producer mid-offer)")
+@Outcome(id = "1, 7, 1", expect = ACCEPTABLE, desc = "the racing poll got producer 1's first node")
+@Outcome(id = "4, 7, 1", expect = ACCEPTABLE, desc = "the racing poll got producer 2's node")
+@Outcome(id = "2, 7, .*", expect = FORBIDDEN, desc = "producer 1's second node came out before its first")
+@Outcome(id = ".*, [^7], .*", expect = FORBIDDEN, desc = "a node was lost or came out twice")
+@Outcome(id = ".*, .*, 0", expect = FORBIDDEN, desc = "producer 1's nodes came out of order")
+@State
+public class MpscQueueTest {
+    static final class Node extends MpscNode {
+        final int value;
+
+        Node(int value) {
+            this.value = value;
+        }
+    }
+
+    private final MpscQueue<Node> queue = new MpscQueue<>();
+    private final Node one = new Node(1);
+    private final Node two = new Node(2);
+    private final Node four = new Node(4);
+    private int racingPoll;
+
+    @Actor
+    public void producer1() {
+        queue.offer(one);
+        queue.offer(two);
+    }
+
+    @Actor
+    public void producer2() {
+        queue.offer(four);
+    }
+
+    @Actor
+    public void consumer() {
+        Node node = queue.poll();
+        racingPoll = node == null ? 0 : node.value;
+    }
+
+    @Arbiter
+    public void drainTheRest(III_Result r) {
+        int sum = racingPoll;
+        boolean seenOne = racingPoll == 1;
+        boolean inOrder = racingPoll != 2;
+        for (Node node; (node = queue.poll()) != null; ) {
+            sum += node.value;
+            if (node.value == 1) {
+                seenOne = true;
+            } else if (node.value == 2 && !seenOne) {
+                inOrder = false;
+            }
+        }
+        r.r1 = racingPoll;
+        r.r2 = queue.isEmpty() ? sum : -sum;
+        r.r3 = inOrder ? 1 : 0;
+    }
+}
