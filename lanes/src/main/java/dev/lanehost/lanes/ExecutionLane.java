@@ -95,14 +95,25 @@ public final class ExecutionLane {
         if (runtime.isClosed()) {
             return DriveResult.CLOSED;
         }
+        if (queue.depth() == 0) {
+            // The common host callback: nothing to do. Count the drive (for the stall watch) and leave.
+            DRIVES.setRelease(this, (long) DRIVES.get(this) + 1);
+            return DriveResult.NOTHING;
+        }
         driving = true;
         int ran = 0;
+        long remaining = 0;
         try {
             int spurious = 0;
-            while (maxTurns == 0 || ran < maxTurns) {
+            while (true) {
+                if (maxTurns != 0 && ran >= maxTurns) {
+                    remaining = queue.depth();
+                    break;
+                }
                 ActorCell cell = queue.poll();
                 if (cell == null) {
-                    if (queue.depth() == 0 || ++spurious > SPURIOUS_EMPTY_RETRIES) {
+                    remaining = queue.depth();
+                    if (remaining == 0 || ++spurious > SPURIOUS_EMPTY_RETRIES) {
                         break;
                     }
                     Thread.onSpinWait(); // a sender is between queueing and linking
@@ -112,6 +123,7 @@ public final class ExecutionLane {
             }
         } catch (Throwable unexpected) {
             runtime.internalError("drive of lane " + name, unexpected);
+            remaining = queue.depth();
         } finally {
             driving = false;
             DRIVES.setRelease(this, (long) DRIVES.get(this) + 1);
@@ -120,7 +132,6 @@ public final class ExecutionLane {
                 LAST_WORK_DRIVE.setRelease(this, runtime.nanoTime());
             }
         }
-        long remaining = queue.depth();
         return ran == 0 && remaining == 0 ? DriveResult.NOTHING : new DriveResult(DriveStatus.OK, ran, remaining);
     }
 
