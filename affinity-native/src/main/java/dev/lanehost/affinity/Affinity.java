@@ -62,7 +62,8 @@ public final class Affinity {
         }
         return new Capabilities(platform,
                 new Capabilities.Capability("native library", true, "loaded from " + library.library().path() + " (" + library.library().step() + ")"),
-                probe("hard CPU affinity", 1), probe("NUMA memory binding", 2), probe("current CPU", 3), probe("topology", 4));
+                probe("hard CPU affinity", AffinityLibrary.CAP_HARD_AFFINITY), probe("NUMA memory binding", AffinityLibrary.CAP_NUMA_BINDING),
+                probe("current CPU", AffinityLibrary.CAP_CURRENT_CPU), probe("topology", AffinityLibrary.CAP_TOPOLOGY));
     }
 
     /** The CPUs this process may use (what its cgroup cpuset and taskset allow), or empty if unknown. */

@@ -36,6 +36,12 @@ public final class AffinityLibrary {
     public static final int ABI_VERSION = 1;
     public static final String LIBRARY_NAME = "lanehost_affinity";
 
+    /** {@code lanehost_affinity_capability}: what {@link #probe} can be asked about. */
+    public static final int CAP_HARD_AFFINITY = 1;
+    public static final int CAP_NUMA_BINDING = 2;
+    public static final int CAP_CURRENT_CPU = 3;
+    public static final int CAP_TOPOLOGY = 4;
+
     /** 1024 CPUs: enough for nearly every machine on the first call; a larger one costs one retry. */
     private static final int FIRST_MASK_WORDS = 16;
 
