@@ -1,0 +1,155 @@
+/*
+ * lanehost_affinity.h - CPU affinity, topology and NUMA memory binding for lanehost.
+ *
+ * Contract, for every function here:
+ *  1. It returns a status (lanehost_affinity_status) and never aborts, never exits, never prints.
+ *  2. Where the platform or kernel cannot do something it returns LANEHOST_AFFINITY_UNSUPPORTED,
+ *     so a caller can always ask "can I?" instead of catching a failure.
+ *  3. Bad input (NULL, zero length, a negative CPU, an unknown flag) is INVALID_ARGUMENT or a more
+ *     precise status; it never reaches the kernel.
+ *  4. When the status comes from a failed system call, lanehost_affinity_last_errno() on the same
+ *     thread returns that call's errno until the next call into this library.
+ *
+ * CPU masks cross this ABI as arrays of uint64_t words, CPU n being bit (n % 64) of word n / 64:
+ * exactly java.util.BitSet.toLongArray()'s order, so Java hands its bits over without reshuffling.
+ */
+#ifndef LANEHOST_AFFINITY_H
+#define LANEHOST_AFFINITY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bumped on every incompatible change of an exported function or of lanehost_affinity_cpu. */
+#define LANEHOST_AFFINITY_ABI_VERSION 1u
+
+#if defined(__GNUC__)
+#define LANEHOST_AFFINITY_EXPORT __attribute__((visibility("default")))
+#else
+#define LANEHOST_AFFINITY_EXPORT
+#endif
+
+/* Stable numbers: dev.lanehost.affinity.AffinityStatus mirrors them and a test compares the two. */
+typedef enum lanehost_affinity_status {
+    LANEHOST_AFFINITY_OK = 0,
+    LANEHOST_AFFINITY_UNSUPPORTED = -1,       /* this platform or kernel cannot do it */
+    LANEHOST_AFFINITY_INVALID_ARGUMENT = -2,  /* NULL pointer, zero length, negative value, unknown flag */
+    LANEHOST_AFFINITY_EMPTY_SET = -3,         /* a CPU mask with no CPU in it */
+    LANEHOST_AFFINITY_CPU_NOT_ALLOWED = -4,   /* a CPU outside the process's allowed set (cpuset, taskset) */
+    LANEHOST_AFFINITY_BUFFER_TOO_SMALL = -5,  /* the caller's buffer is short; the out-count says how long */
+    LANEHOST_AFFINITY_PERMISSION_DENIED = -6, /* EPERM: a seccomp filter or missing capability */
+    LANEHOST_AFFINITY_NOT_FOUND = -7,         /* a sysfs directory or file does not exist */
+    LANEHOST_AFFINITY_MALFORMED = -8,         /* a sysfs file holds something that is not what it should */
+    LANEHOST_AFFINITY_UNKNOWN_NODE = -9,      /* a NUMA node that is not online here */
+    LANEHOST_AFFINITY_MISALIGNED = -10,       /* a memory range that does not start on a page boundary */
+    LANEHOST_AFFINITY_NOT_APPLIED = -11,      /* the kernel accepted a mask but the thread reads back another */
+    LANEHOST_AFFINITY_OUT_OF_MEMORY = -12,
+    LANEHOST_AFFINITY_NOT_MAPPED = -13,       /* part of a memory range is not mapped (EFAULT) */
+    LANEHOST_AFFINITY_OS_ERROR = -14          /* any other failed system call; see lanehost_affinity_last_errno */
+} lanehost_affinity_status;
+
+/* What lanehost_affinity_probe can be asked about. */
+typedef enum lanehost_affinity_capability {
+    LANEHOST_AFFINITY_CAP_HARD_AFFINITY = 1, /* sched_setaffinity on the calling thread works */
+    LANEHOST_AFFINITY_CAP_NUMA_BINDING = 2,  /* mbind works (kernel with CONFIG_NUMA, not filtered) */
+    LANEHOST_AFFINITY_CAP_CURRENT_CPU = 3,   /* getcpu works */
+    LANEHOST_AFFINITY_CAP_TOPOLOGY = 4       /* /sys/devices/system/cpu is readable */
+} lanehost_affinity_capability;
+
+/* Flags of lanehost_affinity_bind_memory. */
+#define LANEHOST_AFFINITY_BIND_STRICT 1u /* MPOL_BIND: fail allocation instead of spilling to another node */
+#define LANEHOST_AFFINITY_BIND_MOVE 2u   /* MPOL_MF_MOVE: also migrate pages already faulted in */
+
+/* One logical CPU as sysfs describes it. -1 in a field means "sysfs does not say". */
+typedef struct lanehost_affinity_cpu {
+    int32_t cpu;          /* logical CPU number, as sched_setaffinity and taskset count */
+    int32_t online;       /* 1 if listed in devices/system/cpu/online, else 0 */
+    int32_t core_id;      /* topology/core_id: unique only within its package */
+    int32_t package_id;   /* topology/physical_package_id */
+    int32_t l3_id;        /* cache/indexN/id of the level-3 cache (kernels before 4.x lack it) */
+    int32_t l3_first_cpu; /* lowest CPU of that cache's shared_cpu_list: a key unique across packages */
+    int32_t node;         /* NUMA node whose cpulist holds this CPU */
+} lanehost_affinity_cpu;
+
+/* The ABI version this library was built with; the Java loader refuses a mismatch. */
+LANEHOST_AFFINITY_EXPORT uint32_t lanehost_affinity_abi_version(void);
+
+/* The platform the library was compiled for, e.g. "linux-x86_64" (never NULL). */
+LANEHOST_AFFINITY_EXPORT const char *lanehost_affinity_platform(void);
+
+/* A one-line message for a status (never NULL). */
+LANEHOST_AFFINITY_EXPORT const char *lanehost_affinity_status_text(int32_t status);
+
+/* The errno of the last failed system call made by this library on the calling thread, or 0. */
+LANEHOST_AFFINITY_EXPORT int32_t lanehost_affinity_last_errno(void);
+
+/* OK if this process can use the capability right now, else the status saying why not. */
+LANEHOST_AFFINITY_EXPORT int32_t lanehost_affinity_probe(int32_t capability);
+
+/* The kernel's id of the calling thread (gettid), as named in /proc/self/task/<tid>. */
+LANEHOST_AFFINITY_EXPORT int32_t lanehost_affinity_current_thread_id(int64_t *tid);
+
+/* The CPU the calling thread runs on at this instant, and that CPU's NUMA node (either may be NULL). */
+LANEHOST_AFFINITY_EXPORT int32_t lanehost_affinity_current_cpu(int32_t *cpu, int32_t *node);
+
+/*
+ * The CPUs this process may use: sched_getaffinity of the thread-group leader, which the kernel keeps
+ * within the cgroup cpuset, so in a container it is what the container allows, not 0..nproc-1.
+ * On OK, *words_needed is the number of words holding a set bit; words past it are zeroed.
+ * On BUFFER_TOO_SMALL, *words_needed is the word count required.
+ */
+LANEHOST_AFFINITY_EXPORT int32_t lanehost_affinity_allowed_cpus(uint64_t *words, uint32_t word_count, uint32_t *words_needed);
+
+/* The calling thread's current affinity mask; the same buffer rules as lanehost_affinity_allowed_cpus. */
+LANEHOST_AFFINITY_EXPORT int32_t lanehost_affinity_thread_mask(uint64_t *words, uint32_t word_count, uint32_t *words_needed);
+
+/*
+ * Pins the calling thread to the CPUs in the mask. Refuses, without touching the thread, an empty
+ * mask (EMPTY_SET) or one naming a CPU outside lanehost_affinity_allowed_cpus (CPU_NOT_ALLOWED,
+ * the first such CPU in *refused_cpu, which may be NULL) - the kernel would otherwise drop those CPUs
+ * silently. After the call the mask is read back; a difference is NOT_APPLIED.
+ */
+LANEHOST_AFFINITY_EXPORT int32_t lanehost_affinity_pin_thread(const uint64_t *words, uint32_t word_count, int32_t *refused_cpu);
+
+/*
+ * Reads the CPU topology under sysfs_root (NULL: "/sys"; a test passes a fixture directory).
+ * Fills cpus[0..*count) ordered by CPU number. On BUFFER_TOO_SMALL, *count is the number of CPUs.
+ * NOT_FOUND if sysfs_root has no devices/system/cpu.
+ */
+LANEHOST_AFFINITY_EXPORT int32_t lanehost_affinity_topology(const char *sysfs_root, lanehost_affinity_cpu *cpus,
+                                                            uint32_t capacity, uint32_t *count);
+
+/* The page size mbind works in. */
+LANEHOST_AFFINITY_EXPORT int32_t lanehost_affinity_page_size(int64_t *page_size);
+
+/*
+ * Binds the pages of [address, address + length) to NUMA node `node` (mbind via syscall, no libnuma).
+ * Default mode MPOL_PREFERRED: allocate there when possible, elsewhere otherwise - the best effort the
+ * runtime wants. LANEHOST_AFFINITY_BIND_STRICT selects MPOL_BIND. The address must be page-aligned
+ * (MISALIGNED otherwise: rounding down would silently bind a neighbour's memory too).
+ */
+LANEHOST_AFFINITY_EXPORT int32_t lanehost_affinity_bind_memory(void *address, uint64_t length, int32_t node, uint32_t flags);
+
+/*
+ * The NUMA node holding the page at `address`: get_mempolicy(MPOL_F_NODE | MPOL_F_ADDR). Write to the page
+ * first: an untouched anonymous page is faulted in as the shared zero page, whose node says nothing.
+ */
+LANEHOST_AFFINITY_EXPORT int32_t lanehost_affinity_memory_node(void *address, int32_t *node);
+
+/*
+ * Every constant Java must agree with (statuses, capabilities, flags, the lanehost_affinity_cpu layout),
+ * by name: the name of entry `index`, or NULL past the last entry.
+ */
+LANEHOST_AFFINITY_EXPORT const char *lanehost_affinity_constant_name(uint32_t index);
+
+/* The value of the named constant; *found is set to 1 if the name is known, else 0. */
+LANEHOST_AFFINITY_EXPORT int64_t lanehost_affinity_constant_value(const char *name, int32_t *found);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LANEHOST_AFFINITY_H */

@@ -1,0 +1,42 @@
+package dev.lanehost.affinity;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Paths and kernel views the tests compare against. */
+final class Fixtures {
+    /** The fake sysfs trees of src/test/fixtures (Surefire runs in the module directory). */
+    static final Path SYSFS = Path.of("src/test/fixtures/sysfs").toAbsolutePath();
+
+    private Fixtures() {
+    }
+
+    /** {@code Cpus_allowed_list} of a thread, as the kernel reports it. */
+    static CpuSet kernelMask(long tid) {
+        return CpuSet.parse(statusField(Path.of("/proc/self/task/" + tid + "/status"), "Cpus_allowed_list:"));
+    }
+
+    /** {@code Cpus_allowed_list} of the process (its thread-group leader). */
+    static CpuSet processAllowed() {
+        return CpuSet.parse(statusField(Path.of("/proc/self/status"), "Cpus_allowed_list:"));
+    }
+
+    static String read(Path file) {
+        try {
+            return Files.readString(file).strip();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String statusField(Path status, String field) {
+        try {
+            return Files.readAllLines(status).stream().filter(line -> line.startsWith(field))
+                    .map(line -> line.substring(field.length()).strip()).findFirst().orElseThrow();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
