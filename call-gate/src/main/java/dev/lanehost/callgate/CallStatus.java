@@ -1,0 +1,48 @@
+package dev.lanehost.callgate;
+
+/**
+ * Every outcome of a gate call. The numbers are stable and shared with C ({@code LANEHOST_CALL_*} in
+ * {@code lanehost.h}); a test compares the two.
+ */
+public enum CallStatus {
+    /** The handler returned and its result was encoded. */
+    OK(0),
+    /** The caller gave up: a call not yet started was removed and will never run; one already running completes and its result is discarded. */
+    TIMED_OUT(1),
+    /** The handler returned a pending result where an immediate one is required (callOnLane); the actor is disrupted. */
+    CALLBACK_SUSPENDED(2),
+    /** The arguments or the result are not plain values: a cycle, nesting past the limit, or an unsupported type. */
+    NOT_SERIALIZABLE(3),
+    /** The result is larger than the caller's buffer, or memory ran out encoding it. */
+    OUT_OF_MEMORY(4),
+    /** The handler threw; the actor halts by the normal rules. */
+    CALLBACK_FAILED(5),
+    /** The actor has halted. */
+    ACTOR_TERMINATED(6),
+    /** Admission: the actor's mailbox bound is reached. Nothing was queued. */
+    REFUSED(7),
+    /** Called from a thread that may not make this call (the blocking entry on the target lane's own thread). */
+    WRONG_THREAD(8),
+    /** A bad handle, null pointer, bad length, negative bound, or malformed CBOR. */
+    INVALID_ARGUMENT(9),
+    /** The gate was closed. */
+    CLOSED(10);
+
+    private static final CallStatus[] BY_CODE = values();
+
+    private final int code;
+
+    CallStatus(int code) {
+        this.code = code;
+    }
+
+    /** The stable number C sees. */
+    public int code() {
+        return code;
+    }
+
+    /** The status with this number, or {@code null} if none has it. */
+    public static CallStatus ofCode(int code) {
+        return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
+    }
+}
