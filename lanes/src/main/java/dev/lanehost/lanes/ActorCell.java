@@ -190,6 +190,7 @@ final class ActorCell extends MpscNode implements ActorContext {
                 case Letter.TIMER -> ((Timer) letter.payload).run(this);
                 case Letter.SIGNAL -> ((Signal) letter.payload).run(this, (byte[]) letter.detail);
                 case Letter.PARK -> ((Park<?>) letter.payload).consume(this);
+                case Letter.TASK -> ((TurnTask) letter.payload).run(this);
                 case Letter.EXIT -> halt(new ExitReason.Linked((ActorRef) letter.payload, (ExitReason) letter.detail));
                 default -> throw new IllegalStateException("unknown letter kind " + letter.kind);
             }
@@ -287,11 +288,17 @@ final class ActorCell extends MpscNode implements ActorContext {
         runtime.actorTornDown(this);
     }
 
-    /** Drops letters nobody will handle; a delivered park among them still gets its release hook. */
+    /** Drops letters nobody will handle; a delivered park still gets its release hook, a task its abandonment. */
     private void releaseLateLetters() {
         for (Letter letter; (letter = mailbox.poll()) != null; ) {
             if (letter.kind == Letter.PARK) {
                 ((Park<?>) letter.payload).releaseUnconsumed();
+            } else if (letter.kind == Letter.TASK) {
+                try {
+                    ((TurnTask) letter.payload).abandoned();
+                } catch (Throwable e) {
+                    runtime.hookFailed(this, "TurnTask.abandoned", e);
+                }
             }
         }
     }

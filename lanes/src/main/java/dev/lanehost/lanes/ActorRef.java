@@ -35,6 +35,26 @@ public final class ActorRef {
         return cell.deliver(new Letter(Letter.MESSAGE, message, null));
     }
 
+    /**
+     * Queues a task to run as a turn of this actor, after the letters already queued. Any thread.
+     *
+     * @return true if queued; false if the actor has halted (the task will then never run, and
+     *         {@link TurnTask#abandoned()} is not called)
+     */
+    public boolean submit(TurnTask task) {
+        java.util.Objects.requireNonNull(task, "task");
+        return cell.deliver(new Letter(Letter.TASK, task, null));
+    }
+
+    /**
+     * True if the calling thread is the one that runs this actor's turns right now: the bound thread of
+     * its lane, the HOSTED worker, or the thread inside {@code drain()}/{@code runUntilIdle()}. Blocking such
+     * a thread until this actor answers would deadlock.
+     */
+    public boolean isPlacementThread() {
+        return cell.runtime.isRunnerOf(cell, Thread.currentThread());
+    }
+
     /** Halts the actor with {@link ExitReason#KILLED}. Any thread. @return true if this call halted it */
     public boolean kill() {
         return cell.halt(ExitReason.KILLED);

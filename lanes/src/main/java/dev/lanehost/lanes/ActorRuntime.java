@@ -324,6 +324,14 @@ public final class ActorRuntime implements AutoCloseable {
 
     // ---------------------------------------------------------------- package: the cells' side
 
+    boolean isRunnerOf(ActorCell cell, Thread thread) {
+        if (cell.placement instanceof Placement.Lane lane) {
+            ExecutionLane handle = lanes.get(lane.name());
+            return handle != null && handle.boundThread() == thread;
+        }
+        return hosted != null ? hosted.worker == thread : drainer.get() == thread;
+    }
+
     RuntimeObserver observer() {
         return observer;
     }

@@ -11,9 +11,10 @@ final class Letter extends MpscNode {
     static final int TIMER = 4;
     static final int SIGNAL = 5;
     static final int PARK = 6;
+    static final int TASK = 7;
 
     final int kind;
-    /** The message, Down, Timer, Signal, Park, or (EXIT) the peer's ActorRef. */
+    /** The message, Down, Timer, Signal, Park, TurnTask, or (EXIT) the peer's ActorRef. */
     final Object payload;
     /** SIGNAL: the payload bytes; EXIT: the peer's ExitReason. */
     final Object detail;
