@@ -103,6 +103,24 @@ LANEHOST_EXPORT int64_t lanehost_testhost_caller_run(lanehost_testhost_caller *c
 /* Ends the caller pthread and frees it. */
 LANEHOST_EXPORT void lanehost_testhost_caller_stop(lanehost_testhost_caller *caller);
 
+/*
+ * Starts a pthread that, if drive is not NULL, first calls drive(0) (binding a lane to itself), then makes
+ * one blocking gate call through fn with the given buffers; joins it and stores the call's status in
+ * *status. Returns LANEHOST_RING_OK or LANEHOST_TESTHOST_THREAD_FAILED / LANEHOST_RING_INVALID_ARGUMENT.
+ */
+LANEHOST_EXPORT int32_t lanehost_testhost_gate_call_on_new_thread(lanehost_testhost_upcall drive, lanehost_gate_call_fn fn,
+                                                                  uint64_t gate, const uint8_t *args, uint64_t args_length,
+                                                                  uint8_t *result, uint64_t result_capacity,
+                                                                  uint64_t *result_length, int64_t timeout_nanos,
+                                                                  int32_t *status);
+
+/* Starts a pthread that makes one lane gate call through fn (binding the lane if unbound); joins it. */
+LANEHOST_EXPORT int32_t lanehost_testhost_gate_call_on_lane_on_new_thread(lanehost_gate_call_on_lane_fn fn, uint64_t gate,
+                                                                          uint64_t lane, const uint8_t *args,
+                                                                          uint64_t args_length, uint8_t *result,
+                                                                          uint64_t result_capacity, uint64_t *result_length,
+                                                                          int32_t max_turns, int32_t *status);
+
 #ifdef __cplusplus
 }
 #endif

@@ -338,3 +338,63 @@ void lanehost_testhost_caller_stop(lanehost_testhost_caller *caller) {
     pthread_mutex_destroy(&caller->mutex);
     free(caller);
 }
+
+/* ---- gate calls from foreign threads ---- */
+
+typedef struct gate_call {
+    lanehost_testhost_upcall drive;
+    lanehost_gate_call_fn call;
+    lanehost_gate_call_on_lane_fn call_on_lane;
+    uint64_t gate;
+    uint64_t lane;
+    const uint8_t *args;
+    uint64_t args_length;
+    uint8_t *result;
+    uint64_t result_capacity;
+    uint64_t *result_length;
+    int64_t timeout_nanos;
+    int32_t max_turns;
+    int32_t status;
+} gate_call;
+
+static void *run_gate_call(void *argument) {
+    gate_call *c = argument;
+    if (c->call_on_lane != NULL) {
+        c->status = c->call_on_lane(c->gate, c->lane, c->args, c->args_length, c->result, c->result_capacity,
+                                    c->result_length, c->max_turns);
+    } else {
+        if (c->drive != NULL) c->drive(0);
+        c->status = c->call(c->gate, c->args, c->args_length, c->result, c->result_capacity, c->result_length,
+                            c->timeout_nanos);
+    }
+    return NULL;
+}
+
+static int32_t run_gate_call_thread(gate_call *c, int32_t *status) {
+    if (status == NULL) return LANEHOST_RING_INVALID_ARGUMENT;
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, run_gate_call, c) != 0) return LANEHOST_TESTHOST_THREAD_FAILED;
+    pthread_join(thread, NULL);
+    *status = c->status;
+    return LANEHOST_RING_OK;
+}
+
+int32_t lanehost_testhost_gate_call_on_new_thread(lanehost_testhost_upcall drive, lanehost_gate_call_fn fn, uint64_t gate,
+                                                  const uint8_t *args, uint64_t args_length, uint8_t *result,
+                                                  uint64_t result_capacity, uint64_t *result_length,
+                                                  int64_t timeout_nanos, int32_t *status) {
+    if (fn == NULL) return LANEHOST_RING_INVALID_ARGUMENT;
+    gate_call c = {drive, fn, NULL, gate, 0, args, args_length, result, result_capacity, result_length,
+                   timeout_nanos, 0, 0};
+    return run_gate_call_thread(&c, status);
+}
+
+int32_t lanehost_testhost_gate_call_on_lane_on_new_thread(lanehost_gate_call_on_lane_fn fn, uint64_t gate, uint64_t lane,
+                                                          const uint8_t *args, uint64_t args_length, uint8_t *result,
+                                                          uint64_t result_capacity, uint64_t *result_length,
+                                                          int32_t max_turns, int32_t *status) {
+    if (fn == NULL) return LANEHOST_RING_INVALID_ARGUMENT;
+    gate_call c = {NULL, NULL, fn, gate, lane, args, args_length, result, result_capacity, result_length, 0,
+                   max_turns, 0};
+    return run_gate_call_thread(&c, status);
+}

@@ -28,6 +28,7 @@ public final class LanehostLibrary {
     private static final MethodHandle LAYOUT_NAME = downcall("lanehost_ring_layout_name", FunctionDescriptor.of(ADDRESS, JAVA_INT));
     private static final MethodHandle LAYOUT_VALUE = downcall("lanehost_ring_layout_value", FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS));
     private static final MethodHandle STATUS_TEXT = downcall("lanehost_ring_status_text", FunctionDescriptor.of(ADDRESS, JAVA_LONG));
+    private static final MethodHandle CALL_STATUS_NAME = downcall("lanehost_call_status_name", FunctionDescriptor.of(ADDRESS, JAVA_INT));
 
     private LanehostLibrary() {
     }
@@ -63,6 +64,16 @@ public final class LanehostLibrary {
             return text.reinterpret(Long.MAX_VALUE).getString(0);
         } catch (Throwable e) {
             throw new IllegalStateException("lanehost_ring_status_text failed", e);
+        }
+    }
+
+    /** The enumerator name of {@code lanehost_call_status} {@code code} without its prefix, or null if C has none. */
+    public static String callStatusName(int code) {
+        try {
+            MemorySegment name = (MemorySegment) CALL_STATUS_NAME.invokeExact(code);
+            return name.equals(MemorySegment.NULL) ? null : name.reinterpret(Long.MAX_VALUE).getString(0);
+        } catch (Throwable e) {
+            throw new IllegalStateException("lanehost_call_status_name failed", e);
         }
     }
 

@@ -62,6 +62,13 @@ public final class TestHost {
             FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG));
     private static final MethodHandle CALLER_STOP = downcall("lanehost_testhost_caller_stop", FunctionDescriptor.ofVoid(ADDRESS));
 
+    private static final MethodHandle GATE_CALL = downcall("lanehost_testhost_gate_call_on_new_thread",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS,
+                    JAVA_LONG, ADDRESS));
+    private static final MethodHandle GATE_CALL_ON_LANE = downcall("lanehost_testhost_gate_call_on_lane_on_new_thread",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS,
+                    JAVA_INT, ADDRESS));
+
     private TestHost() {
     }
 
@@ -194,6 +201,50 @@ public final class TestHost {
                 throw new IllegalStateException("lanehost_testhost_caller_start failed: " + statusText(status));
             }
             return new Caller(out.get(ADDRESS, 0));
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * On a new pthread: optionally {@code drive(0)} first (binding a lane to the pthread), then one blocking
+     * gate call through the C function pointer {@code call} ({@code lanehost_gate_call_fn}), with C-side
+     * buffers. Pass {@link MemorySegment#NULL} for any pointer to test how the entry treats it.
+     *
+     * @return the call's status code
+     */
+    public static int gateCallOnNewThread(MemorySegment drive, MemorySegment call, long gate, MemorySegment args,
+                                          long argsLength, MemorySegment result, long resultCapacity,
+                                          MemorySegment resultLength, long timeoutNanos) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment status = arena.allocate(JAVA_INT);
+            int started = (int) GATE_CALL.invokeExact(drive, call, gate, args, argsLength, result, resultCapacity,
+                    resultLength, timeoutNanos, status);
+            if (started != 0) {
+                throw new IllegalStateException("lanehost_testhost_gate_call_on_new_thread failed: " + statusText(started));
+            }
+            return status.get(JAVA_INT, 0);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** On a new pthread: one lane gate call through {@code callOnLane} ({@code lanehost_gate_call_on_lane_fn}). */
+    public static int gateCallOnLaneOnNewThread(MemorySegment callOnLane, long gate, long lane, MemorySegment args,
+                                                long argsLength, MemorySegment result, long resultCapacity,
+                                                MemorySegment resultLength, int maxTurns) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment status = arena.allocate(JAVA_INT);
+            int started = (int) GATE_CALL_ON_LANE.invokeExact(callOnLane, gate, lane, args, argsLength, result,
+                    resultCapacity, resultLength, maxTurns, status);
+            if (started != 0) {
+                throw new IllegalStateException("lanehost_testhost_gate_call_on_lane_on_new_thread failed: " + statusText(started));
+            }
+            return status.get(JAVA_INT, 0);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable e) {

@@ -1,0 +1,100 @@
+package dev.lanehost.benchmarks;
+
+import dev.lanehost.callgate.CallGate;
+import dev.lanehost.callgate.CallResult;
+import dev.lanehost.lanes.ActorRef;
+import dev.lanehost.lanes.ActorRuntime;
+import dev.lanehost.lanes.ExecutionLane;
+import dev.lanehost.lanes.Profile;
+import java.lang.reflect.InvocationTargetException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import javax.swing.SwingUtilities;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Gate round trips, sampled so the report carries p50/p99:
+ * <ul>
+ *   <li>{@code callOnLane}: a host callback (the JMH thread, bound to the lane) calls a lane actor with small
+ *       arguments and drives the lane until the answer is ready (target ≤ 1 µs);</li>
+ *   <li>{@code blockingCall}: the blocking entry from another thread to an actor on the HOSTED worker
+ *       (target p50 ≤ 10 µs);</li>
+ *   <li>{@code swingInvokeAndWait}: the same empty work through {@code SwingUtilities.invokeAndWait} on a
+ *       headless EDT, the closest thing users have today (target: the blocking call ≥ 3× faster).</li>
+ * </ul>
+ */
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-Djava.awt.headless=true"})
+public class CallGateBenchmark {
+    static final List<Object> SMALL_ARGS = List.of(7, "frame");
+
+    /** One runtime per JMH thread: the thread that first drives the lane owns it. */
+    @State(Scope.Thread)
+    public static class LaneHost {
+        ActorRuntime runtime;
+        ExecutionLane lane;
+        CallGate gate;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            runtime = ActorRuntime.create(Profile.SINGLE_THREAD);
+            lane = runtime.registerLane("frame");
+            ActorRef actor = runtime.spawnOnLane("frame", "renderer", () -> (c, m) -> { });
+            gate = CallGate.open(actor, (context, args) -> ((List<?>) args).get(0));
+            lane.drive(0);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            runtime.close();
+        }
+    }
+
+    @State(Scope.Benchmark)
+    public static class Hosted {
+        ActorRuntime runtime;
+        CallGate gate;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            runtime = ActorRuntime.create(Profile.HOSTED);
+            ActorRef actor = runtime.spawn("service", () -> (c, m) -> { });
+            gate = CallGate.open(actor, (context, args) -> ((List<?>) args).get(0));
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            runtime.close();
+        }
+    }
+
+    @Benchmark
+    public CallResult callOnLane(LaneHost host) {
+        return host.gate.callOnLane(host.lane, SMALL_ARGS, 0);
+    }
+
+    @Benchmark
+    public CallResult blockingCall(Hosted hosted) {
+        return hosted.gate.call(SMALL_ARGS, Duration.ofSeconds(10));
+    }
+
+    @Benchmark
+    public void swingInvokeAndWait() throws InterruptedException, InvocationTargetException {
+        SwingUtilities.invokeAndWait(() -> { });
+    }
+}

@@ -1,0 +1,322 @@
+package dev.lanehost.callgate;
+
+import dev.lanehost.callgate.value.PlainCodec;
+import dev.lanehost.callgate.value.PlainValueException;
+import dev.lanehost.lanes.ActorRef;
+import dev.lanehost.lanes.DriveResult;
+import dev.lanehost.lanes.ExecutionLane;
+import dev.lanehost.lanes.Placement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A way to call an actor and get a result and a {@link CallStatus}, never an exception. Each call runs as
+ * a turn of the actor (a call letter), so it is serialised with the actor's other letters. Arguments and
+ * results cross as plain values (CBOR): the caller's arguments are copied before they are queued and the
+ * result is encoded inside the turn, so neither side ever shares an object with the other.
+ *
+ * <p>Two entries:
+ * <ul>
+ *   <li>{@link #call} blocks the calling thread until the turn finishes, up to a timeout. It is refused
+ *       with {@link CallStatus#WRONG_THREAD} on the thread that runs the actor's turns (it would wait on
+ *       itself).</li>
+ *   <li>{@link #callOnLane} is for a host callback on the actor's lane thread, outside a turn: it queues the
+ *       call and drives the lane itself until the result is ready.</li>
+ * </ul>
+ *
+ * <p>Admission: at most {@code maxPending} calls of this gate may be queued or running on the actor;
+ * beyond that a call is {@link CallStatus#REFUSED} at once, for the caller to see. While a call is pending
+ * the gate (and so the actor's ref) is held by it.
+ */
+public final class CallGate implements AutoCloseable {
+    /** Enough in-flight calls for any sane host; a runaway caller meets REFUSED instead of unbounded memory. */
+    public static final int DEFAULT_MAX_PENDING = 1024;
+    /** A result larger than this is OUT_OF_MEMORY for Java callers (C callers are bounded by their buffer). */
+    public static final int DEFAULT_MAX_RESULT_BYTES = 16 << 20;
+
+    private final ActorRef actor;
+    private final CallHandler handler;
+    private final int maxPending;
+    private final int maxResultBytes;
+    private final AtomicInteger pending = new AtomicInteger();
+    private final Set<GateCall> inFlight = ConcurrentHashMap.newKeySet();
+    private final AtomicLong discarded = new AtomicLong();
+    private final AtomicLong[] byStatus = new AtomicLong[CallStatus.values().length];
+    private volatile boolean closed;
+
+    private CallGate(ActorRef actor, CallHandler handler, int maxPending, int maxResultBytes) {
+        this.actor = actor;
+        this.handler = handler;
+        this.maxPending = maxPending;
+        this.maxResultBytes = maxResultBytes;
+        for (int i = 0; i < byStatus.length; i++) {
+            byStatus[i] = new AtomicLong();
+        }
+    }
+
+    /** Opens a gate with the default admission bound and result limit. */
+    public static CallGate open(ActorRef actor, CallHandler handler) {
+        return open(actor, handler, DEFAULT_MAX_PENDING, DEFAULT_MAX_RESULT_BYTES);
+    }
+
+    /**
+     * Opens a gate on an actor of any placement.
+     *
+     * @param maxPending     calls that may be queued or running at once (admission bound), at least 1
+     * @param maxResultBytes the largest encoded result a Java caller accepts, at least 1
+     */
+    public static CallGate open(ActorRef actor, CallHandler handler, int maxPending, int maxResultBytes) {
+        Objects.requireNonNull(actor, "actor");
+        Objects.requireNonNull(handler, "handler");
+        if (maxPending < 1) {
+            throw new IllegalArgumentException("maxPending must be at least 1, got " + maxPending);
+        }
+        if (maxResultBytes < 1) {
+            throw new IllegalArgumentException("maxResultBytes must be at least 1, got " + maxResultBytes);
+        }
+        return new CallGate(actor, handler, maxPending, maxResultBytes);
+    }
+
+    public ActorRef actor() {
+        return actor;
+    }
+
+    // ---------------------------------------------------------------- Java entries
+
+    /**
+     * Calls the actor and waits up to {@code timeout} for the turn to finish.
+     *
+     * <p>Timeouts: a call not yet started when the caller gives up is removed and never runs; a call
+     * already running completes, but its result is discarded and counted ({@link #discardedResults()}).
+     * A handler returning a pending {@link java.util.concurrent.CompletionStage} is waited for (its
+     * completion is a later turn of the actor, where the value is encoded).
+     */
+    public CallResult call(Object args, Duration timeout) {
+        try {
+            if (timeout == null || timeout.isNegative()) {
+                return counted(CallResult.failure(CallStatus.INVALID_ARGUMENT, "the timeout must be zero or positive, got " + timeout));
+            }
+            Object plainArgs;
+            try {
+                plainArgs = copyOf(args);
+            } catch (PlainValueException e) {
+                return counted(CallResult.failure(e.status(), "arguments: " + e.getMessage()));
+            }
+            return counted(toResult(callEncodedArgs(plainArgs, saturatedNanos(timeout))));
+        } catch (Throwable unexpected) {
+            return counted(CallResult.failure(CallStatus.CALLBACK_FAILED, "internal error: " + unexpected));
+        }
+    }
+
+    /**
+     * For a host callback running on the actor's lane thread, outside any turn: queues the call and drives
+     * the lane synchronously until the result is ready. {@code maxTurns > 0} bounds the turns driven
+     * (older lane work counts): if they run out first the call is dequeued and {@link CallStatus#TIMED_OUT}
+     * returned. {@code 0} is unbounded. A handler that returns a pending result gets
+     * {@link CallStatus#CALLBACK_SUSPENDED} and its actor is disrupted (halted).
+     */
+    public CallResult callOnLane(ExecutionLane lane, Object args, int maxTurns) {
+        try {
+            if (lane == null || maxTurns < 0) {
+                return counted(CallResult.failure(CallStatus.INVALID_ARGUMENT,
+                        lane == null ? "no lane given" : "maxTurns must be >= 0, got " + maxTurns));
+            }
+            Object plainArgs;
+            try {
+                plainArgs = copyOf(args);
+            } catch (PlainValueException e) {
+                return counted(CallResult.failure(e.status(), "arguments: " + e.getMessage()));
+            }
+            return counted(toResult(callOnLaneEncodedArgs(lane, plainArgs, maxTurns)));
+        } catch (Throwable unexpected) {
+            return counted(CallResult.failure(CallStatus.CALLBACK_FAILED, "internal error: " + unexpected));
+        }
+    }
+
+    // ---------------------------------------------------------------- shared by the Java and C entries
+
+    /** Queues a call with already-plain arguments and waits for it. */
+    GateCall.Outcome callEncodedArgs(Object plainArgs, long timeoutNanos) {
+        if (actor.isPlacementThread()) {
+            return new GateCall.Outcome(CallStatus.WRONG_THREAD, null,
+                    "the blocking call entry was used on the thread that runs actor " + actor.name()
+                            + "'s turns: it would wait on itself (a host callback on a lane thread uses callOnLane)");
+        }
+        GateCall call = new GateCall(this, plainArgs, false);
+        GateCall.Outcome refused = admit(call);
+        if (refused != null) {
+            return refused;
+        }
+        return call.await(timeoutNanos);
+    }
+
+    GateCall.Outcome callOnLaneEncodedArgs(ExecutionLane lane, Object plainArgs, int maxTurns) {
+        if (!(actor.placement() instanceof Placement.Lane onLane) || !onLane.name().equals(lane.name())) {
+            return new GateCall.Outcome(CallStatus.INVALID_ARGUMENT, null, "actor " + actor.name() + " is placed "
+                    + actor.placement() + ", not on lane " + lane.name());
+        }
+        Thread bound = lane.boundThread();
+        if (bound != null && bound != Thread.currentThread()) {
+            return new GateCall.Outcome(CallStatus.WRONG_THREAD, null,
+                    "callOnLane must run on lane " + lane.name() + "'s thread (" + bound.getName() + ")");
+        }
+        GateCall call = new GateCall(this, plainArgs, true);
+        GateCall.Outcome refused = admit(call);
+        if (refused != null) {
+            return refused;
+        }
+        int turns = 0;
+        int idleDrives = 0;
+        while (call.outcome() == null) {
+            if (maxTurns > 0 && turns >= maxTurns) {
+                call.cancelIfQueued(); // dequeued: it will never run
+                call.complete(new GateCall.Outcome(CallStatus.TIMED_OUT, null,
+                        "older work on lane " + lane.name() + " used up the " + maxTurns + "-turn bound"));
+                break;
+            }
+            DriveResult driven = lane.drive(1);
+            switch (driven.status()) {
+                case OK -> { }
+                case REENTRANT -> {
+                    call.cancelIfQueued();
+                    call.complete(new GateCall.Outcome(CallStatus.WRONG_THREAD, null,
+                            "callOnLane was used inside a turn of lane " + lane.name() + "; it is for host callbacks outside turns"));
+                }
+                case CLOSED -> {
+                    call.cancelIfQueued();
+                    call.complete(new GateCall.Outcome(CallStatus.CLOSED, null, "the runtime is closed"));
+                }
+                default -> {
+                    call.cancelIfQueued();
+                    call.complete(new GateCall.Outcome(CallStatus.WRONG_THREAD, null, "lane " + lane.name()
+                            + " refused the drive: " + driven.status()));
+                }
+            }
+            turns += driven.turns();
+            if (driven.turns() == 0 && ++idleDrives > MAX_IDLE_DRIVES) {
+                // Nothing ran and our call did not finish: a sender was mid-queue, or the lane lost the actor.
+                call.cancelIfQueued();
+                call.complete(new GateCall.Outcome(CallStatus.TIMED_OUT, null, "lane " + lane.name()
+                        + " had nothing runnable while the call was pending"));
+            } else if (driven.turns() > 0) {
+                idleDrives = 0;
+            }
+        }
+        return call.outcome();
+    }
+
+    /** Drives that run nothing while our call is queued can only be a sender caught mid-offer; this many is plenty. */
+    private static final int MAX_IDLE_DRIVES = 10_000;
+
+    private GateCall.Outcome admit(GateCall call) {
+        if (closed) {
+            return new GateCall.Outcome(CallStatus.CLOSED, null, "the gate is closed");
+        }
+        if (actor.isTerminated()) {
+            return new GateCall.Outcome(CallStatus.ACTOR_TERMINATED, null, "actor " + actor.name() + " has halted");
+        }
+        if (pending.incrementAndGet() > maxPending) {
+            pending.decrementAndGet();
+            return new GateCall.Outcome(CallStatus.REFUSED, null, "actor " + actor.name() + " already has " + maxPending
+                    + " calls of this gate pending (the gate's admission bound)");
+        }
+        inFlight.add(call);
+        if (closed) { // close() raced us: it may have missed this call
+            call.cancelIfQueued();
+            call.complete(new GateCall.Outcome(CallStatus.CLOSED, null, "the gate is closed"));
+            return call.outcome();
+        }
+        if (!actor.submit(call)) {
+            call.complete(new GateCall.Outcome(CallStatus.ACTOR_TERMINATED, null, "actor " + actor.name() + " has halted"));
+            return call.outcome();
+        }
+        return null;
+    }
+
+    // ---------------------------------------------------------------- lifecycle and accounting
+
+    /** Fails every pending call with {@link CallStatus#CLOSED} (queued ones never run); later calls get CLOSED. */
+    @Override
+    public void close() {
+        closed = true;
+        for (GateCall call : List.copyOf(inFlight)) {
+            call.cancelIfQueued();
+            call.complete(new GateCall.Outcome(CallStatus.CLOSED, null, "the gate was closed while the call was pending"));
+        }
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** Calls queued or running now. */
+    public int pendingCalls() {
+        return pending.get();
+    }
+
+    /** Results of calls that finished after their caller had left (timed out or closed). */
+    public long discardedResults() {
+        return discarded.get();
+    }
+
+    /** Calls answered with this status so far (a metric). */
+    public long callsWithStatus(CallStatus status) {
+        return byStatus[status.ordinal()].get();
+    }
+
+    CallHandler handler() {
+        return handler;
+    }
+
+    int maxResultBytes() {
+        return maxResultBytes;
+    }
+
+    void callEnded(GateCall call) {
+        inFlight.remove(call);
+        pending.decrementAndGet();
+    }
+
+    void resultDiscarded() {
+        discarded.incrementAndGet();
+    }
+
+    void count(CallStatus status) {
+        byStatus[status.ordinal()].incrementAndGet();
+    }
+
+    private CallResult counted(CallResult result) {
+        count(result.status());
+        return result;
+    }
+
+    private static CallResult toResult(GateCall.Outcome outcome) {
+        if (outcome.status() != CallStatus.OK) {
+            return CallResult.failure(outcome.status(), outcome.detail());
+        }
+        try {
+            return new CallResult(CallStatus.OK, PlainCodec.decode(outcome.result(), 0, outcome.result().length), "");
+        } catch (PlainValueException e) {
+            return CallResult.failure(e.status(), "result: " + e.getMessage()); // cannot happen for our own encoding
+        }
+    }
+
+    /** A plain copy of a Java caller's arguments: validated and never shared with the actor. */
+    private static Object copyOf(Object args) throws PlainValueException {
+        byte[] encoded = PlainCodec.encode(args);
+        return PlainCodec.decode(encoded, 0, encoded.length);
+    }
+
+    private static long saturatedNanos(Duration timeout) {
+        try {
+            return timeout.toNanos();
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+}

@@ -1,0 +1,287 @@
+package dev.lanehost.callgate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lanehost.lanes.ActorRef;
+import dev.lanehost.lanes.ActorRuntime;
+import dev.lanehost.lanes.ExecutionLane;
+import dev.lanehost.lanes.ExitReason;
+import dev.lanehost.lanes.Profile;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Every status of the Java entries. (tests/ reaches each of them again from C pthreads.) */
+class CallGateTest {
+    private static final Duration LONG = Duration.ofSeconds(30);
+    private final ExecutorService host = Executors.newSingleThreadExecutor(r -> new Thread(r, "host-callback"));
+    private final ExecutorService caller = Executors.newSingleThreadExecutor(r -> new Thread(r, "caller"));
+
+    @AfterEach
+    void stop() {
+        host.shutdownNow();
+        caller.shutdownNow();
+    }
+
+    private <T> T onHost(Callable<T> work) throws Exception {
+        return host.submit(work).get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void okReturnsThePlainResultSerialisedWithTheActorsOtherLetters() {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED)) {
+            AtomicInteger seen = new AtomicInteger();
+            ActorRef counter = runtime.spawn("counter", () -> (context, message) -> seen.incrementAndGet());
+            CallGate gate = CallGate.open(counter, (context, args) -> Map.of("echo", args, "messagesBefore", seen.get()));
+            for (int i = 0; i < 3; i++) {
+                counter.tell(i);
+            }
+            CallResult result = gate.call(List.of(1, "two"), LONG);
+            assertEquals(CallStatus.OK, result.status(), result.detail());
+            assertEquals(Map.of("echo", List.of(1L, "two"), "messagesBefore", 3L), result.value());
+            assertEquals(1, gate.callsWithStatus(CallStatus.OK));
+        }
+    }
+
+    @Test
+    void aCallNotStartedWhenTheCallerGivesUpIsRemovedAndNeverRuns() {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            AtomicInteger ran = new AtomicInteger();
+            ActorRef actor = runtime.spawn("idle", () -> (c, m) -> { });
+            CallGate gate = CallGate.open(actor, (context, args) -> ran.incrementAndGet());
+            CallResult result = gate.call(null, Duration.ofMillis(20)); // nobody drains: it cannot start
+            assertEquals(CallStatus.TIMED_OUT, result.status());
+            assertTrue(result.detail().contains("will not run"), result.detail());
+            runtime.runUntilIdle(Duration.ZERO);
+            assertEquals(0, ran.get());
+            assertEquals(0, gate.pendingCalls());
+            assertEquals(0, gate.discardedResults());
+        }
+    }
+
+    @Test
+    void aRunningCallThatOutlivesItsCallerCompletesAndIsCountedAsDiscarded() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED)) {
+            CountDownLatch entered = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            AtomicInteger finished = new AtomicInteger();
+            ActorRef actor = runtime.spawn("slow", () -> (c, m) -> { });
+            CallGate gate = CallGate.open(actor, (context, args) -> {
+                entered.countDown();
+                release.await();
+                return finished.incrementAndGet();
+            });
+            Future<CallResult> pending = caller.submit(() -> gate.call("x", Duration.ofMillis(200)));
+            assertTrue(entered.await(30, TimeUnit.SECONDS));
+            CallResult result = pending.get(30, TimeUnit.SECONDS);
+            assertEquals(CallStatus.TIMED_OUT, result.status());
+            assertTrue(result.detail().contains("discarded"), result.detail());
+            release.countDown();
+            awaitTrue(() -> gate.discardedResults() == 1);
+            assertEquals(1, finished.get(), "the running call completed");
+        }
+    }
+
+    @Test
+    void theBlockingEntryIsRefusedOnTheActorsOwnLaneThread() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            ExecutionLane lane = runtime.registerLane("audio");
+            ActorRef actor = runtime.spawnOnLane("audio", "synth", () -> (c, m) -> { });
+            CallGate gate = CallGate.open(actor, (context, args) -> "never");
+            CallResult result = onHost(() -> {
+                lane.drive(0);
+                return gate.call(null, LONG);
+            });
+            assertEquals(CallStatus.WRONG_THREAD, result.status());
+            assertTrue(result.detail().contains("callOnLane"), result.detail());
+        }
+    }
+
+    @Test
+    void callOnLaneDrivesTheLaneUntilTheResultIsReady() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            ExecutionLane lane = runtime.registerLane("frame");
+            List<String> order = new ArrayList<>();
+            ActorRef other = runtime.spawnOnLane("frame", "other", () -> (c, m) -> order.add("other " + m));
+            ActorRef actor = runtime.spawnOnLane("frame", "renderer", () -> (c, m) -> { });
+            CallGate gate = CallGate.open(actor, (context, args) -> {
+                order.add("call");
+                return ((Long) args) * 2;
+            });
+            other.tell("older");
+            CallResult result = onHost(() -> gate.callOnLane(lane, 21, 0));
+            assertEquals(new CallResult(CallStatus.OK, 42L, ""), result);
+            assertEquals(List.of("other older", "call"), order);
+            assertEquals(CallStatus.WRONG_THREAD, gate.callOnLane(lane, 1, 0).status(), "off the lane thread");
+            assertEquals(CallStatus.INVALID_ARGUMENT, onHost(() -> gate.callOnLane(lane, 1, -1)).status());
+            ExecutionLane elsewhere = runtime.registerLane("elsewhere");
+            assertEquals(CallStatus.INVALID_ARGUMENT, onHost(() -> gate.callOnLane(elsewhere, 1, 0)).status());
+        }
+    }
+
+    @Test
+    void callOnLaneTimesOutWhenOlderWorkUsesTheBoundAndTheCallIsDequeued() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            ExecutionLane lane = runtime.registerLane("frame");
+            ActorRef busy = runtime.spawnOnLane("frame", "busy", () -> (c, m) -> { });
+            AtomicInteger ran = new AtomicInteger();
+            ActorRef actor = runtime.spawnOnLane("frame", "target", () -> (c, m) -> { });
+            CallGate gate = CallGate.open(actor, (context, args) -> ran.incrementAndGet());
+            for (int i = 0; i < 5; i++) {
+                busy.tell(i);
+            }
+            CallResult result = onHost(() -> gate.callOnLane(lane, null, 3));
+            assertEquals(CallStatus.TIMED_OUT, result.status());
+            onHost(() -> lane.drive(0));
+            assertEquals(0, ran.get(), "the timed-out call was dequeued and never ran");
+            assertEquals(CallStatus.OK, onHost(() -> gate.callOnLane(lane, null, 0)).status());
+            assertEquals(1, ran.get());
+        }
+    }
+
+    @Test
+    void aPendingResultInCallOnLaneIsSuspendedAndDisruptsTheActor() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            ExecutionLane lane = runtime.registerLane("frame");
+            ActorRef actor = runtime.spawnOnLane("frame", "async", () -> (c, m) -> { });
+            CallGate gate = CallGate.open(actor, (context, args) -> new CompletableFuture<>());
+            assertEquals(CallStatus.CALLBACK_SUSPENDED, onHost(() -> gate.callOnLane(lane, null, 0)).status());
+            onHost(() -> lane.drive(0));
+            ExitReason.Failed failed = assertInstanceOf(ExitReason.Failed.class, actor.exitReason().orElseThrow());
+            assertInstanceOf(CallbackSuspendedException.class, failed.cause());
+        }
+    }
+
+    @Test
+    void theBlockingEntryWaitsForAPendingResult() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED)) {
+            CompletableFuture<String> later = new CompletableFuture<>();
+            ActorRef actor = runtime.spawn("async", () -> (c, m) -> { });
+            CallGate gate = CallGate.open(actor, (context, args) -> later);
+            Future<CallResult> pending = caller.submit(() -> gate.call(null, LONG));
+            awaitTrue(() -> gate.pendingCalls() == 1);
+            later.complete("done");
+            assertEquals(new CallResult(CallStatus.OK, "done", ""), pending.get(30, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void cyclesAndOversizedResultsAreRefusedWithoutHaltingTheActor() {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED)) {
+            ActorRef actor = runtime.spawn("values", () -> (c, m) -> { });
+            CallGate gate = CallGate.open(actor, (context, args) -> {
+                if ("cycle".equals(args)) {
+                    List<Object> self = new ArrayList<>();
+                    self.add(self);
+                    return self;
+                }
+                return "x".repeat(100);
+            }, 8, 64);
+            List<Object> cyclicArgs = new ArrayList<>();
+            cyclicArgs.add(cyclicArgs);
+            assertEquals(CallStatus.NOT_SERIALIZABLE, gate.call(cyclicArgs, LONG).status());
+            assertEquals(CallStatus.NOT_SERIALIZABLE, gate.call("cycle", LONG).status());
+            CallResult big = gate.call("big", LONG);
+            assertEquals(CallStatus.OUT_OF_MEMORY, big.status());
+            assertTrue(big.detail().contains("limit of 64"), big.detail());
+            assertTrue(!actor.isTerminated());
+        }
+    }
+
+    @Test
+    void aThrowingHandlerFailsTheCallAndHaltsTheActor() {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED)) {
+            ActorRef actor = runtime.spawn("fragile", () -> (c, m) -> { });
+            CallGate gate = CallGate.open(actor, (context, args) -> {
+                throw new IllegalArgumentException("bad input");
+            });
+            CallResult result = gate.call(null, LONG);
+            assertEquals(CallStatus.CALLBACK_FAILED, result.status());
+            assertTrue(result.detail().contains("bad input"), result.detail());
+            awaitTrue(actor::isTerminated);
+            assertEquals(CallStatus.ACTOR_TERMINATED, gate.call(null, LONG).status());
+        }
+    }
+
+    @Test
+    void aCallQueuedWhenItsActorHaltsIsAnsweredActorTerminated() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            AtomicInteger ran = new AtomicInteger();
+            ActorRef actor = runtime.spawn("doomed", () -> (c, m) -> { });
+            CallGate gate = CallGate.open(actor, (context, args) -> ran.incrementAndGet());
+            Future<CallResult> pending = caller.submit(() -> gate.call(null, LONG));
+            awaitTrue(() -> gate.pendingCalls() == 1);
+            actor.kill();
+            runtime.runUntilIdle(Duration.ZERO);
+            assertEquals(CallStatus.ACTOR_TERMINATED, pending.get(30, TimeUnit.SECONDS).status());
+            assertEquals(0, ran.get());
+        }
+    }
+
+    @Test
+    void beyondTheAdmissionBoundACallIsRefusedAtOnce() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            ActorRef actor = runtime.spawn("narrow", () -> (c, m) -> { });
+            CallGate gate = CallGate.open(actor, (context, args) -> "ok", 1, 1024);
+            Future<CallResult> first = caller.submit(() -> gate.call(null, LONG));
+            awaitTrue(() -> gate.pendingCalls() == 1);
+            CallResult second = gate.call(null, LONG);
+            assertEquals(CallStatus.REFUSED, second.status());
+            assertTrue(second.detail().contains("admission"), second.detail());
+            runtime.runUntilIdle(Duration.ZERO);
+            assertEquals(CallStatus.OK, first.get(30, TimeUnit.SECONDS).status());
+        }
+    }
+
+    @Test
+    void closingTheGateFailsPendingCallsAndLaterOnes() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            AtomicInteger ran = new AtomicInteger();
+            ActorRef actor = runtime.spawn("closing", () -> (c, m) -> { });
+            CallGate gate = CallGate.open(actor, (context, args) -> ran.incrementAndGet());
+            Future<CallResult> pending = caller.submit(() -> gate.call(null, LONG));
+            awaitTrue(() -> gate.pendingCalls() == 1);
+            gate.close();
+            assertEquals(CallStatus.CLOSED, pending.get(30, TimeUnit.SECONDS).status());
+            assertEquals(CallStatus.CLOSED, gate.call(null, LONG).status());
+            runtime.runUntilIdle(Duration.ZERO);
+            assertEquals(0, ran.get(), "a queued call of a closed gate never runs");
+        }
+    }
+
+    @Test
+    void badArgumentsAreInvalid() {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            ActorRef actor = runtime.spawn("a", () -> (c, m) -> { });
+            CallGate gate = CallGate.open(actor, (context, args) -> null);
+            assertEquals(CallStatus.INVALID_ARGUMENT, gate.call(null, Duration.ofSeconds(-1)).status());
+            assertEquals(CallStatus.INVALID_ARGUMENT, gate.call(null, null).status());
+            assertEquals(CallStatus.INVALID_ARGUMENT, gate.callOnLane(null, null, 0).status());
+        }
+    }
+
+    /** Waits for a condition with a deadline, never a fixed sleep. */
+    static void awaitTrue(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("condition not reached within 30 s");
+            }
+            Thread.yield();
+        }
+    }
+}
