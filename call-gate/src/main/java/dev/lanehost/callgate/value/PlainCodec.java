@@ -1,0 +1,246 @@
+package dev.lanehost.callgate.value;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamWriteConstraints;
+import com.fasterxml.jackson.dataformat.cbor.CBORFactory;
+import com.fasterxml.jackson.dataformat.cbor.CBORGenerator;
+import com.fasterxml.jackson.dataformat.cbor.CBORParser;
+import dev.lanehost.callgate.CallStatus;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * Encodes plain values to CBOR (RFC 8949) and decodes them back: the values that cross a call gate.
+ *
+ * <p>Encoding accepts {@code null}; {@code Boolean}; {@code Byte}, {@code Short}, {@code Integer},
+ * {@code Long} and {@code BigInteger} (at most {@link #MAX_BIG_INTEGER_BITS} bits plus sign); {@code Float}
+ * and {@code Double}; {@code String}, {@code Character}, {@code StringBuilder}, {@code StringBuffer}; enums
+ * (as their {@code name()}); {@code byte[]} and {@code ByteBuffer} (its remaining bytes); {@code Collection},
+ * {@code Object[]} and primitive arrays other than {@code char[]} as lists; {@code Map} with {@code String}
+ * keys and records (as maps of their components, in order). Function-valued entries are left out of maps
+ * and records and written as null in lists and at the top. At most {@link #MAX_DEPTH} lists, maps and
+ * records nest.
+ *
+ * <p>Decoding produces {@code null}, {@code Boolean}, {@code Long} ({@code BigInteger} only outside 64
+ * bits), {@code Double}, {@code String}, {@code byte[]}, {@code ArrayList} and {@code LinkedHashMap} (in
+ * the input's key order). {@code decode(encode(v))} is {@code v} in that normal form.
+ *
+ * <p>Every failure is a {@link PlainValueException} with the status a gate returns; nothing else escapes
+ * except a {@link VirtualMachineError} other than running out of memory or stack ({@code InternalError}:
+ * the JVM itself failing). A codec is immutable and safe to share between threads; one per runtime is
+ * enough.
+ */
+public final class PlainCodec {
+
+    /**
+     * How many lists, maps and records may nest. Real arguments rarely pass ten; the bound keeps the
+     * recursive walks' stack use small on a host thread whose stack size C chose.
+     */
+    public static final int MAX_DEPTH = 64;
+
+    /**
+     * The largest integer magnitude in bits ({@code BigInteger.bitLength()}): from −2^511 to 2^511−1, room
+     * for 256-bit hashes and keys, and small enough that arithmetic on a hostile value stays cheap.
+     */
+    public static final int MAX_BIG_INTEGER_BITS = 511;
+
+    /** The longest bignum content decoding reads: 64 bytes hold every integer up to {@link #MAX_BIG_INTEGER_BITS} bits. */
+    public static final int MAX_BIGNUM_BYTES = 64;
+
+    /** A Java array cannot be longer than this (the JDK reserves a few header words). */
+    private static final long MAX_ARRAY_LENGTH = Integer.MAX_VALUE - 8;
+
+    private final CBORFactory factory = CBORFactory.builder()
+            // Jackson 2.x reads and writes tag 3 as -n rather than RFC 8949's -1-n unless asked.
+            .enable(CBORParser.Feature.DECODE_USING_STANDARD_NEGATIVE_BIGINT_ENCODING)
+            .enable(CBORGenerator.Feature.ENCODE_USING_STANDARD_NEGATIVE_BIGINT_ENCODING)
+            .enable(CBORGenerator.Feature.WRITE_MINIMAL_INTS)
+            // Nesting is limited here too, as a second guard. Strings need no length limit: the validator
+            // has checked every declared length against the input, so none is longer than the input.
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxNestingDepth(MAX_DEPTH)
+                    .maxStringLength(Integer.MAX_VALUE)
+                    .maxNameLength(Integer.MAX_VALUE)
+                    .build())
+            .streamWriteConstraints(StreamWriteConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
+            .build();
+
+    /** A codec; share it. */
+    public PlainCodec() {
+    }
+
+    /** The CBOR encoding of {@code value}, in a new array. */
+    public byte[] encode(Object value) throws PlainValueException {
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+            encode(value, bytes);
+            return bytes.toByteArray();
+        } catch (OutOfMemoryError e) {
+            throw outOfMemory("encoding the value", e);
+        }
+    }
+
+    /**
+     * Encodes {@code value} into {@code buffer[offset, offset + length)} and returns the number of bytes
+     * written from {@code offset}. Nothing is written outside that region; after a failure, what the region
+     * holds is unspecified.
+     *
+     * @throws PlainValueException {@code OUT_OF_MEMORY} if the encoding is longer than {@code length};
+     *         {@code INVALID_ARGUMENT} for a null buffer or a region outside it
+     */
+    public int encode(Object value, byte[] buffer, int offset, int length) throws PlainValueException {
+        checkRegion(buffer, offset, length);
+        RegionOutput region = RegionOutput.of(buffer, offset, length);
+        encode(value, region);
+        return (int) region.written();
+    }
+
+    /**
+     * Encodes {@code value} into the {@code length} bytes of {@code segment} from {@code offset} — a C
+     * caller's buffer — and returns the number of bytes written. Nothing is written outside that region.
+     *
+     * @throws PlainValueException {@code OUT_OF_MEMORY} if the encoding is longer than {@code length};
+     *         {@code INVALID_ARGUMENT} for a null, read-only, closed or other-thread segment, or a region
+     *         outside it
+     */
+    public long encode(Object value, MemorySegment segment, long offset, long length) throws PlainValueException {
+        checkRegion(segment, offset, length);
+        if (segment.isReadOnly()) {
+            throw invalidArgument("the buffer segment is read-only");
+        }
+        RegionOutput region = RegionOutput.of(segment, offset, length);
+        encode(value, region);
+        return region.written();
+    }
+
+    /** Decodes the one CBOR data item that is all of {@code bytes}. */
+    public Object decode(byte[] bytes) throws PlainValueException {
+        if (bytes == null) {
+            throw invalidArgument("the input is null");
+        }
+        return decode(bytes, 0, bytes.length);
+    }
+
+    /**
+     * Decodes the one CBOR data item that is all of {@code bytes[offset, offset + length)}.
+     *
+     * @throws PlainValueException {@code INVALID_ARGUMENT} for malformed or non-plain CBOR (the message
+     *         gives the byte offset from {@code offset}), a null array or a region outside it
+     */
+    public Object decode(byte[] bytes, int offset, int length) throws PlainValueException {
+        checkRegion(bytes, offset, length);
+        try {
+            PlainCborValidator.validate(bytes, offset, length);
+            try (JsonParser parser = factory.createParser(bytes, offset, length)) {
+                return new PlainValueReader(parser, bytes, offset).readTop();
+            }
+        } catch (JsonProcessingException e) {
+            // What Jackson checks itself while reading contents: invalid UTF-8 in a string or key.
+            String at = e.getLocation() == null ? "" : " at byte " + (e.getLocation().getByteOffset() - offset);
+            throw new PlainValueException(CallStatus.INVALID_ARGUMENT, "malformed CBOR" + at + ": " + e.getOriginalMessage(), e);
+        } catch (IOException e) {
+            throw new PlainValueException(CallStatus.INVALID_ARGUMENT, "malformed CBOR: " + e.getMessage(), e);
+        } catch (OutOfMemoryError | StackOverflowError e) {
+            throw outOfMemory("decoding the value", e);
+        } catch (VirtualMachineError e) {
+            throw e; // the JVM itself is failing; no status would be true
+        } catch (RuntimeException | Error e) {
+            // Not expected after validation; a gate must still answer with a status rather than throw.
+            throw new PlainValueException(CallStatus.INVALID_ARGUMENT, "the CBOR library failed on this input: " + e, e);
+        }
+    }
+
+    /**
+     * Decodes the one CBOR data item that is all of the {@code length} bytes of {@code segment} from
+     * {@code offset}. The bytes are copied once; the segment is not read after this returns.
+     */
+    public Object decode(MemorySegment segment, long offset, long length) throws PlainValueException {
+        checkRegion(segment, offset, length);
+        if (length > MAX_ARRAY_LENGTH) {
+            throw invalidArgument("the input has " + length + " bytes; at most " + MAX_ARRAY_LENGTH + " can be decoded");
+        }
+        byte[] bytes;
+        try {
+            bytes = new byte[(int) length];
+            MemorySegment.copy(segment, ValueLayout.JAVA_BYTE, offset, bytes, 0, (int) length);
+        } catch (OutOfMemoryError e) {
+            throw outOfMemory("copying the input", e);
+        } catch (RuntimeException e) {
+            throw invalidArgument("the input segment became inaccessible: " + e.getMessage());
+        }
+        return decode(bytes, 0, bytes.length);
+    }
+
+    private void encode(Object value, OutputStream sink) throws PlainValueException {
+        PlainValueWriter writer = null;
+        try {
+            CBORGenerator generator = factory.createGenerator(sink);
+            writer = new PlainValueWriter(generator);
+            writer.write(value);
+            // Flushes the generator's buffer into the sink. Not done after a failure: it would flush a
+            // half-written value into the caller's region for nothing.
+            generator.close();
+        } catch (PlainValueException e) {
+            throw e;
+        } catch (RegionOutput.Refused e) {
+            throw new PlainValueException(e.status, e.getMessage(), e);
+        } catch (IOException e) {
+            // Jackson's own checks on what it is asked to write; the walk is built not to trip them.
+            throw new PlainValueException(CallStatus.NOT_SERIALIZABLE, "cannot encode the value at " + where(writer)
+                    + ": " + e.getMessage(), e);
+        } catch (OutOfMemoryError | StackOverflowError e) {
+            throw outOfMemory("encoding the value at " + where(writer), e);
+        } catch (VirtualMachineError e) {
+            throw e; // the JVM itself is failing; no status would be true
+        } catch (Exception | Error e) {
+            // The value's own code failed: a collection's iterator or size(), a map's entrySet(). Exception,
+            // not RuntimeException: such code can throw a checked exception it did not declare.
+            throw new PlainValueException(CallStatus.NOT_SERIALIZABLE, "encoding the value at " + where(writer)
+                    + " failed: " + e, e);
+        }
+    }
+
+    private static String where(PlainValueWriter writer) {
+        return writer == null ? "$" : writer.path();
+    }
+
+    private static PlainValueException outOfMemory(String doing, Throwable e) {
+        String what = e instanceof StackOverflowError ? "thread stack" : "memory";
+        return new PlainValueException(CallStatus.OUT_OF_MEMORY, "ran out of " + what + " " + doing, e);
+    }
+
+    private static void checkRegion(byte[] buffer, int offset, int length) throws PlainValueException {
+        if (buffer == null) {
+            throw invalidArgument("the buffer is null");
+        }
+        if (offset < 0 || length < 0 || offset > buffer.length - length) {
+            throw invalidArgument("the region [" + offset + ", +" + length + ") is not inside the "
+                    + buffer.length + "-byte buffer");
+        }
+    }
+
+    private static void checkRegion(MemorySegment segment, long offset, long length) throws PlainValueException {
+        if (segment == null) {
+            throw invalidArgument("the buffer segment is null");
+        }
+        if (offset < 0 || length < 0 || offset > segment.byteSize() - length) {
+            throw invalidArgument("the region [" + offset + ", +" + length + ") is not inside the "
+                    + segment.byteSize() + "-byte segment");
+        }
+        if (!segment.scope().isAlive()) {
+            throw invalidArgument("the buffer segment's arena is closed");
+        }
+        if (!segment.isAccessibleBy(Thread.currentThread())) {
+            throw invalidArgument("the buffer segment is confined to another thread");
+        }
+    }
+
+    private static PlainValueException invalidArgument(String message) {
+        return new PlainValueException(CallStatus.INVALID_ARGUMENT, message);
+    }
+}

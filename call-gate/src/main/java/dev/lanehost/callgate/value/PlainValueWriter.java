@@ -1,0 +1,322 @@
+package dev.lanehost.callgate.value;
+
+import com.fasterxml.jackson.core.io.SerializedString;
+import com.fasterxml.jackson.dataformat.cbor.CBORGenerator;
+import dev.lanehost.callgate.CallStatus;
+import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * Walks one value tree and writes it through a {@link CBORGenerator}. One writer per encode call.
+ *
+ * <p>The walk is recursive and bounded: it enters at most {@link PlainCodec#MAX_DEPTH} containers, and
+ * before entering one it compares it by identity ({@code ==}, never {@code equals}/{@code hashCode}) with
+ * the containers already open on the path from the top, which is how a cycle is found.
+ *
+ * <p>The only code of the value that runs: record accessors, and {@code size()}, {@code iterator()} and
+ * {@code entrySet()} of its collections and maps (and what those call). Never {@code toString},
+ * {@code hashCode}, {@code equals} or a serialization hook.
+ */
+final class PlainValueWriter {
+
+    private final CBORGenerator out;
+    /** The containers entered and not yet left, top first: {@code open[i]} was reached in {@code i} steps. */
+    private final Object[] open = new Object[PlainCodec.MAX_DEPTH];
+    private int depth;
+    private final ValuePath path = new ValuePath(PlainCodec.MAX_DEPTH);
+
+    PlainValueWriter(CBORGenerator out) {
+        this.out = out;
+    }
+
+    /** Where the walk is (or stopped, after a failure). */
+    String path() {
+        return path.render();
+    }
+
+    void write(Object value) throws IOException, PlainValueException {
+        if (value == null) {
+            out.writeNull();
+            return;
+        }
+        switch (ValueKind.of(value.getClass())) {
+            case STRING -> writeText((String) value);
+            case TEXT -> writeText(value.toString()); // Character, StringBuilder, StringBuffer: JDK code only
+            case BOOLEAN -> out.writeBoolean((Boolean) value);
+            case INTEGER -> out.writeNumber(((Number) value).longValue());
+            case BIG_INTEGER -> writeBigInteger((BigInteger) value);
+            case FLOAT -> out.writeNumber((float) (Float) value);
+            case DOUBLE -> out.writeNumber((double) (Double) value);
+            case BYTES -> {
+                byte[] bytes = (byte[]) value;
+                out.writeBinary(bytes, 0, bytes.length);
+            }
+            case BYTE_BUFFER -> writeByteBuffer((ByteBuffer) value);
+            case ENUM -> writeText(((Enum<?>) value).name());
+            case RECORD -> writeRecord((Record) value);
+            case MAP -> writeMap((Map<?, ?>) value);
+            case COLLECTION -> writeCollection((Collection<?>) value);
+            case OBJECT_ARRAY -> writeObjectArray((Object[]) value);
+            case PRIMITIVE_ARRAY -> writePrimitiveArray(value);
+            // A list element or the top value must be something; an absent function reads as null there.
+            case FUNCTION -> out.writeNull();
+            case UNSUPPORTED -> throw notSerializable("unsupported type " + value.getClass().getName() + " at " + path()
+                    + " (plain values are null, booleans, integers, floats, strings, byte strings, lists, maps with"
+                    + " string keys, records and enums)");
+        }
+    }
+
+    private void writeText(String text) throws IOException, PlainValueException {
+        checkUnicode(text, "string");
+        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+        // Raw UTF-8 keeps every string definite-length; Jackson's writeString chunks long strings into
+        // indefinite-length text, which some C decoders (QCBOR) only read with an allocator configured.
+        out.writeRawUTF8String(utf8, 0, utf8.length);
+    }
+
+    private void writeKey(String key) throws IOException, PlainValueException {
+        checkUnicode(key, "map key");
+        out.writeFieldName(new SerializedString(key)); // definite-length too, unlike writeFieldName(String)
+    }
+
+    /** Java strings may hold lone surrogates, which UTF-8 cannot carry ({@code getBytes} would write '?'). */
+    private void checkUnicode(String text, String what) throws PlainValueException {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isSurrogate(c)) {
+                if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                    i++;
+                } else {
+                    throw notSerializable(what + " at " + path() + " has an unpaired surrogate at index " + i
+                            + " and cannot be written as UTF-8");
+                }
+            }
+        }
+    }
+
+    private void writeBigInteger(BigInteger value) throws IOException, PlainValueException {
+        int bits = value.bitLength();
+        if (bits < Long.SIZE) {
+            out.writeNumber(value.longValue());
+        } else if (bits == Long.SIZE && value.signum() > 0) {
+            out.writeNumberUnsigned(value.longValue()); // 2^63 .. 2^64-1: major type 0, what a C uint64_t sends
+        } else if (bits <= PlainCodec.MAX_BIG_INTEGER_BITS) {
+            out.writeNumber(value); // a bignum, tag 2 or 3
+        } else {
+            throw notSerializable("integer at " + path() + " has " + bits + " bits; plain integers have at most "
+                    + PlainCodec.MAX_BIG_INTEGER_BITS + " bits plus sign");
+        }
+    }
+
+    private void writeByteBuffer(ByteBuffer buffer) throws IOException {
+        int length = buffer.remaining();
+        if (buffer.hasArray()) {
+            out.writeBinary(buffer.array(), buffer.arrayOffset() + buffer.position(), length);
+        } else {
+            byte[] copy = new byte[length];
+            buffer.get(buffer.position(), copy); // absolute: the caller's buffer position does not move
+            out.writeBinary(copy, 0, length);
+        }
+    }
+
+    private void writeRecord(Record record) throws IOException, PlainValueException {
+        enter(record);
+        RecordShape shape = RecordShape.of(record.getClass());
+        // Each accessor runs once: the values are read first, then counted, then written.
+        Object[] values = new Object[shape.size()];
+        int count = 0;
+        for (int i = 0; i < values.length; i++) {
+            path.pushKey(shape.name(i));
+            values[i] = readComponent(record, shape, i);
+            path.pop();
+            if (!ValueKind.isFunction(values[i])) {
+                count++;
+            }
+        }
+        out.writeStartObject(record, count);
+        for (int i = 0; i < values.length; i++) {
+            if (ValueKind.isFunction(values[i])) {
+                continue;
+            }
+            path.pushKey(shape.name(i));
+            out.writeFieldName(shape.encodedName(i));
+            write(values[i]);
+            path.pop();
+        }
+        out.writeEndObject();
+        leave();
+    }
+
+    private Object readComponent(Record record, RecordShape shape, int component) throws PlainValueException {
+        try {
+            return shape.accessor(component).invoke(record);
+        } catch (InvocationTargetException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof OutOfMemoryError) {
+                throw new PlainValueException(CallStatus.OUT_OF_MEMORY, "ran out of memory reading " + path(), cause);
+            }
+            throw new PlainValueException(CallStatus.NOT_SERIALIZABLE, "the accessor of " + path() + " ("
+                    + record.getClass().getName() + "." + shape.name(component) + "()) threw " + cause, cause);
+        } catch (IllegalAccessException | RuntimeException e) {
+            throw new PlainValueException(CallStatus.NOT_SERIALIZABLE, "cannot call the accessor of " + path() + " ("
+                    + record.getClass().getName() + "." + shape.name(component) + "()): " + e.getMessage()
+                    + " (a record in a named module must open its package)", e);
+        }
+    }
+
+    private void writeMap(Map<?, ?> map) throws IOException, PlainValueException {
+        enter(map);
+        // CBOR maps here are definite-length, so the entries that will be written are counted first.
+        int count = 0;
+        for (Map.Entry<?, ?> entry : map.entrySet()) {
+            checkKey(entry.getKey());
+            if (!ValueKind.isFunction(entry.getValue())) {
+                count++;
+            }
+        }
+        out.writeStartObject(map, count);
+        int written = 0;
+        for (Map.Entry<?, ?> entry : map.entrySet()) {
+            String key = checkKey(entry.getKey());
+            Object value = entry.getValue();
+            if (ValueKind.isFunction(value)) {
+                continue;
+            }
+            if (written == count) {
+                throw changedWhileEncoding("map", count);
+            }
+            path.pushKey(key);
+            writeKey(key);
+            write(value);
+            path.pop();
+            written++;
+        }
+        if (written != count) {
+            throw changedWhileEncoding("map", count);
+        }
+        out.writeEndObject();
+        leave();
+    }
+
+    private String checkKey(Object key) throws PlainValueException {
+        if (key instanceof String text) {
+            return text;
+        }
+        // Name the key's class, not the key: its toString is the value's own code.
+        String what = key == null ? "a null key" : "a key of type " + key.getClass().getName();
+        throw notSerializable("the map at " + path() + " has " + what + "; plain map keys are strings");
+    }
+
+    private void writeCollection(Collection<?> collection) throws IOException, PlainValueException {
+        enter(collection);
+        int size = collection.size();
+        out.writeStartArray(collection, size);
+        Iterator<?> elements = collection.iterator();
+        int index = 0;
+        while (elements.hasNext()) {
+            if (index == size) {
+                throw changedWhileEncoding("collection", size);
+            }
+            path.pushIndex(index);
+            Object element = elements.next();
+            write(element);
+            path.pop();
+            index++;
+        }
+        if (index != size) {
+            throw changedWhileEncoding("collection", size);
+        }
+        out.writeEndArray();
+        leave();
+    }
+
+    private void writeObjectArray(Object[] array) throws IOException, PlainValueException {
+        enter(array);
+        out.writeStartArray(array, array.length);
+        for (int i = 0; i < array.length; i++) {
+            path.pushIndex(i);
+            write(array[i]);
+            path.pop();
+        }
+        out.writeEndArray();
+        leave();
+    }
+
+    private void writePrimitiveArray(Object array) throws IOException, PlainValueException {
+        enter(array); // holds no references, so it cannot close a cycle; it still counts as a level
+        switch (array) {
+            case int[] values -> {
+                out.writeStartArray(values, values.length);
+                for (int value : values) {
+                    out.writeNumber(value);
+                }
+            }
+            case long[] values -> {
+                out.writeStartArray(values, values.length);
+                for (long value : values) {
+                    out.writeNumber(value);
+                }
+            }
+            case short[] values -> {
+                out.writeStartArray(values, values.length);
+                for (short value : values) {
+                    out.writeNumber(value);
+                }
+            }
+            case double[] values -> {
+                out.writeStartArray(values, values.length);
+                for (double value : values) {
+                    out.writeNumber(value);
+                }
+            }
+            case float[] values -> {
+                out.writeStartArray(values, values.length);
+                for (float value : values) {
+                    out.writeNumber(value);
+                }
+            }
+            case boolean[] values -> {
+                out.writeStartArray(values, values.length);
+                for (boolean value : values) {
+                    out.writeBoolean(value);
+                }
+            }
+            default -> throw notSerializable("unsupported type " + array.getClass().getName() + " at " + path());
+        }
+        out.writeEndArray();
+        leave();
+    }
+
+    private void enter(Object container) throws PlainValueException {
+        for (int i = 0; i < depth; i++) {
+            if (open[i] == container) {
+                throw notSerializable("cycle: the value at " + path() + " is the same object as its ancestor at "
+                        + path.render(i));
+            }
+        }
+        if (depth == PlainCodec.MAX_DEPTH) {
+            throw notSerializable("the value at " + path() + " nests deeper than " + PlainCodec.MAX_DEPTH
+                    + " lists, maps and records");
+        }
+        open[depth++] = container;
+    }
+
+    private void leave() {
+        open[--depth] = null;
+    }
+
+    private PlainValueException changedWhileEncoding(String what, int expected) {
+        return notSerializable("the " + what + " at " + path() + " changed while it was being encoded (it had "
+                + expected + " entries)");
+    }
+
+    private static PlainValueException notSerializable(String message) {
+        return new PlainValueException(CallStatus.NOT_SERIALIZABLE, message);
+    }
+}
