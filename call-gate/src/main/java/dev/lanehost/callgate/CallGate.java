@@ -34,6 +34,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * the gate (and so the actor's ref) is held by it.
  */
 public final class CallGate implements AutoCloseable {
+    /** Immutable and thread-safe: one for every gate. */
+    static final PlainCodec CODEC = new PlainCodec();
+
     /** Enough in-flight calls for any sane host; a runaway caller meets REFUSED instead of unbounded memory. */
     public static final int DEFAULT_MAX_PENDING = 1024;
     /** A result larger than this is OUT_OF_MEMORY for Java callers (C callers are bounded by their buffer). */
@@ -232,6 +235,7 @@ public final class CallGate implements AutoCloseable {
             return call.outcome();
         }
         if (!actor.submit(call)) {
+            call.releaseSlot(); // never queued
             call.complete(new GateCall.Outcome(CallStatus.ACTOR_TERMINATED, null, "actor " + actor.name() + " has halted"));
             return call.outcome();
         }
@@ -254,7 +258,7 @@ public final class CallGate implements AutoCloseable {
         return closed;
     }
 
-    /** Calls queued or running now. */
+    /** Calls occupying the actor now (queued, running, or awaiting their result's stage), whether or not their callers still wait. */
     public int pendingCalls() {
         return pending.get();
     }
@@ -279,6 +283,9 @@ public final class CallGate implements AutoCloseable {
 
     void callEnded(GateCall call) {
         inFlight.remove(call);
+    }
+
+    void slotReleased() {
         pending.decrementAndGet();
     }
 
@@ -300,7 +307,7 @@ public final class CallGate implements AutoCloseable {
             return CallResult.failure(outcome.status(), outcome.detail());
         }
         try {
-            return new CallResult(CallStatus.OK, PlainCodec.decode(outcome.result(), 0, outcome.result().length), "");
+            return new CallResult(CallStatus.OK, CODEC.decode(outcome.result(), 0, outcome.result().length), "");
         } catch (PlainValueException e) {
             return CallResult.failure(e.status(), "result: " + e.getMessage()); // cannot happen for our own encoding
         }
@@ -308,8 +315,8 @@ public final class CallGate implements AutoCloseable {
 
     /** A plain copy of a Java caller's arguments: validated and never shared with the actor. */
     private static Object copyOf(Object args) throws PlainValueException {
-        byte[] encoded = PlainCodec.encode(args);
-        return PlainCodec.decode(encoded, 0, encoded.length);
+        byte[] encoded = CODEC.encode(args);
+        return CODEC.decode(encoded, 0, encoded.length);
     }
 
     private static long saturatedNanos(Duration timeout) {

@@ -22,6 +22,9 @@ import java.util.concurrent.locks.LockSupport;
  *       caller (TIMED_OUT), by {@code close} (CLOSED) or by the actor's teardown (ACTOR_TERMINATED).
  *       Whoever wins wakes the caller; a turn that finishes after the caller left counts a discarded
  *       result.</li>
+ *   <li>The call holds one of the gate's admission slots while it occupies the actor: until its turn (or
+ *       its awaited stage) finishes, it is cancelled before starting, or the actor abandons it. A caller
+ *       that times out does not free the slot of a call still running.</li>
  *   <li>The result is encoded inside the turn, right after the handler returns, so the caller gets a
  *       snapshot of the actor's values and no user code runs afterwards.</li>
  * </ol>
@@ -32,6 +35,7 @@ final class GateCall implements TurnTask {
     private static final int CANCELLED = 2;
     private static final VarHandle STATE;
     private static final VarHandle OUTCOME;
+    private static final VarHandle SLOT_RELEASED;
     /** Spins before parking: a call that completes within a few microseconds never pays for a park/unpark. */
     private static final int SPINS_BEFORE_PARK = 2_000;
 
@@ -40,6 +44,7 @@ final class GateCall implements TurnTask {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             STATE = lookup.findVarHandle(GateCall.class, "state", int.class);
             OUTCOME = lookup.findVarHandle(GateCall.class, "outcome", Outcome.class);
+            SLOT_RELEASED = lookup.findVarHandle(GateCall.class, "slotReleased", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -57,6 +62,9 @@ final class GateCall implements TurnTask {
     private volatile int state;
     private volatile Outcome outcome;
     private volatile Thread waiter;
+    /** The call no longer occupies the actor (ran, was cancelled before running, or was abandoned). */
+    @SuppressWarnings("unused")
+    private volatile boolean slotReleased;
 
     GateCall(CallGate gate, Object args, boolean immediate) {
         this.gate = gate;
@@ -115,7 +123,7 @@ final class GateCall implements TurnTask {
     private void finishWith(Object value) {
         byte[] encoded;
         try {
-            encoded = PlainCodec.encode(value);
+            encoded = CallGate.CODEC.encode(value);
         } catch (PlainValueException e) {
             finish(new Outcome(e.status(), null, e.getMessage()));
             return;
@@ -133,12 +141,22 @@ final class GateCall implements TurnTask {
 
     @Override
     public void abandoned() {
+        releaseSlot();
         complete(new Outcome(CallStatus.ACTOR_TERMINATED, null, "the actor halted with the call still queued"));
     }
 
+    /** The actor is done with the call: record the outcome (or count it discarded) and free the slot. */
     private void finish(Outcome result) {
+        releaseSlot();
         if (!complete(result)) {
             gate.resultDiscarded(); // the caller already left (timed out, or the gate closed)
+        }
+    }
+
+    /** Frees this call's admission slot, once. */
+    void releaseSlot() {
+        if (SLOT_RELEASED.compareAndSet(this, false, true)) {
+            gate.slotReleased();
         }
     }
 
@@ -157,9 +175,13 @@ final class GateCall implements TurnTask {
         return true;
     }
 
-    /** Cancels the call if its turn has not started; it will then never run. */
+    /** Cancels the call if its turn has not started; it will then never run (and frees its slot). */
     boolean cancelIfQueued() {
-        return STATE.compareAndSet(this, QUEUED, CANCELLED);
+        if (!STATE.compareAndSet(this, QUEUED, CANCELLED)) {
+            return false;
+        }
+        releaseSlot();
+        return true;
     }
 
     Outcome outcome() {

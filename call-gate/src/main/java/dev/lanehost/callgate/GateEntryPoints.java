@@ -134,7 +134,7 @@ public final class GateEntryPoints {
             return null;
         }
         byte[] copy = args.reinterpret(argsLength).toArray(JAVA_BYTE); // ours from here on
-        return PlainCodec.decode(copy, 0, copy.length);
+        return CallGate.CODEC.decode(copy, 0, copy.length);
     }
 
     private static CallStatus deliver(GateCall.Outcome outcome, MemorySegment result, long resultCapacity,

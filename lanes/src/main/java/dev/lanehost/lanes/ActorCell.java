@@ -303,9 +303,14 @@ final class ActorCell extends MpscNode implements ActorContext {
         }
     }
 
-    /** Runtime close: tear down here, whatever the placement, once any running turn ends. */
+    /**
+     * Runtime close: tear down here, whatever the placement, unless a turn is still running after a grace
+     * period; then its runner tears down when the turn ends (the halt is already claimed).
+     */
     void finishOnClose() {
-        lockTurn();
+        if (!tryLockTurn(CLOSE_GRACE_NANOS)) {
+            return;
+        }
         try {
             finishHalt();
         } finally {
@@ -320,6 +325,20 @@ final class ActorCell extends MpscNode implements ActorContext {
         } else {
             releaseLateLetters();
         }
+    }
+
+    /** How long close() waits for a running turn before leaving its teardown to the turn's runner. */
+    private static final long CLOSE_GRACE_NANOS = 1_000_000_000L;
+
+    private boolean tryLockTurn(long patienceNanos) {
+        long deadline = System.nanoTime() + patienceNanos;
+        while (!TURN_LOCK.compareAndSet(this, 0, 1)) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.yield();
+        }
+        return true;
     }
 
     private void lockTurn() {

@@ -456,6 +456,8 @@ public final class ActorRuntime implements AutoCloseable {
         private final Thread timer = Thread.ofPlatform().name("lanehost-timer").daemon().unstarted(this::runTimers);
         private volatile boolean workerIdle;
         private volatile boolean running = true;
+        /** close() waits this long for a turn in progress; a turn that never returns must not hang the host. */
+        private static final long STOP_GRACE_MILLIS = 5_000;
 
         void start() {
             worker.start();
@@ -477,12 +479,15 @@ public final class ActorRuntime implements AutoCloseable {
                 if (thread == Thread.currentThread()) {
                     continue; // close() from a turn or a timer callback: that thread ends by itself
                 }
-                while (thread.isAlive()) {
-                    try {
-                        thread.join();
-                    } catch (InterruptedException e) {
-                        interrupted = true;
-                    }
+                try {
+                    thread.join(STOP_GRACE_MILLIS);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+                if (thread.isAlive()) {
+                    // A turn that never returns cannot be stopped in Java; the thread is a daemon.
+                    LOG.log(System.Logger.Level.WARNING, thread.getName() + " is still inside a turn after "
+                            + STOP_GRACE_MILLIS + " ms; close() leaves it running");
                 }
             }
             if (interrupted) {

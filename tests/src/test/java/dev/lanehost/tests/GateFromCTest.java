@@ -37,6 +37,7 @@ import org.junit.jupiter.api.Test;
  */
 class GateFromCTest {
     private static final long SECONDS_30 = TimeUnit.SECONDS.toNanos(30);
+    private static final PlainCodec CODEC = new PlainCodec();
     private static volatile ExecutionLane drivenLane;
 
     private final Arena arena = Arena.ofShared();
@@ -66,7 +67,7 @@ class GateFromCTest {
     }
 
     private MemorySegment cbor(Object value) throws Exception {
-        byte[] bytes = PlainCodec.encode(value);
+        byte[] bytes = CODEC.encode(value);
         MemorySegment segment = arena.allocate(Math.max(1, bytes.length));
         MemorySegment.copy(bytes, 0, segment, ValueLayout.JAVA_BYTE, 0, bytes.length);
         return segment.asSlice(0, bytes.length);
@@ -74,7 +75,7 @@ class GateFromCTest {
 
     private Object resultValue() throws Exception {
         byte[] bytes = result.asSlice(0, resultLength.get(ValueLayout.JAVA_LONG, 0)).toArray(ValueLayout.JAVA_BYTE);
-        return PlainCodec.decode(bytes, 0, bytes.length);
+        return CODEC.decode(bytes, 0, bytes.length);
     }
 
     private CallStatus callFromC(long gate, MemorySegment args, long capacity, long timeoutNanos) {
@@ -155,9 +156,12 @@ class GateFromCTest {
         }, 1, 1 << 20);
         long handle = GateEntryPoints.register(gate);
         assertEquals(CallStatus.NOT_SERIALIZABLE, callFromC(handle, cbor("cycle"), 4096, SECONDS_30));
-        assertEquals(CallStatus.TIMED_OUT, callFromC(handle, cbor("block"), 4096, TimeUnit.MILLISECONDS.toNanos(50)));
-        assertEquals(CallStatus.REFUSED, callFromC(handle, cbor("plain"), 4096, SECONDS_30), "the blocked call holds the one slot");
-        release.countDown();
+        try {
+            assertEquals(CallStatus.TIMED_OUT, callFromC(handle, cbor("block"), 4096, TimeUnit.MILLISECONDS.toNanos(50)));
+            assertEquals(CallStatus.REFUSED, callFromC(handle, cbor("plain"), 4096, SECONDS_30), "the blocked call holds the one slot");
+        } finally {
+            release.countDown();
+        }
         CallGateTestSupport.awaitTrue(() -> gate.pendingCalls() == 0 && gate.discardedResults() == 1);
         assertEquals(CallStatus.CALLBACK_FAILED, callFromC(handle, cbor("throw"), 4096, SECONDS_30));
         CallGateTestSupport.awaitTrue(actor::isTerminated);
