@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Builds the benchmarks and runs the SPSC ring comparison: placement probe, JMH throughput
 # (RingThroughputBenchmark), placement probe, latency (RingLatency), placement probe. Everything
-# printed is also written under benchmarks/results/ (or benchmarks/results/smoke/ with --smoke).
+# printed is also written under benchmarks/results/<UTC date and time>/ (benchmarks/results/smoke/ with
+# --smoke): run-ring.txt (everything), environment.txt, ring-throughput.{json,txt},
+# ring-throughput-summary.md, ring-latency.txt, cpu-monitor.txt (what else ran), build.txt.
 #
-#   benchmarks/run-ring.sh           the real run, about 7 minutes on 2 vCPUs
+#   benchmarks/run-ring.sh           the real run, about 5 minutes on 2 vCPUs (plus any wait for quiet)
 #   benchmarks/run-ring.sh --smoke   every benchmark once, briefly: checks that all run and stop
 #
 # It only packages (never `mvn install`, which would overwrite the shared ~/.m2 artifacts).
@@ -23,7 +25,7 @@ if [[ "${1:-}" == "--smoke" ]]; then
     JMH_ARGS=(-f 1 -wi 1 -w 500ms -i 2 -r 500ms)
     LATENCY_ARGS=(rounds=1 messages=20000 warmup=1)
 else
-    OUT=benchmarks/results
+    OUT=benchmarks/results/$(date -u +%Y-%m-%dT%H%MZ)
     # 3 x 1 s warm-up, then 16 x 0.5 s measured per trial: the vCPU placement changes every few
     # seconds, so many short iterations, each tagged with the placement around it, beat a few long ones.
     JMH_ARGS=(-f 1 -wi 3 -w 1s -i 16 -r 500ms)

@@ -39,10 +39,11 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *       when the message is really sent.</li>
  * </ol>
  * Warm-up rounds run every transport first and are discarded; then each measured round runs the
- * transports in turn (A, B, C, A, B, C, ...), each round between two short {@link PlacementProbe}s.
- * The summary is the median across rounds of each percentile, over all rounds and over the rounds
- * that ran on close vCPUs (both probes close), and the ratios ours / Agrona and ours / Disruptor
- * (below 1 means ours is faster).
+ * transports in turn (A, B, C, A, B, C, ...), each round between two short {@link PlacementProbe}s
+ * and with the CPU other processes took meanwhile measured ({@link CpuShare}). The summary is the
+ * median across rounds of each percentile, over all rounds, over the undisturbed rounds that ran on
+ * close vCPUs and over those on far ones, and the ratios ours / Agrona and ours / Disruptor (below 1
+ * means ours is faster).
  *
  * <p>Usage: {@code java --enable-native-access=ALL-UNNAMED --add-exports java.base/jdk.internal.misc=ALL-UNNAMED
  * -cp benchmarks.jar dev.lanehost.benchmarks.RingLatency [rounds=7] [messages=100000] [warmup=2]}
@@ -372,22 +373,29 @@ public final class RingLatency {
             for (Map.Entry<String, RoundFactory> transport : transports.entrySet()) {
                 double before = PlacementProbe.measure(ROUND_PROBE_ROUND_TRIPS).medianNanos();
                 Round round = transport.getValue().create(messages);
+                CpuShare start = CpuShare.now();
                 Histogram h = round.run();
+                CpuShare end = CpuShare.now();
                 double after = PlacementProbe.measure(ROUND_PROBE_ROUND_TRIPS).medianNanos();
+                double foreign = end.foreignPercentSince(start);
+                double steal = end.stealPercentSince(start);
                 double[] values = new double[PERCENTILES.length];
                 for (int p = 0; p < PERCENTILES.length; p++) {
                     values[p] = h.getValueAtPercentile(PERCENTILES[p]);
                 }
-                RoundResult result = new RoundResult(values, before, after);
+                RoundResult result = new RoundResult(values, before, after, foreign);
                 results.get(transport.getKey()).add(result);
-                System.out.printf(Locale.ROOT, "round %d   %-9s %s  placement %.0f/%.0f ns%s%n", r + 1, transport.getKey(),
-                        describe(h, round.lateSends), before, after, result.close() ? "" : " (not close)");
+                System.out.printf(Locale.ROOT, "round %d   %-9s %s  placement %.0f/%.0f ns (%s), foreign %.0f%%, steal %.0f%%%s%n",
+                        r + 1, transport.getKey(), describe(h, round.lateSends), before, after,
+                        PlacementProbe.classify(Math.max(before, after)), foreign, steal,
+                        result.undisturbed() ? "" : " DISTURBED");
             }
         }
         System.out.println("placement after latency: " + PlacementProbe.measure(1_000_000));
 
-        summarize(results, false);
-        summarize(results, true);
+        for (Selection selection : Selection.values()) {
+            summarize(results, selection);
+        }
         System.out.println("(a ratio below 1.00 means ours is faster)");
     }
 
@@ -395,18 +403,45 @@ public final class RingLatency {
      * One measured round: its percentiles, and the placement probes (median round trip, ns) just
      * before and after it.
      */
-    private record RoundResult(double[] percentiles, double placementBefore, double placementAfter) {
+    private record RoundResult(double[] percentiles, double placementBefore, double placementAfter, double foreignCpuPercent) {
         boolean close() {
             return placementBefore < PlacementProbe.CLOSE_BELOW_NANOS && placementAfter < PlacementProbe.CLOSE_BELOW_NANOS;
         }
+
+        boolean far() {
+            return placementBefore >= PlacementProbe.FAR_FROM_NANOS && placementAfter >= PlacementProbe.FAR_FROM_NANOS;
+        }
+
+        boolean undisturbed() {
+            return !(foreignCpuPercent >= CpuShare.DISTURBED_FROM_PERCENT);
+        }
     }
 
-    private static void summarize(Map<String, List<RoundResult>> results, boolean closeOnly) {
+    /** Which rounds a summary counts. */
+    private enum Selection {
+        ALL("all rounds"),
+        CLOSE("close-placement undisturbed rounds (both probes < " + (int) PlacementProbe.CLOSE_BELOW_NANOS
+                + " ns, other processes < " + (int) CpuShare.DISTURBED_FROM_PERCENT + "% of a CPU)"),
+        FAR("far-placement undisturbed rounds (both probes >= " + (int) PlacementProbe.FAR_FROM_NANOS + " ns)");
+
+        final String label;
+
+        Selection(String label) {
+            this.label = label;
+        }
+
+        boolean accepts(RoundResult r) {
+            return switch (this) {
+                case ALL -> true;
+                case CLOSE -> r.close() && r.undisturbed();
+                case FAR -> r.far() && r.undisturbed();
+            };
+        }
+    }
+
+    private static void summarize(Map<String, List<RoundResult>> results, Selection selection) {
         System.out.println();
-        System.out.println(closeOnly
-                ? "one-way latency, ns, median across the close-placement rounds (both probes < "
-                        + (int) PlacementProbe.CLOSE_BELOW_NANOS + " ns)"
-                : "one-way latency, ns, median across all rounds");
+        System.out.println("one-way latency, ns, median across the " + selection.label);
         System.out.printf(Locale.ROOT, "%-22s", "transport");
         for (String name : PERCENTILE_NAMES) {
             System.out.printf(Locale.ROOT, "%10s", name);
@@ -414,7 +449,7 @@ public final class RingLatency {
         System.out.printf(Locale.ROOT, "%10s%n", "rounds");
         Map<String, double[]> medians = new LinkedHashMap<>();
         for (Map.Entry<String, List<RoundResult>> entry : results.entrySet()) {
-            List<RoundResult> rounds = entry.getValue().stream().filter(r -> !closeOnly || r.close()).toList();
+            List<RoundResult> rounds = entry.getValue().stream().filter(selection::accepts).toList();
             double[] median = new double[PERCENTILES.length];
             for (int p = 0; p < PERCENTILES.length; p++) {
                 final int index = p;

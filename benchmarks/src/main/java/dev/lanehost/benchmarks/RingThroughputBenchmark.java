@@ -71,6 +71,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * results {@code placementBeforeNs} and {@code placementAfterNs} (one value per iteration in the JSON's
  * rawData; JMH's aggregate of them is a meaningless sum). A longer probe before and after each trial
  * goes to the log ({@code # placement before/after ...}). {@link ThroughputSummary} reads both.
+ * Likewise {@code foreignCpuPercent} and {@code stealPercent} say how much CPU other processes and the
+ * hypervisor took during each iteration, because the machine is shared.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -168,16 +170,26 @@ public class RingThroughputBenchmark {
     public static class Placement {
         public double placementBeforeNs;
         public double placementAfterNs;
-        /** JMH zeroes the counters after the iteration setup, so the first probe waits here until teardown. */
+        /** Percent of one CPU that other processes used during the iteration (see {@link CpuShare}). */
+        public double foreignCpuPercent;
+        /** Percent of one CPU that the hypervisor stole during the iteration. */
+        public double stealPercent;
+
+        // JMH zeroes the counters after the iteration setup, so what setup measures waits here.
         private double before;
+        private CpuShare start;
 
         @Setup(Level.Iteration)
         public void before(Ring ring) throws InterruptedException {
             before = ring.probeWithPeerPaused();
+            start = CpuShare.now();
         }
 
         @TearDown(Level.Iteration)
         public void after(Ring ring) throws InterruptedException {
+            CpuShare end = CpuShare.now();
+            foreignCpuPercent = end.foreignPercentSince(start);
+            stealPercent = end.stealPercentSince(start);
             placementBeforeNs = before;
             placementAfterNs = ring.probeWithPeerPaused();
         }

@@ -15,9 +15,10 @@ import java.util.regex.Pattern;
 /**
  * Turns the JSON of a {@link RingThroughputBenchmark} run into the Markdown tables of
  * {@code RESULTS.md}: per transport and size, the median of the measurement iterations in GB/s
- * (10^9 bytes per second) over all iterations and over the iterations that ran on close vCPUs (both
- * placement probes around the iteration below {@link PlacementProbe#CLOSE_BELOW_NANOS}), JMH's own
- * score and error, the ratios the targets are stated in, and, if the JMH log is given too, the
+ * (10^9 bytes per second) over all iterations, over the undisturbed iterations that ran on close vCPUs
+ * (both placement probes around the iteration below {@link PlacementProbe#CLOSE_BELOW_NANOS}) and over
+ * those that ran on far ones; JMH's own score and error; the ratios the targets are stated in, per
+ * selection; each iteration's placement and foreign CPU load; and, if the JMH log is given too, the
  * placement probe printed beside each trial.
  *
  * <p>Usage: {@code ThroughputSummary ring-throughput.json [ring-throughput.log]}
@@ -42,22 +43,62 @@ public final class ThroughputSummary {
     private ThroughputSummary() {
     }
 
-    /** One measurement iteration: its score in GB/s and the placement probes around it, in ns. */
-    private record Iteration(double gigabytesPerSecond, double placementBefore, double placementAfter) {
+    /** One measurement iteration: its score in GB/s, the placement probes around it (ns), and other tenants' CPU. */
+    private record Iteration(double gigabytesPerSecond, double placementBefore, double placementAfter,
+                             double foreignCpuPercent, double stealPercent) {
         boolean close() {
             return placementBefore < PlacementProbe.CLOSE_BELOW_NANOS && placementAfter < PlacementProbe.CLOSE_BELOW_NANOS;
+        }
+
+        boolean far() {
+            return placementBefore >= PlacementProbe.FAR_FROM_NANOS && placementAfter >= PlacementProbe.FAR_FROM_NANOS;
+        }
+
+        boolean undisturbed() {
+            return !(foreignCpuPercent >= CpuShare.DISTURBED_FROM_PERCENT);
+        }
+
+        /** c, m or f for the worse of the two probes; upper case if other processes took CPU meanwhile. */
+        char tag() {
+            char c = PlacementProbe.classify(Math.max(placementBefore, placementAfter)).charAt(0);
+            return undisturbed() ? c : Character.toUpperCase(c);
+        }
+    }
+
+    /** Which iterations a table counts. */
+    private enum Selection {
+        ALL("all iterations"),
+        CLOSE("close placement, undisturbed"),
+        FAR("far placement, undisturbed");
+
+        final String label;
+
+        Selection(String label) {
+            this.label = label;
+        }
+
+        boolean accepts(Iteration i) {
+            return switch (this) {
+                case ALL -> true;
+                case CLOSE -> i.close() && i.undisturbed();
+                case FAR -> i.far() && i.undisturbed();
+            };
         }
     }
 
     /** One transport at one size: its iterations, and JMH's score and error in GB/s. */
     private record Cell(List<Iteration> iterations, double score, double error) {
-        List<Double> scores(boolean closeOnly) {
-            return iterations.stream().filter(i -> !closeOnly || i.close()).map(Iteration::gigabytesPerSecond).toList();
+        List<Double> scores(Selection selection) {
+            return iterations.stream().filter(selection::accepts).map(Iteration::gigabytesPerSecond).toList();
         }
 
-        double median(boolean closeOnly) {
-            List<Double> scores = scores(closeOnly);
+        double median(Selection selection) {
+            List<Double> scores = scores(selection);
             return scores.isEmpty() ? Double.NaN : RingLatency.median(scores.stream().mapToDouble(Double::doubleValue).toArray());
+        }
+
+        double mean(java.util.function.ToDoubleFunction<Iteration> value) {
+            return iterations.stream().mapToDouble(value).filter(v -> !Double.isNaN(v)).average().orElse(Double.NaN);
         }
     }
 
@@ -79,28 +120,31 @@ public final class ThroughputSummary {
                     out.append(" | -");
                     continue;
                 }
-                List<Double> scores = cell.scores(false);
-                out.append(String.format(Locale.ROOT, " | **%.2f** [%.2f-%.2f] n=%d", cell.median(false),
+                List<Double> scores = cell.scores(Selection.ALL);
+                out.append(String.format(Locale.ROOT, " | **%.2f** [%.2f-%.2f] n=%d", cell.median(Selection.ALL),
                         scores.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN),
                         scores.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN), scores.size()));
             }
             out.append(" |\n");
         }
 
-        out.append("\n#### B. Close-placement iterations only (both probes around the iteration < ")
-                .append((int) PlacementProbe.CLOSE_BELOW_NANOS).append(" ns): median GB/s, close/all iterations\n\n");
-        header(out, "transport");
-        for (String transport : TRANSPORTS) {
-            out.append("| ").append(transport);
-            for (int chunk : CHUNKS) {
-                Cell cell = cells.get(key(transport, chunk));
-                out.append(cell == null ? " | -" : String.format(Locale.ROOT, " | **%.2f** (%d/%d)", cell.median(true),
-                        cell.scores(true).size(), cell.iterations().size()));
+        char table = 'B';
+        for (Selection selection : List.of(Selection.CLOSE, Selection.FAR)) {
+            out.append("\n#### ").append(table++).append(". ").append(capitalized(selection.label))
+                    .append(" iterations only: median GB/s (iterations counted / all)\n\n");
+            header(out, "transport");
+            for (String transport : TRANSPORTS) {
+                out.append("| ").append(transport);
+                for (int chunk : CHUNKS) {
+                    Cell cell = cells.get(key(transport, chunk));
+                    out.append(cell == null ? " | -" : String.format(Locale.ROOT, " | **%s** (%d/%d)",
+                            format(cell.median(selection)), cell.scores(selection).size(), cell.iterations().size()));
+                }
+                out.append(" |\n");
             }
-            out.append(" |\n");
         }
 
-        out.append("\n#### C. JMH score (mean of all iterations) ± 99.9% error, GB/s\n\n");
+        out.append("\n#### ").append(table++).append(". JMH score (mean of all iterations) ± 99.9% error, GB/s\n\n");
         header(out, "transport");
         for (String transport : TRANSPORTS) {
             out.append("| ").append(transport);
@@ -111,30 +155,41 @@ public final class ThroughputSummary {
             out.append(" |\n");
         }
 
-        out.append("\n#### D. Ratios of medians: all iterations / close-placement iterations only\n\n");
+        out.append("\n#### ").append(table++).append(". Ratios of medians: all / close / far iterations\n\n");
         header(out, "ratio");
         for (String[] pair : RATIOS) {
             out.append("| ").append(pair[0]).append(" / ").append(pair[1]);
             for (int chunk : CHUNKS) {
-                out.append(String.format(Locale.ROOT, " | %.2f / %.2f", ratio(cells, pair[0], pair[1], chunk, false),
-                        ratio(cells, pair[0], pair[1], chunk, true)));
+                out.append(" | ");
+                List<String> ratios = new ArrayList<>();
+                for (Selection selection : Selection.values()) {
+                    ratios.add(format(ratio(cells, pair[0], pair[1], chunk, selection)));
+                }
+                out.append(String.join(" / ", ratios));
             }
             out.append(" |\n");
         }
 
-        out.append("\n#### E. Targets\n\n| target | all iterations | close-placement only |\n|---|---|---|\n");
+        out.append("\n#### ").append(table++).append(". Targets\n\n| target");
+        for (Selection selection : Selection.values()) {
+            out.append(" | ").append(selection.label);
+        }
+        out.append(" |\n|---|---|---|---|\n");
         for (Target target : TARGETS) {
             out.append(String.format(Locale.ROOT, "| %s / %s at %s >= %.1fx", target.numerator(), target.denominator(),
                     size(target.chunk()), target.atLeast()));
-            for (boolean closeOnly : new boolean[] {false, true}) {
-                double ratio = ratio(cells, target.numerator(), target.denominator(), target.chunk(), closeOnly);
-                out.append(String.format(Locale.ROOT, " | %.2fx %s", ratio,
-                        Double.isNaN(ratio) ? "(no data)" : ratio >= target.atLeast() ? "met" : "**missed**"));
+            for (Selection selection : Selection.values()) {
+                double ratio = ratio(cells, target.numerator(), target.denominator(), target.chunk(), selection);
+                out.append(" | ").append(format(ratio)).append("x ")
+                        .append(Double.isNaN(ratio) ? "(no data)" : ratio >= target.atLeast() ? "met" : "**missed**");
             }
             out.append(" |\n");
         }
 
-        out.append("\n#### F. Placement probe per measurement iteration, ns (max of before/after), in order\n\n");
+        out.append("\n#### ").append(table++).append(". Each measurement iteration in order: placement (worse of the two probes) "
+                + "c = close < ").append((int) PlacementProbe.CLOSE_BELOW_NANOS).append(" ns, m = middle, f = far >= ")
+                .append((int) PlacementProbe.FAR_FROM_NANOS).append(" ns; upper case = other processes took >= ")
+                .append((int) CpuShare.DISTURBED_FROM_PERCENT).append("% of a CPU; then mean foreign / steal % of a CPU\n\n");
         header(out, "transport");
         for (String transport : TRANSPORTS) {
             out.append("| ").append(transport);
@@ -142,18 +197,17 @@ public final class ThroughputSummary {
                 Cell cell = cells.get(key(transport, chunk));
                 out.append(" | ");
                 if (cell != null) {
-                    List<String> values = new ArrayList<>();
-                    for (Iteration i : cell.iterations()) {
-                        values.add(String.valueOf(Math.round(Math.max(i.placementBefore(), i.placementAfter()))));
-                    }
-                    out.append(String.join(" ", values));
+                    StringBuilder tags = new StringBuilder();
+                    cell.iterations().forEach(i -> tags.append(i.tag()));
+                    out.append('`').append(tags).append('`').append(String.format(Locale.ROOT, " %.0f / %.0f",
+                            cell.mean(Iteration::foreignCpuPercent), cell.mean(Iteration::stealPercent)));
                 }
             }
             out.append(" |\n");
         }
 
         if (args.length > 1) {
-            out.append("\n#### G. Placement probe around each trial (median round trip, ns: before / after)\n\n");
+            out.append("\n#### ").append(table).append(". Placement probe around each trial (median round trip, ns: before / after)\n\n");
             header(out, "transport");
             Map<String, String> placements = placements(Path.of(args[1]));
             for (String transport : TRANSPORTS) {
@@ -169,6 +223,14 @@ public final class ThroughputSummary {
         System.out.print(out);
     }
 
+    private static String format(double value) {
+        return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%.2f", value);
+    }
+
+    private static String capitalized(String text) {
+        return Character.toUpperCase(text.charAt(0)) + text.substring(1);
+    }
+
     private static void header(StringBuilder out, String first) {
         out.append("| ").append(first);
         CHUNKS.forEach(chunk -> out.append(" | ").append(size(chunk)));
@@ -177,10 +239,10 @@ public final class ThroughputSummary {
         out.append("|\n");
     }
 
-    private static double ratio(Map<String, Cell> cells, String numerator, String denominator, int chunk, boolean closeOnly) {
+    private static double ratio(Map<String, Cell> cells, String numerator, String denominator, int chunk, Selection selection) {
         Cell top = cells.get(key(numerator, chunk));
         Cell bottom = cells.get(key(denominator, chunk));
-        return top == null || bottom == null ? Double.NaN : top.median(closeOnly) / bottom.median(closeOnly);
+        return top == null || bottom == null ? Double.NaN : top.median(selection) / bottom.median(selection);
     }
 
     private static String size(int chunk) {
@@ -207,16 +269,28 @@ public final class ThroughputSummary {
             }
             Map<String, Object> secondary = (Map<String, Object>) r.get("secondaryMetrics");
             List<Double> scores = flatten(metric.get("rawData"));
-            List<Double> before = flatten(((Map<String, Object>) secondary.get("placementBeforeNs")).get("rawData"));
-            List<Double> after = flatten(((Map<String, Object>) secondary.get("placementAfterNs")).get("rawData"));
+            List<Double> before = secondary(secondary, "placementBeforeNs", scores.size());
+            List<Double> after = secondary(secondary, "placementAfterNs", scores.size());
+            List<Double> foreign = secondary(secondary, "foreignCpuPercent", scores.size());
+            List<Double> steal = secondary(secondary, "stealPercent", scores.size());
             List<Iteration> iterations = new ArrayList<>();
             for (int i = 0; i < scores.size(); i++) {
-                iterations.add(new Iteration(scores.get(i) / 1000, before.get(i), after.get(i)));
+                iterations.add(new Iteration(scores.get(i) / 1000, before.get(i), after.get(i), foreign.get(i), steal.get(i)));
             }
             double error = metric.get("scoreError") instanceof Number n ? n.doubleValue() / 1000 : Double.NaN;
             cells.put(key(transport, chunk), new Cell(iterations, ((Number) metric.get("score")).doubleValue() / 1000, error));
         }
         return cells;
+    }
+
+    /** A secondary result's per-iteration values, or NaNs if this run did not record it. */
+    @SuppressWarnings("unchecked")
+    private static List<Double> secondary(Map<String, Object> secondary, String name, int iterations) {
+        Object metric = secondary == null ? null : secondary.get(name);
+        if (metric == null) {
+            return java.util.Collections.nCopies(iterations, Double.NaN);
+        }
+        return flatten(((Map<String, Object>) metric).get("rawData"));
     }
 
     /** JMH's rawData: one list of per-iteration values per fork, flattened in order. */
