@@ -98,7 +98,7 @@ say "== JMH: java -jar $JAR RingThroughputBenchmark ${JMH_ARGS[*]} -rf json -rff
 "$JAVA" -jar "$JAR" RingThroughputBenchmark "${JMH_ARGS[@]}" -rf json -rff "$OUT/ring-throughput.json" 2>&1 \
     | grep -v --line-buffered '^WARNING: .*sun.misc.Unsafe\|^WARNING: Please consider reporting\|^WARNING: A terminally deprecated' \
     | tee "$OUT/ring-throughput.txt" | tee -a "$LOG"
-"$JAVA" -cp "$JAR" dev.lanehost.benchmarks.ThroughputSummary "$OUT/ring-throughput.json" "$OUT/ring-throughput.txt" \
+"$JAVA" -cp "$JAR" dev.lanehost.benchmarks.ThroughputSummary "$OUT" \
     | tee "$OUT/ring-throughput-summary.md" | tee -a "$LOG"
 
 say "== placement probe"

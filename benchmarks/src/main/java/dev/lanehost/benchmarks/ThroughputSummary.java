@@ -21,7 +21,9 @@ import java.util.regex.Pattern;
  * selection; each iteration's placement and foreign CPU load; and, if the JMH log is given too, the
  * placement probe printed beside each trial.
  *
- * <p>Usage: {@code ThroughputSummary ring-throughput.json [ring-throughput.log]}
+ * <p>Usage: {@code ThroughputSummary runDirectory...}: each directory is one run of
+ * {@code benchmarks/run-ring.sh} ({@code ring-throughput.json}, {@code ring-throughput.txt}); with
+ * several, the iterations of all runs are pooled before the medians are taken.
  */
 public final class ThroughputSummary {
     private static final List<String> TRANSPORTS = List.of("javaToJava", "cToC", "agrona", "disruptor", "cToJava", "javaToC");
@@ -86,8 +88,27 @@ public final class ThroughputSummary {
         }
     }
 
-    /** One transport at one size: its iterations, and JMH's score and error in GB/s. */
-    private record Cell(List<Iteration> iterations, double score, double error) {
+    /**
+     * One transport at one size, pooled over the runs read: every iteration, and per run JMH's
+     * score and error in GB/s and the iterations' tags.
+     */
+    private record Cell(List<Iteration> iterations, List<double[]> jmhScores, List<String> runTags) {
+        static Cell ofRun(List<Iteration> iterations, double score, double error) {
+            StringBuilder tags = new StringBuilder();
+            iterations.forEach(i -> tags.append(i.tag()));
+            return new Cell(iterations, List.of(new double[] {score, error}), List.of(tags.toString()));
+        }
+
+        Cell plus(Cell other) {
+            return new Cell(concat(iterations, other.iterations), concat(jmhScores, other.jmhScores), concat(runTags, other.runTags));
+        }
+
+        private static <T> List<T> concat(List<T> a, List<T> b) {
+            List<T> all = new ArrayList<>(a);
+            all.addAll(b);
+            return all;
+        }
+
         List<Double> scores(Selection selection) {
             return iterations.stream().filter(selection::accepts).map(Iteration::gigabytesPerSecond).toList();
         }
@@ -104,11 +125,17 @@ public final class ThroughputSummary {
 
     public static void main(String[] args) throws IOException {
         if (args.length < 1) {
-            System.err.println("usage: ThroughputSummary ring-throughput.json [ring-throughput.log]");
+            System.err.println("usage: ThroughputSummary runDirectory... (each holding ring-throughput.json and ring-throughput.txt)");
             System.exit(2);
         }
-        Map<String, Cell> cells = read(Path.of(args[0]));
+        Map<String, Cell> cells = new TreeMap<>();
+        for (String run : args) {
+            read(Path.of(run, "ring-throughput.json")).forEach((key, cell) -> cells.merge(key, cell, Cell::plus));
+        }
         StringBuilder out = new StringBuilder();
+        if (args.length > 1) {
+            out.append("Pooled over ").append(args.length).append(" runs: ").append(String.join(", ", args)).append("\n\n");
+        }
 
         out.append("#### A. All iterations: median GB/s (10^9 B/s) [min-max], n iterations\n\n");
         header(out, "transport");
@@ -144,13 +171,18 @@ public final class ThroughputSummary {
             }
         }
 
-        out.append("\n#### ").append(table++).append(". JMH score (mean of all iterations) ± 99.9% error, GB/s\n\n");
+        out.append("\n#### ").append(table++).append(". JMH score (mean of all iterations) ± 99.9% error, GB/s")
+                .append(args.length > 1 ? ", one per run" : "").append("\n\n");
         header(out, "transport");
         for (String transport : TRANSPORTS) {
             out.append("| ").append(transport);
             for (int chunk : CHUNKS) {
                 Cell cell = cells.get(key(transport, chunk));
-                out.append(cell == null ? " | -" : String.format(Locale.ROOT, " | %.2f ± %.2f", cell.score(), cell.error()));
+                out.append(" | ");
+                if (cell != null) {
+                    out.append(String.join("; ", cell.jmhScores().stream()
+                            .map(se -> String.format(Locale.ROOT, "%.2f ± %.2f", se[0], se[1])).toList()));
+                }
             }
             out.append(" |\n");
         }
@@ -197,19 +229,17 @@ public final class ThroughputSummary {
                 Cell cell = cells.get(key(transport, chunk));
                 out.append(" | ");
                 if (cell != null) {
-                    StringBuilder tags = new StringBuilder();
-                    cell.iterations().forEach(i -> tags.append(i.tag()));
-                    out.append('`').append(tags).append('`').append(String.format(Locale.ROOT, " %.0f / %.0f",
-                            cell.mean(Iteration::foreignCpuPercent), cell.mean(Iteration::stealPercent)));
+                    out.append('`').append(String.join(" ", cell.runTags())).append('`').append(String.format(Locale.ROOT,
+                            " %.0f / %.0f", cell.mean(Iteration::foreignCpuPercent), cell.mean(Iteration::stealPercent)));
                 }
             }
             out.append(" |\n");
         }
 
-        if (args.length > 1) {
+        if (args.length == 1) {
             out.append("\n#### ").append(table).append(". Placement probe around each trial (median round trip, ns: before / after)\n\n");
             header(out, "transport");
-            Map<String, String> placements = placements(Path.of(args[1]));
+            Map<String, String> placements = placements(Path.of(args[0], "ring-throughput.txt"));
             for (String transport : TRANSPORTS) {
                 out.append("| ").append(transport);
                 for (int chunk : CHUNKS) {
@@ -278,7 +308,7 @@ public final class ThroughputSummary {
                 iterations.add(new Iteration(scores.get(i) / 1000, before.get(i), after.get(i), foreign.get(i), steal.get(i)));
             }
             double error = metric.get("scoreError") instanceof Number n ? n.doubleValue() / 1000 : Double.NaN;
-            cells.put(key(transport, chunk), new Cell(iterations, ((Number) metric.get("score")).doubleValue() / 1000, error));
+            cells.put(key(transport, chunk), Cell.ofRun(iterations, ((Number) metric.get("score")).doubleValue() / 1000, error));
         }
         return cells;
     }
