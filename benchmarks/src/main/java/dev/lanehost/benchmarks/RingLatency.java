@@ -403,7 +403,7 @@ public final class RingLatency {
      * One measured round: its percentiles, and the placement probes (median round trip, ns) just
      * before and after it.
      */
-    private record RoundResult(double[] percentiles, double placementBefore, double placementAfter, double foreignCpuPercent) {
+    record RoundResult(double[] percentiles, double placementBefore, double placementAfter, double foreignCpuPercent) {
         boolean close() {
             return placementBefore < PlacementProbe.CLOSE_BELOW_NANOS && placementAfter < PlacementProbe.CLOSE_BELOW_NANOS;
         }
@@ -418,7 +418,7 @@ public final class RingLatency {
     }
 
     /** Which rounds a summary counts. */
-    private enum Selection {
+    enum Selection {
         ALL("all rounds"),
         CLOSE("close-placement undisturbed rounds (both probes < " + (int) PlacementProbe.CLOSE_BELOW_NANOS
                 + " ns, other processes < " + (int) CpuShare.DISTURBED_FROM_PERCENT + "% of a CPU)"),
@@ -439,7 +439,7 @@ public final class RingLatency {
         }
     }
 
-    private static void summarize(Map<String, List<RoundResult>> results, Selection selection) {
+    static void summarize(Map<String, List<RoundResult>> results, Selection selection) {
         System.out.println();
         System.out.println("one-way latency, ns, median across the " + selection.label);
         System.out.printf(Locale.ROOT, "%-22s", "transport");

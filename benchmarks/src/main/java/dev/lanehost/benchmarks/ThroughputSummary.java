@@ -212,7 +212,7 @@ public final class ThroughputSummary {
                     size(target.chunk()), target.atLeast()));
             for (Selection selection : Selection.values()) {
                 double ratio = ratio(cells, target.numerator(), target.denominator(), target.chunk(), selection);
-                out.append(" | ").append(format(ratio)).append("x ")
+                out.append(" | ").append(Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.3f", ratio)).append("x ")
                         .append(Double.isNaN(ratio) ? "(no data)" : ratio >= target.atLeast() ? "met" : "**missed**");
             }
             out.append(" |\n");

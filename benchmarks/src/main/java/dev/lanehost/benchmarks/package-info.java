@@ -11,8 +11,11 @@
  *   <li>{@link dev.lanehost.benchmarks.PlacementProbe} (plain main and a static method both use):
  *       the core-to-core round trip of the moment, because on the shared VM the two vCPUs are
  *       sometimes close and sometimes far on the host and every cross-thread figure moves with it.</li>
- *   <li>{@link dev.lanehost.benchmarks.ThroughputSummary} (plain main): turns JMH's JSON into the
- *       median table of {@code RESULTS.md}.</li>
+ *   <li>{@link dev.lanehost.benchmarks.CpuShare}: the CPU other processes and the hypervisor took
+ *       during a measurement, because the machine is shared.</li>
+ *   <li>{@link dev.lanehost.benchmarks.ThroughputSummary} and {@link dev.lanehost.benchmarks.LatencySummary}
+ *       (plain mains): turn one or several runs' output into the median tables of {@code RESULTS.md},
+ *       stratified by placement and disturbance.</li>
  * </ul>
  *
  * <p>Equal work everywhere: every producer copies from a source buffer and every consumer copies into
