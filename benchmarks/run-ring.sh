@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Builds the benchmarks and runs the SPSC ring comparison: placement probe, JMH throughput
+# (RingThroughputBenchmark), placement probe, latency (RingLatency), placement probe. Everything
+# printed is also written under benchmarks/results/<UTC date and time>/ (benchmarks/results/smoke/ with
+# --smoke): run-ring.txt (everything), environment.txt, ring-throughput.{json,txt},
+# ring-throughput-summary.md, ring-latency.txt, cpu-monitor.txt (what else ran), build.txt.
+#
+#   benchmarks/run-ring.sh           the real run, about 5 minutes on 2 vCPUs (plus any wait for quiet)
+#   benchmarks/run-ring.sh --smoke   every benchmark once, briefly: checks that all run and stop
+#
+# It only packages (never `mvn install`, which would overwrite the shared ~/.m2 artifacts).
+# JAVA_HOME must be a JDK 25; by default the Temurin 25 under /usr/lib/jvm.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export JAVA_HOME="${JAVA_HOME_25:-/usr/lib/jvm/temurin-25-jdk-amd64}"
+JAVA="$JAVA_HOME/bin/java"
+JAR=benchmarks/target/benchmarks.jar
+# The same flags the JMH forks get (@Fork jvmArgsAppend), for the plain mains.
+JVM_FLAGS=(--enable-native-access=ALL-UNNAMED --add-exports java.base/jdk.internal.misc=ALL-UNNAMED)
+
+if [[ "${1:-}" == "--smoke" ]]; then
+    OUT=benchmarks/results/smoke
+    # One short iteration each: enough to see every transport start, move bytes and stop.
+    JMH_ARGS=(-f 1 -wi 1 -w 500ms -i 2 -r 500ms)
+    LATENCY_ARGS=(rounds=1 messages=20000 warmup=1)
+else
+    OUT=benchmarks/results/$(date -u +%Y-%m-%dT%H%MZ)
+    # 3 x 1 s warm-up, then 16 x 0.5 s measured per trial: the vCPU placement changes every few
+    # seconds, so many short iterations, each tagged with the placement around it, beat a few long ones.
+    JMH_ARGS=(-f 1 -wi 3 -w 1s -i 16 -r 500ms)
+    LATENCY_ARGS=(rounds=7 messages=100000 warmup=2)
+fi
+mkdir -p "$OUT"
+LOG="$OUT/run-ring.txt"
+: > "$LOG"
+
+say() { printf '%s\n' "$*" | tee -a "$LOG"; }
+probe() { "$JAVA" -cp "$JAR" dev.lanehost.benchmarks.PlacementProbe "$1" 2>/dev/null | tee -a "$LOG"; }
+
+# Percent of both vCPUs busy over two seconds, from /proc/stat.
+busy_percent() {
+    local _ u n s i w q sq st t1 i1 t2 i2
+    read -r _ u n s i w q sq st _ < /proc/stat; t1=$((u + n + s + i + w + q + sq + st)); i1=$((i + w))
+    sleep 2
+    read -r _ u n s i w q sq st _ < /proc/stat; t2=$((u + n + s + i + w + q + sq + st)); i2=$((i + w))
+    echo $(( 100 * ((t2 - t1) - (i2 - i1)) / (t2 - t1 > 0 ? t2 - t1 : 1) ))
+}
+
+# The machine is shared: another engineer's build or test run takes both vCPUs and makes every figure
+# meaningless. Wait (up to QUIET_WAIT_SECONDS, default 30 min) until it is idle, then run anyway.
+wait_until_quiet() {
+    local deadline=$((SECONDS + ${QUIET_WAIT_SECONDS:-1800})) busy
+    while busy=$(busy_percent); [ "$busy" -gt 15 ]; do
+        if [ "$SECONDS" -ge "$deadline" ]; then
+            say "machine still busy (${busy}% CPU): running anyway, figures will be disturbed"
+            return
+        fi
+        say "machine busy (${busy}% CPU, load $(cut -d' ' -f1-3 /proc/loadavg)): waiting for it to go quiet"
+        sleep 20
+    done
+    say "machine quiet (${busy}% CPU busy over 2 s)"
+}
+
+# Every 10 s, what else is running: the top processes by CPU over half a second. A line that is not
+# this run's java (benchmarks.jar / ForkedMain) at high %CPU means the figures of that moment are disturbed.
+monitor() {
+    while sleep 10; do
+        echo "--- $(date -u +%T) load $(cut -d' ' -f1-3 /proc/loadavg)"
+        top -b -c -n 2 -d 0.5 -w 160 | awk '/^top -/ { n++ } n == 2' | sed -n '8,11p' | awk '{ $2=$3=$4=$5=$6=$7=$8=""; print }'
+    done
+}
+
+say "== build: mvn -B -q -DskipTests -pl benchmarks -am package"
+mvn -B -q -DskipTests -pl benchmarks -am package > "$OUT/build.txt" 2>&1 || {
+    tail -n 40 "$OUT/build.txt"; say "build failed: see $OUT/build.txt"; exit 1; }
+
+say "== environment"
+{
+    echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+    echo "cpu: $(lscpu | sed -n 's/^Model name: *//p' | head -n1), $(nproc) vCPUs ($(lscpu | sed -n 's/^Hypervisor vendor: *//p') guest)"
+    echo "kernel: $(uname -srm)"
+    echo "clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
+    echo "java: $("$JAVA" -version 2>&1 | tr '\n' ' ')"
+    echo "git: $(git rev-parse --abbrev-ref HEAD) $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . 2>/dev/null || echo ' (uncommitted changes)')"
+    echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+} | tee -a "$LOG" > "$OUT/environment.txt"
+
+monitor > "$OUT/cpu-monitor.txt" 2>&1 &
+MONITOR=$!
+trap 'kill "$MONITOR" 2>/dev/null || true' EXIT
+
+say "== placement probe"
+wait_until_quiet
+probe before-throughput
+
+say "== JMH: java -jar $JAR RingThroughputBenchmark ${JMH_ARGS[*]} -rf json -rff $OUT/ring-throughput.json"
+"$JAVA" -jar "$JAR" RingThroughputBenchmark "${JMH_ARGS[@]}" -rf json -rff "$OUT/ring-throughput.json" 2>&1 \
+    | grep -v --line-buffered '^WARNING: .*sun.misc.Unsafe\|^WARNING: Please consider reporting\|^WARNING: A terminally deprecated' \
+    | tee "$OUT/ring-throughput.txt" | tee -a "$LOG"
+"$JAVA" -cp "$JAR" dev.lanehost.benchmarks.ThroughputSummary "$OUT" \
+    | tee "$OUT/ring-throughput-summary.md" | tee -a "$LOG"
+
+say "== placement probe"
+probe after-throughput
+
+wait_until_quiet
+say "== latency: java ${JVM_FLAGS[*]} -cp $JAR dev.lanehost.benchmarks.RingLatency ${LATENCY_ARGS[*]}"
+"$JAVA" "${JVM_FLAGS[@]}" -cp "$JAR" dev.lanehost.benchmarks.RingLatency "${LATENCY_ARGS[@]}" 2>&1 \
+    | tee "$OUT/ring-latency.txt" | tee -a "$LOG"
+
+say "== placement probe"
+probe after-latency
+say "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+say "== done: results in $OUT/"

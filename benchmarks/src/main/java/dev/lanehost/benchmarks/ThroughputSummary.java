@@ -1,0 +1,474 @@
+package dev.lanehost.benchmarks;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Turns the JSON of a {@link RingThroughputBenchmark} run into the Markdown tables of
+ * {@code RESULTS.md}: per transport and size, the median of the measurement iterations in GB/s
+ * (10^9 bytes per second) over all iterations, over the undisturbed iterations that ran on close vCPUs
+ * (both placement probes around the iteration below {@link PlacementProbe#CLOSE_BELOW_NANOS}) and over
+ * those that ran on far ones; JMH's own score and error; the ratios the targets are stated in, per
+ * selection; each iteration's placement and foreign CPU load; and, if the JMH log is given too, the
+ * placement probe printed beside each trial.
+ *
+ * <p>Usage: {@code ThroughputSummary runDirectory...}: each directory is one run of
+ * {@code benchmarks/run-ring.sh} ({@code ring-throughput.json}, {@code ring-throughput.txt}); with
+ * several, the iterations of all runs are pooled before the medians are taken.
+ */
+public final class ThroughputSummary {
+    private static final List<String> TRANSPORTS = List.of("javaToJava", "cToC", "agrona", "disruptor", "cToJava", "javaToC");
+    private static final List<Integer> CHUNKS = List.of(512, 4096, 65536);
+
+    /** A ratio target: numerator / denominator at a size, against a floor. */
+    private record Target(String numerator, String denominator, int chunk, double atLeast) {
+    }
+
+    private static final List<Target> TARGETS = List.of(
+            new Target("javaToJava", "agrona", 512, 1.2),
+            new Target("javaToJava", "cToC", 4096, 0.8),
+            new Target("javaToJava", "cToC", 65536, 0.8));
+
+    private static final String[][] RATIOS = {
+            {"javaToJava", "agrona"}, {"javaToJava", "disruptor"}, {"javaToJava", "cToC"},
+            {"cToJava", "cToC"}, {"javaToC", "cToC"}, {"cToJava", "javaToJava"}, {"javaToC", "javaToJava"}};
+
+    private ThroughputSummary() {
+    }
+
+    /** One measurement iteration: its score in GB/s, the placement probes around it (ns), and other tenants' CPU. */
+    private record Iteration(double gigabytesPerSecond, double placementBefore, double placementAfter,
+                             double foreignCpuPercent, double stealPercent) {
+        boolean close() {
+            return placementBefore < PlacementProbe.CLOSE_BELOW_NANOS && placementAfter < PlacementProbe.CLOSE_BELOW_NANOS;
+        }
+
+        boolean far() {
+            return placementBefore >= PlacementProbe.FAR_FROM_NANOS && placementAfter >= PlacementProbe.FAR_FROM_NANOS;
+        }
+
+        boolean undisturbed() {
+            return !(foreignCpuPercent >= CpuShare.DISTURBED_FROM_PERCENT);
+        }
+
+        /** c, m or f for the worse of the two probes; upper case if other processes took CPU meanwhile. */
+        char tag() {
+            char c = PlacementProbe.classify(Math.max(placementBefore, placementAfter)).charAt(0);
+            return undisturbed() ? c : Character.toUpperCase(c);
+        }
+    }
+
+    /** Which iterations a table counts. */
+    private enum Selection {
+        ALL("all iterations"),
+        CLOSE("close placement, undisturbed"),
+        FAR("far placement, undisturbed");
+
+        final String label;
+
+        Selection(String label) {
+            this.label = label;
+        }
+
+        boolean accepts(Iteration i) {
+            return switch (this) {
+                case ALL -> true;
+                case CLOSE -> i.close() && i.undisturbed();
+                case FAR -> i.far() && i.undisturbed();
+            };
+        }
+    }
+
+    /**
+     * One transport at one size, pooled over the runs read: every iteration, and per run JMH's
+     * score and error in GB/s and the iterations' tags.
+     */
+    private record Cell(List<Iteration> iterations, List<double[]> jmhScores, List<String> runTags) {
+        static Cell ofRun(List<Iteration> iterations, double score, double error) {
+            StringBuilder tags = new StringBuilder();
+            iterations.forEach(i -> tags.append(i.tag()));
+            return new Cell(iterations, List.of(new double[] {score, error}), List.of(tags.toString()));
+        }
+
+        Cell plus(Cell other) {
+            return new Cell(concat(iterations, other.iterations), concat(jmhScores, other.jmhScores), concat(runTags, other.runTags));
+        }
+
+        private static <T> List<T> concat(List<T> a, List<T> b) {
+            List<T> all = new ArrayList<>(a);
+            all.addAll(b);
+            return all;
+        }
+
+        List<Double> scores(Selection selection) {
+            return iterations.stream().filter(selection::accepts).map(Iteration::gigabytesPerSecond).toList();
+        }
+
+        double median(Selection selection) {
+            List<Double> scores = scores(selection);
+            return scores.isEmpty() ? Double.NaN : RingLatency.median(scores.stream().mapToDouble(Double::doubleValue).toArray());
+        }
+
+        double mean(java.util.function.ToDoubleFunction<Iteration> value) {
+            return iterations.stream().mapToDouble(value).filter(v -> !Double.isNaN(v)).average().orElse(Double.NaN);
+        }
+    }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length < 1) {
+            System.err.println("usage: ThroughputSummary runDirectory... (each holding ring-throughput.json and ring-throughput.txt)");
+            System.exit(2);
+        }
+        Map<String, Cell> cells = new TreeMap<>();
+        for (String run : args) {
+            read(Path.of(run, "ring-throughput.json")).forEach((key, cell) -> cells.merge(key, cell, Cell::plus));
+        }
+        StringBuilder out = new StringBuilder();
+        if (args.length > 1) {
+            out.append("Pooled over ").append(args.length).append(" runs: ").append(String.join(", ", args)).append("\n\n");
+        }
+
+        out.append("#### A. All iterations: median GB/s (10^9 B/s) [min-max], n iterations\n\n");
+        header(out, "transport");
+        for (String transport : TRANSPORTS) {
+            out.append("| ").append(transport);
+            for (int chunk : CHUNKS) {
+                Cell cell = cells.get(key(transport, chunk));
+                if (cell == null) {
+                    out.append(" | -");
+                    continue;
+                }
+                List<Double> scores = cell.scores(Selection.ALL);
+                out.append(String.format(Locale.ROOT, " | **%.2f** [%.2f-%.2f] n=%d", cell.median(Selection.ALL),
+                        scores.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN),
+                        scores.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN), scores.size()));
+            }
+            out.append(" |\n");
+        }
+
+        char table = 'B';
+        for (Selection selection : List.of(Selection.CLOSE, Selection.FAR)) {
+            out.append("\n#### ").append(table++).append(". ").append(capitalized(selection.label))
+                    .append(" iterations only: median GB/s (iterations counted / all)\n\n");
+            header(out, "transport");
+            for (String transport : TRANSPORTS) {
+                out.append("| ").append(transport);
+                for (int chunk : CHUNKS) {
+                    Cell cell = cells.get(key(transport, chunk));
+                    out.append(cell == null ? " | -" : String.format(Locale.ROOT, " | **%s** (%d/%d)",
+                            format(cell.median(selection)), cell.scores(selection).size(), cell.iterations().size()));
+                }
+                out.append(" |\n");
+            }
+        }
+
+        out.append("\n#### ").append(table++).append(". JMH score (mean of all iterations) ± 99.9% error, GB/s")
+                .append(args.length > 1 ? ", one per run" : "").append("\n\n");
+        header(out, "transport");
+        for (String transport : TRANSPORTS) {
+            out.append("| ").append(transport);
+            for (int chunk : CHUNKS) {
+                Cell cell = cells.get(key(transport, chunk));
+                out.append(" | ");
+                if (cell != null) {
+                    out.append(String.join("; ", cell.jmhScores().stream()
+                            .map(se -> String.format(Locale.ROOT, "%.2f ± %.2f", se[0], se[1])).toList()));
+                }
+            }
+            out.append(" |\n");
+        }
+
+        out.append("\n#### ").append(table++).append(". Ratios of medians: all / close / far iterations\n\n");
+        header(out, "ratio");
+        for (String[] pair : RATIOS) {
+            out.append("| ").append(pair[0]).append(" / ").append(pair[1]);
+            for (int chunk : CHUNKS) {
+                out.append(" | ");
+                List<String> ratios = new ArrayList<>();
+                for (Selection selection : Selection.values()) {
+                    ratios.add(format(ratio(cells, pair[0], pair[1], chunk, selection)));
+                }
+                out.append(String.join(" / ", ratios));
+            }
+            out.append(" |\n");
+        }
+
+        out.append("\n#### ").append(table++).append(". Targets\n\n| target");
+        for (Selection selection : Selection.values()) {
+            out.append(" | ").append(selection.label);
+        }
+        out.append(" |\n|---|---|---|---|\n");
+        for (Target target : TARGETS) {
+            out.append(String.format(Locale.ROOT, "| %s / %s at %s >= %.1fx", target.numerator(), target.denominator(),
+                    size(target.chunk()), target.atLeast()));
+            for (Selection selection : Selection.values()) {
+                double ratio = ratio(cells, target.numerator(), target.denominator(), target.chunk(), selection);
+                out.append(" | ").append(Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.3f", ratio)).append("x ")
+                        .append(Double.isNaN(ratio) ? "(no data)" : ratio >= target.atLeast() ? "met" : "**missed**");
+            }
+            out.append(" |\n");
+        }
+
+        out.append("\n#### ").append(table++).append(". Each measurement iteration in order: placement (worse of the two probes) "
+                + "c = close < ").append((int) PlacementProbe.CLOSE_BELOW_NANOS).append(" ns, m = middle, f = far >= ")
+                .append((int) PlacementProbe.FAR_FROM_NANOS).append(" ns; upper case = other processes took >= ")
+                .append((int) CpuShare.DISTURBED_FROM_PERCENT).append("% of a CPU; then mean foreign / steal % of a CPU\n\n");
+        header(out, "transport");
+        for (String transport : TRANSPORTS) {
+            out.append("| ").append(transport);
+            for (int chunk : CHUNKS) {
+                Cell cell = cells.get(key(transport, chunk));
+                out.append(" | ");
+                if (cell != null) {
+                    out.append('`').append(String.join(" ", cell.runTags())).append('`').append(String.format(Locale.ROOT,
+                            " %.0f / %.0f", cell.mean(Iteration::foreignCpuPercent), cell.mean(Iteration::stealPercent)));
+                }
+            }
+            out.append(" |\n");
+        }
+
+        if (args.length == 1) {
+            out.append("\n#### ").append(table).append(". Placement probe around each trial (median round trip, ns: before / after)\n\n");
+            header(out, "transport");
+            Map<String, String> placements = placements(Path.of(args[0], "ring-throughput.txt"));
+            for (String transport : TRANSPORTS) {
+                out.append("| ").append(transport);
+                for (int chunk : CHUNKS) {
+                    String before = placements.getOrDefault("before " + key(transport, chunk), "?");
+                    String after = placements.getOrDefault("after " + key(transport, chunk), "?");
+                    out.append(" | ").append(before).append(" / ").append(after);
+                }
+                out.append(" |\n");
+            }
+        }
+        System.out.print(out);
+    }
+
+    private static String format(double value) {
+        return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%.2f", value);
+    }
+
+    private static String capitalized(String text) {
+        return Character.toUpperCase(text.charAt(0)) + text.substring(1);
+    }
+
+    private static void header(StringBuilder out, String first) {
+        out.append("| ").append(first);
+        CHUNKS.forEach(chunk -> out.append(" | ").append(size(chunk)));
+        out.append(" |\n|---");
+        CHUNKS.forEach(chunk -> out.append("|---"));
+        out.append("|\n");
+    }
+
+    private static double ratio(Map<String, Cell> cells, String numerator, String denominator, int chunk, Selection selection) {
+        Cell top = cells.get(key(numerator, chunk));
+        Cell bottom = cells.get(key(denominator, chunk));
+        return top == null || bottom == null ? Double.NaN : top.median(selection) / bottom.median(selection);
+    }
+
+    private static String size(int chunk) {
+        return chunk >= 1024 ? (chunk / 1024) + " KiB" : chunk + " B";
+    }
+
+    private static String key(String transport, int chunk) {
+        return transport + "@" + chunk;
+    }
+
+    /** Scores in ops/us with one op per byte are MB/s; /1000 gives GB/s. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Cell> read(Path json) throws IOException {
+        List<Object> runs = (List<Object>) new Json(Files.readString(json)).value();
+        Map<String, Cell> cells = new TreeMap<>();
+        for (Object run : runs) {
+            Map<String, Object> r = (Map<String, Object>) run;
+            Map<String, Object> params = (Map<String, Object>) r.get("params");
+            String transport = (String) params.get("transport");
+            int chunk = Integer.parseInt((String) params.get("chunk"));
+            Map<String, Object> metric = (Map<String, Object>) r.get("primaryMetric");
+            if (!"ops/us".equals(metric.get("scoreUnit"))) {
+                throw new IllegalArgumentException(r.get("benchmark") + ": expected ops/us, got " + metric.get("scoreUnit"));
+            }
+            Map<String, Object> secondary = (Map<String, Object>) r.get("secondaryMetrics");
+            List<Double> scores = flatten(metric.get("rawData"));
+            List<Double> before = secondary(secondary, "placementBeforeNs", scores.size());
+            List<Double> after = secondary(secondary, "placementAfterNs", scores.size());
+            List<Double> foreign = secondary(secondary, "foreignCpuPercent", scores.size());
+            List<Double> steal = secondary(secondary, "stealPercent", scores.size());
+            List<Iteration> iterations = new ArrayList<>();
+            for (int i = 0; i < scores.size(); i++) {
+                iterations.add(new Iteration(scores.get(i) / 1000, before.get(i), after.get(i), foreign.get(i), steal.get(i)));
+            }
+            double error = metric.get("scoreError") instanceof Number n ? n.doubleValue() / 1000 : Double.NaN;
+            cells.put(key(transport, chunk), Cell.ofRun(iterations, ((Number) metric.get("score")).doubleValue() / 1000, error));
+        }
+        return cells;
+    }
+
+    /** A secondary result's per-iteration values, or NaNs if this run did not record it. */
+    @SuppressWarnings("unchecked")
+    private static List<Double> secondary(Map<String, Object> secondary, String name, int iterations) {
+        Object metric = secondary == null ? null : secondary.get(name);
+        if (metric == null) {
+            return java.util.Collections.nCopies(iterations, Double.NaN);
+        }
+        return flatten(((Map<String, Object>) metric).get("rawData"));
+    }
+
+    /** JMH's rawData: one list of per-iteration values per fork, flattened in order. */
+    @SuppressWarnings("unchecked")
+    private static List<Double> flatten(Object rawData) {
+        List<Double> values = new ArrayList<>();
+        for (Object fork : (List<Object>) rawData) {
+            for (Object value : (List<Object>) fork) {
+                values.add(value instanceof Number n ? n.doubleValue() : Double.NaN);
+            }
+        }
+        return values;
+    }
+
+    /** "# placement before javaToJava chunk=512: median round trip 60.2 ns (close; ..." lines of the JMH log. */
+    private static Map<String, String> placements(Path log) throws IOException {
+        Pattern line = Pattern.compile("# placement (before|after) (\\w+) chunk=(\\d+): median round trip ([\\d.]+) ns \\((\\w+)");
+        Map<String, String> placements = new LinkedHashMap<>();
+        for (String text : Files.readAllLines(log)) {
+            Matcher m = line.matcher(text);
+            if (m.find()) {
+                placements.put(m.group(1) + " " + key(m.group(2), Integer.parseInt(m.group(3))), m.group(4));
+            }
+        }
+        return placements;
+    }
+
+    /** Just enough JSON for JMH's result file: objects, arrays, strings, numbers, literals. */
+    private static final class Json {
+        private final String text;
+        private int at;
+
+        Json(String text) {
+            this.text = text;
+        }
+
+        Object value() {
+            skipSpace();
+            char c = text.charAt(at);
+            return switch (c) {
+                case '{' -> object();
+                case '[' -> array();
+                case '"' -> string();
+                case 't', 'f', 'n' -> literal();
+                default -> number();
+            };
+        }
+
+        private Map<String, Object> object() {
+            Map<String, Object> map = new LinkedHashMap<>();
+            at++;
+            skipSpace();
+            if (text.charAt(at) == '}') {
+                at++;
+                return map;
+            }
+            while (true) {
+                skipSpace();
+                String key = string();
+                skipSpace();
+                expect(':');
+                map.put(key, value());
+                skipSpace();
+                if (text.charAt(at++) == '}') {
+                    return map;
+                }
+            }
+        }
+
+        private List<Object> array() {
+            List<Object> list = new ArrayList<>();
+            at++;
+            skipSpace();
+            if (text.charAt(at) == ']') {
+                at++;
+                return list;
+            }
+            while (true) {
+                list.add(value());
+                skipSpace();
+                if (text.charAt(at++) == ']') {
+                    return list;
+                }
+            }
+        }
+
+        private String string() {
+            expect('"');
+            StringBuilder s = new StringBuilder();
+            while (true) {
+                char c = text.charAt(at++);
+                if (c == '"') {
+                    return s.toString();
+                }
+                if (c == '\\') {
+                    char e = text.charAt(at++);
+                    switch (e) {
+                        case 'n' -> s.append('\n');
+                        case 't' -> s.append('\t');
+                        case 'r' -> s.append('\r');
+                        case 'b' -> s.append('\b');
+                        case 'f' -> s.append('\f');
+                        case 'u' -> {
+                            s.append((char) Integer.parseInt(text.substring(at, at + 4), 16));
+                            at += 4;
+                        }
+                        default -> s.append(e);
+                    }
+                } else {
+                    s.append(c);
+                }
+            }
+        }
+
+        private Object literal() {
+            for (String word : List.of("true", "false", "null")) {
+                if (text.startsWith(word, at)) {
+                    at += word.length();
+                    return word.equals("null") ? null : Boolean.valueOf(word);
+                }
+            }
+            throw new IllegalArgumentException("bad JSON literal at " + at);
+        }
+
+        private Object number() {
+            int start = at;
+            while (at < text.length() && "+-0123456789.eE".indexOf(text.charAt(at)) >= 0) {
+                at++;
+            }
+            String token = text.substring(start, at);
+            if (token.isEmpty()) {
+                // JMH writes NaN as the string "NaN"; anything else here is not JSON.
+                throw new IllegalArgumentException("bad JSON at " + at + ": '" + text.charAt(at) + "'");
+            }
+            return Double.parseDouble(token);
+        }
+
+        private void expect(char c) {
+            if (text.charAt(at) != c) {
+                throw new IllegalArgumentException("expected '" + c + "' at " + at + ", found '" + text.charAt(at) + "'");
+            }
+            at++;
+        }
+
+        private void skipSpace() {
+            while (at < text.length() && Character.isWhitespace(text.charAt(at))) {
+                at++;
+            }
+        }
+    }
+}
