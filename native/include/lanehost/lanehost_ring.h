@@ -22,9 +22,10 @@
  *    +---------------------------------------------------------------+
  *128 |               Producer position (64 bits)                     |  producer writes (release)
  *136 |    Producer's cached consumer position (64 bits, private)     |  producer only
- *144 |               Doorbell (64 bits)                              |  producer writes (release)
- *152 |               Overrun count (64 bits)                         |  producer writes
- *160 |             Padding up to byte 256                           ...
+ *144 |               Overrun count (64 bits)                         |  producer writes
+ *152 |             Padding up to byte 192                           ...
+ *192 |               Doorbell (64 bits)                              |  producer writes (release)
+ *200 |             Padding up to byte 256                           ...
  *    +---------------------------------------------------------------+
  *256 |               Consumer position (64 bits)                     |  consumer writes (release)
  *264 |    Consumer's cached producer position (64 bits, private)     |  consumer only
@@ -35,7 +36,9 @@
  *    +---------------------------------------------------------------+
  *
  * Each side's fields live in their own pair of cache lines (128 bytes), because adjacent-line
- * prefetchers pull lines in pairs and a shared pair would bounce between the two cores.
+ * prefetchers pull lines in pairs and a shared pair would bounce between the two cores. The doorbell has
+ * the producer's second line to itself: the consumer polls the position line, and a doorbell store on
+ * that line right after the position store would take the line away from it a second time per write.
  *
  * Protocol: positions only grow; byte p lives at data[p & (capacity - 1)]. The producer copies
  * bytes in, then publishes them with a release store of its position; the consumer acquires the
@@ -98,9 +101,10 @@ typedef struct lanehost_ring_header {
     /* Producer's pair of cache lines. */
     alignas(2 * LANEHOST_RING_CACHE_LINE_LENGTH) _Atomic uint64_t producer_position;
     uint64_t producer_cached_consumer_position;
-    _Atomic uint64_t doorbell;
     _Atomic uint64_t overrun_count;
-    uint8_t producer_padding[2 * LANEHOST_RING_CACHE_LINE_LENGTH - 32];
+    uint8_t producer_padding[LANEHOST_RING_CACHE_LINE_LENGTH - 24];
+    _Atomic uint64_t doorbell;
+    uint8_t doorbell_padding[LANEHOST_RING_CACHE_LINE_LENGTH - 8];
 
     /* Consumer's pair of cache lines. */
     alignas(2 * LANEHOST_RING_CACHE_LINE_LENGTH) _Atomic uint64_t consumer_position;
@@ -119,8 +123,8 @@ _Static_assert(offsetof(lanehost_ring_header, version) == 4, "version offset");
 _Static_assert(offsetof(lanehost_ring_header, capacity) == 8, "capacity offset");
 _Static_assert(offsetof(lanehost_ring_header, producer_position) == 128, "producer position offset");
 _Static_assert(offsetof(lanehost_ring_header, producer_cached_consumer_position) == 136, "producer cache offset");
-_Static_assert(offsetof(lanehost_ring_header, doorbell) == 144, "doorbell offset");
-_Static_assert(offsetof(lanehost_ring_header, overrun_count) == 152, "overrun count offset");
+_Static_assert(offsetof(lanehost_ring_header, overrun_count) == 144, "overrun count offset");
+_Static_assert(offsetof(lanehost_ring_header, doorbell) == 192, "doorbell offset: the producer's second cache line");
 _Static_assert(offsetof(lanehost_ring_header, consumer_position) == 256, "consumer position offset");
 _Static_assert(offsetof(lanehost_ring_header, consumer_cached_producer_position) == 264, "consumer cache offset");
 _Static_assert(offsetof(lanehost_ring_header, underrun_count) == 272, "underrun count offset");

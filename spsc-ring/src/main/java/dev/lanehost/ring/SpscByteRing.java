@@ -172,7 +172,9 @@ public final class SpscByteRing implements AutoCloseable {
         long index = tail & mask;
         int first = (int) Math.min(count, capacity - index);
         MemorySegment.copy(src, offset, memory, JAVA_BYTE, HEADER_LENGTH + index, first);
-        MemorySegment.copy(src, offset + first, memory, JAVA_BYTE, HEADER_LENGTH, count - first);
+        if (count > first) { // straddles the end: the rest goes to the start of the data
+            MemorySegment.copy(src, offset + first, memory, JAVA_BYTE, HEADER_LENGTH, count - first);
+        }
         publish(tail, count);
         return count;
     }
@@ -194,7 +196,9 @@ public final class SpscByteRing implements AutoCloseable {
         long index = tail & mask;
         long first = Math.min(count, capacity - index);
         MemorySegment.copy(src, offset, memory, HEADER_LENGTH + index, first);
-        MemorySegment.copy(src, offset + first, memory, HEADER_LENGTH, count - first);
+        if (count > first) {
+            MemorySegment.copy(src, offset + first, memory, HEADER_LENGTH, count - first);
+        }
         publish(tail, count);
         return count;
     }
@@ -222,7 +226,9 @@ public final class SpscByteRing implements AutoCloseable {
             int index = (int) (tail & mask);
             int first = (int) Math.min(count, capacity - index);
             dataView.put(index, src, position, first);
-            dataView.put(0, src, position + first, count - first);
+            if (count > first) {
+                dataView.put(0, src, position + first, count - first);
+            }
             publish(tail, count);
         }
         src.position(position + count);
@@ -248,7 +254,9 @@ public final class SpscByteRing implements AutoCloseable {
         long index = head & mask;
         int first = (int) Math.min(count, capacity - index);
         MemorySegment.copy(memory, JAVA_BYTE, HEADER_LENGTH + index, dst, offset, first);
-        MemorySegment.copy(memory, JAVA_BYTE, HEADER_LENGTH, dst, offset + first, count - first);
+        if (count > first) {
+            MemorySegment.copy(memory, JAVA_BYTE, HEADER_LENGTH, dst, offset + first, count - first);
+        }
         release(head, count);
         return count;
     }
@@ -274,7 +282,9 @@ public final class SpscByteRing implements AutoCloseable {
         long index = head & mask;
         long first = Math.min(count, capacity - index);
         MemorySegment.copy(memory, HEADER_LENGTH + index, dst, offset, first);
-        MemorySegment.copy(memory, HEADER_LENGTH, dst, offset + first, count - first);
+        if (count > first) {
+            MemorySegment.copy(memory, HEADER_LENGTH, dst, offset + first, count - first);
+        }
         release(head, count);
         return count;
     }
@@ -306,7 +316,9 @@ public final class SpscByteRing implements AutoCloseable {
             int index = (int) (head & mask);
             int first = (int) Math.min(count, capacity - index);
             dst.put(position, dataView, index, first);
-            dst.put(position + first, dataView, 0, count - first);
+            if (count > first) {
+                dst.put(position + first, dataView, 0, count - first);
+            }
             release(head, count);
         }
         dst.position(position + count);

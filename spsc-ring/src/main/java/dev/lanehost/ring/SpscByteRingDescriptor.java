@@ -15,9 +15,10 @@ package dev.lanehost.ring;
  *    +---------------------------------------------------------------+
  *128 |               Producer position (64 bits)                     |  producer writes (release)
  *136 |    Producer's cached consumer position (64 bits, private)     |  producer only
- *144 |               Doorbell (64 bits)                              |  producer writes (release)
- *152 |               Overrun count (64 bits)                         |  producer writes
- *160 |             Padding up to byte 256                           ...
+ *144 |               Overrun count (64 bits)                         |  producer writes
+ *152 |             Padding up to byte 192                           ...
+ *192 |               Doorbell (64 bits)                              |  producer writes (release)
+ *200 |             Padding up to byte 256                           ...
  *    +---------------------------------------------------------------+
  *256 |               Consumer position (64 bits)                     |  consumer writes (release)
  *264 |    Consumer's cached producer position (64 bits, private)     |  consumer only
@@ -33,7 +34,9 @@ package dev.lanehost.ring;
  * only grow; byte {@code p} lives at {@code data[p & (capacity - 1)]}.
  *
  * <p>Each side's fields sit in their own pair of cache lines, because adjacent-line prefetchers
- * fetch lines in pairs and a shared pair would bounce between the cores on every call.
+ * fetch lines in pairs and a shared pair would bounce between the cores on every call. The doorbell has
+ * the producer's second line to itself: the consumer polls the position line, and a doorbell store there
+ * right after the position store would take that line away from the consumer a second time per write.
  */
 public final class SpscByteRingDescriptor {
     /** "LHRB" read as a little-endian int. */
@@ -70,8 +73,8 @@ public final class SpscByteRingDescriptor {
 
         PRODUCER_POSITION_OFFSET = offset;
         PRODUCER_CACHED_CONSUMER_POSITION_OFFSET = offset + Long.BYTES;
-        DOORBELL_OFFSET = offset + 2 * Long.BYTES;
-        OVERRUN_COUNT_OFFSET = offset + 3 * Long.BYTES;
+        OVERRUN_COUNT_OFFSET = offset + 2 * Long.BYTES;
+        DOORBELL_OFFSET = offset + CACHE_LINE_LENGTH; // the pair's second line, alone
         offset += CACHE_LINE_LENGTH * 2;
 
         CONSUMER_POSITION_OFFSET = offset;

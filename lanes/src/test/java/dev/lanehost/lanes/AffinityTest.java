@@ -1,0 +1,66 @@
+package dev.lanehost.lanes;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lanehost.affinity.Affinity;
+import dev.lanehost.affinity.AffinityPolicy;
+import dev.lanehost.affinity.AffinityResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** The HOSTED runtime applies its affinity policy to its worker and records what happened. */
+class AffinityTest {
+
+    @Test
+    void aFixedPolicyPinsTheWorkerAndIsRecorded() throws Exception {
+        Affinity affinity = Affinity.system();
+        int cpu = affinity.allowedCpus().orElseThrow().stream().findFirst().orElseThrow();
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).affinity(AffinityPolicy.fixed(cpu)).build()) {
+            AffinityResult result = runtime.affinityResults().get("lanehost-worker-0");
+            assertEquals(AffinityResult.Outcome.APPLIED, result.outcome(), result.toString());
+            assertEquals(1, runtime.affinitySuccesses());
+            assertEquals(0, runtime.affinityFailures());
+            // The kernel agrees: the worker's allowed list is that one CPU.
+            long tid = workerTid(runtime);
+            String status = Files.readString(Path.of("/proc/self/task/" + tid + "/status"));
+            assertTrue(status.contains("Cpus_allowed_list:\t" + cpu + "\n"), status);
+        }
+    }
+
+    @Test
+    void withoutTheLibraryThePolicyFallsBackAndSaysWhy() {
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED)
+                .affinity(AffinityPolicy.BEST_EFFORT, Affinity.unavailable("test: no native library")).build()) {
+            AffinityResult result = runtime.affinityResults().get("lanehost-worker-0");
+            assertEquals(AffinityResult.Outcome.FELL_BACK, result.outcome());
+            assertTrue(result.reason().contains("test: no native library"), result.reason());
+            assertEquals(1, runtime.affinityFailures());
+        }
+    }
+
+    @Test
+    void anUnknownCpuIsRefusedByNameBeforeAnyThreadStarts() {
+        IllegalArgumentException thrown = assertThrows(IllegalArgumentException.class,
+                () -> ActorRuntime.builder(Profile.HOSTED).affinity(AffinityPolicy.fixed(4095)).build());
+        assertTrue(thrown.getMessage().contains("4095"), thrown.getMessage());
+    }
+
+    @Test
+    void noPolicyMeansNotRequested() {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED)) {
+            assertEquals(AffinityResult.Outcome.NOT_REQUESTED, runtime.affinityResults().get("lanehost-worker-0").outcome());
+            assertEquals(0, runtime.affinitySuccesses() + runtime.affinityFailures());
+        }
+    }
+
+    private static long workerTid(ActorRuntime runtime) throws Exception {
+        var tid = new java.util.concurrent.CompletableFuture<Long>();
+        ActorRef probe = runtime.spawn("tid", () -> (context, message) ->
+                tid.complete(Affinity.system().currentThreadId().orElseThrow()));
+        probe.tell("tid?");
+        return tid.get(30, java.util.concurrent.TimeUnit.SECONDS);
+    }
+}
