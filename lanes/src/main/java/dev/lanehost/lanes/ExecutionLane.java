@@ -208,8 +208,12 @@ public final class ExecutionLane {
         }
         Thread bound = boundThread;
         long lastWork = (long) LAST_WORK_DRIVE.getAcquire(this);
+        long driveSeenAt;
+        synchronized (this) {
+            driveSeenAt = observedAtNanos;
+        }
         return new Snapshot.LaneRow(name, bound == null ? null : bound.getName(), drives(), turns(),
-                lastWork == 0 ? -1 : Math.max(0, now - lastWork), List.copyOf(bands), stalled);
+                Math.max(0, now - driveSeenAt), lastWork == 0 ? -1 : Math.max(0, now - lastWork), List.copyOf(bands), stalled);
     }
 
     @Override

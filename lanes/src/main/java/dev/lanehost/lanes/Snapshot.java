@@ -29,12 +29,14 @@ public record Snapshot(long takenAtNanos, List<ActorRow> actors, List<LaneRow> l
      * @param boundThread          name of the thread the lane is bound to, or null before its first drive
      * @param drives               drives so far
      * @param turns                turns run by those drives
+     * @param nanosSinceDriveSeen  time since an observer last saw the drive count change (or, if it never
+     *                             has, since registration): an upper bound on the time since the last drive
      * @param nanosSinceWorkDrive  time since the last drive that ran a turn, or -1 if none has
      * @param bandDepths           actors queued in each of the four bands
      * @param stalled              work is queued and the lane has not been driven for the stall threshold
      */
-    public record LaneRow(String name, String boundThread, long drives, long turns, long nanosSinceWorkDrive,
-                          List<Long> bandDepths, boolean stalled) {
+    public record LaneRow(String name, String boundThread, long drives, long turns, long nanosSinceDriveSeen,
+                          long nanosSinceWorkDrive, List<Long> bandDepths, boolean stalled) {
     }
 
     /** A {@code ps}-style table for humans. */
@@ -48,12 +50,13 @@ public record Snapshot(long takenAtNanos, List<ActorRow> actors, List<LaneRow> l
                     row.turns(), row.currentTurnNanos() == 0 ? "-" : micros(row.currentTurnNanos()), row.strikes()));
         }
         if (!lanes.isEmpty()) {
-            out.append(String.format("%nLANE                 %-22s %10s %10s %12s %-16s %s%n",
-                    "BOUND", "DRIVES", "TURNS", "LAST-WORK", "BANDS 0/1/2/3", "STALLED"));
+            out.append(String.format("%nLANE                 %-22s %10s %10s %12s %12s %-16s %s%n",
+                    "BOUND", "DRIVES", "TURNS", "LAST-DRIVE", "LAST-WORK", "BANDS 0/1/2/3", "STALLED"));
             for (LaneRow lane : lanes) {
                 List<Long> b = lane.bandDepths();
-                out.append(String.format("%-20s %-22s %10d %10d %12s %-16s %s%n", clip(lane.name(), 20),
+                out.append(String.format("%-20s %-22s %10d %10d %12s %12s %-16s %s%n", clip(lane.name(), 20),
                         lane.boundThread() == null ? "(unbound)" : clip(lane.boundThread(), 22), lane.drives(), lane.turns(),
+                        lane.drives() == 0 ? "never" : "<" + micros(lane.nanosSinceDriveSeen()),
                         lane.nanosSinceWorkDrive() < 0 ? "never" : micros(lane.nanosSinceWorkDrive()),
                         b.get(0) + "/" + b.get(1) + "/" + b.get(2) + "/" + b.get(3), lane.stalled() ? "STALLED" : "no"));
             }

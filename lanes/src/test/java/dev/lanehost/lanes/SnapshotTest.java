@@ -46,6 +46,7 @@ class SnapshotTest {
             assertEquals("audio", laneRow.name());
             assertEquals("host", laneRow.boundThread());
             assertEquals(List.of(0L, 0L, 0L, 0L), laneRow.bandDepths(), "busy was polled; it is running, not queued");
+            assertEquals(-1, laneRow.nanosSinceWorkDrive(), "the only drive is still running; work drives are stamped when they end");
 
             String text = snapshot.render();
             assertTrue(text.contains("busy") && text.contains("RUNNING") && text.contains("waiting"), text);
