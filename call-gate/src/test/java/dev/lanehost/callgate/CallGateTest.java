@@ -237,8 +237,9 @@ class CallGateTest {
         try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
             ActorRef actor = runtime.spawn("narrow", () -> (c, m) -> { });
             CallGate gate = CallGate.open(actor, (context, args) -> "ok", 1, 1024);
+            runtime.runUntilIdle(Duration.ZERO); // the actor's start, so the only queued work below is the call
             Future<CallResult> first = caller.submit(() -> gate.call(null, LONG));
-            awaitTrue(() -> gate.pendingCalls() == 1);
+            awaitTrue(() -> gate.pendingCalls() == 1 && runtime.normalQueued() == 1); // admitted and queued
             CallResult second = gate.call(null, LONG);
             assertEquals(CallStatus.REFUSED, second.status());
             assertTrue(second.detail().contains("admission"), second.detail());
