@@ -174,12 +174,12 @@ public final class ActorRuntime implements AutoCloseable {
         enterDrain();
         try {
             int fired = timers.fireDue(nanoTime());
-            long pending = normal.depth();
             int turns = 0;
+            long pending = normal.depth();
             for (long i = 0; i < pending; i++) {
                 ActorCell cell = normal.poll();
                 if (cell == null) {
-                    break;
+                    break; // a sender is mid-queue: its actor runs in the next pass
                 }
                 turns += cell.runOnce();
             }
@@ -192,8 +192,9 @@ public final class ActorRuntime implements AutoCloseable {
 
     /**
      * Drains until nothing on the normal queue is runnable, or the wall-clock budget is spent (checked
-     * between turns, so one long turn overshoots by at most itself). {@code budget} zero or negative means
-     * no cap.
+     * between turns, so one long turn overshoots by at most itself). Due timers fire once per pass over
+     * the actors runnable when the pass began, as in {@link #drain()}. {@code budget} zero or negative
+     * means no cap.
      *
      * @return {@link RunStatus#IDLE}, {@link RunStatus#TIMERS_PENDING}, {@link RunStatus#BUDGET_SPENT} or
      *         {@link RunStatus#CLOSED}
@@ -203,32 +204,43 @@ public final class ActorRuntime implements AutoCloseable {
         if (closed) {
             return RunStatus.CLOSED;
         }
-        long start = System.nanoTime();
-        long cap = budget.isNegative() || budget.isZero() ? Long.MAX_VALUE : budget.toNanos();
+        boolean capped = !budget.isNegative() && !budget.isZero();
+        long deadline = capped ? System.nanoTime() + budget.toNanos() : 0;
         enterDrain();
         try {
             int spurious = 0;
             while (true) {
                 timers.fireDue(nanoTime());
-                ActorCell cell = normal.poll();
-                if (cell == null) {
-                    if (normal.depth() > 0 && ++spurious < 1000) {
-                        Thread.onSpinWait(); // a sender is between queueing and linking
-                        continue;
-                    }
+                long pending = normal.depth();
+                if (pending == 0 || spurious > SPURIOUS_EMPTY_PASSES) {
                     observeLanes();
                     return timers.hasArmed() ? RunStatus.TIMERS_PENDING : RunStatus.IDLE;
                 }
-                spurious = 0;
-                cell.runOnce();
-                if (System.nanoTime() - start >= cap) {
-                    return normal.depth() > 0 ? RunStatus.BUDGET_SPENT : RunStatus.IDLE;
+                long polled = 0;
+                for (; polled < pending; polled++) {
+                    ActorCell cell = normal.poll();
+                    if (cell == null) {
+                        break;
+                    }
+                    cell.runOnce();
+                    if (capped && System.nanoTime() - deadline >= 0) {
+                        return normal.depth() > 0 ? RunStatus.BUDGET_SPENT : RunStatus.IDLE;
+                    }
+                }
+                if (polled == 0) {
+                    spurious++;
+                    Thread.onSpinWait(); // a sender is between queueing and linking
+                } else {
+                    spurious = 0;
                 }
             }
         } finally {
             drainer.set(null);
         }
     }
+
+    /** Passes that find a sender mid-queue (counted, nothing pollable) before the queue is taken as idle. */
+    private static final int SPURIOUS_EMPTY_PASSES = 1000;
 
     /**
      * SIMULATED only: moves the virtual clock forward and fires the timers that became due (their letters
