@@ -177,35 +177,22 @@ public final class CallGate implements AutoCloseable {
         int idleDrives = 0;
         while (call.outcome() == null) {
             if (maxTurns > 0 && turns >= maxTurns) {
-                call.cancelIfQueued(); // dequeued: it will never run
-                call.complete(new GateCall.Outcome(CallStatus.TIMED_OUT, null,
-                        "older work on lane " + lane.name() + " used up the " + maxTurns + "-turn bound"));
+                call.withdraw(CallStatus.TIMED_OUT, "older work on lane " + lane.name() + " used up the " + maxTurns + "-turn bound");
                 break;
             }
             DriveResult driven = lane.drive(1);
             switch (driven.status()) {
                 case OK -> { }
-                case REENTRANT -> {
-                    call.cancelIfQueued();
-                    call.complete(new GateCall.Outcome(CallStatus.WRONG_THREAD, null,
-                            "callOnLane was used inside a turn of lane " + lane.name() + "; it is for host callbacks outside turns"));
-                }
-                case CLOSED -> {
-                    call.cancelIfQueued();
-                    call.complete(new GateCall.Outcome(CallStatus.CLOSED, null, "the runtime is closed"));
-                }
-                default -> {
-                    call.cancelIfQueued();
-                    call.complete(new GateCall.Outcome(CallStatus.WRONG_THREAD, null, "lane " + lane.name()
-                            + " refused the drive: " + driven.status()));
-                }
+                case REENTRANT -> call.withdraw(CallStatus.WRONG_THREAD, "callOnLane was used inside a turn of lane "
+                        + lane.name() + "; it is for host callbacks outside turns");
+                case CLOSED -> call.withdraw(CallStatus.CLOSED, "the runtime is closed");
+                default -> call.withdraw(CallStatus.WRONG_THREAD, "lane " + lane.name() + " refused the drive: " + driven.status());
             }
             turns += driven.turns();
             if (driven.turns() == 0 && ++idleDrives > MAX_IDLE_DRIVES) {
                 // Nothing ran and our call did not finish: a sender was mid-queue, or the lane lost the actor.
-                call.cancelIfQueued();
-                call.complete(new GateCall.Outcome(CallStatus.TIMED_OUT, null, "lane " + lane.name()
-                        + " had nothing runnable while the call was pending"));
+                call.withdraw(CallStatus.TIMED_OUT, "lane " + lane.name()
+                        + " had nothing runnable while the call was pending");
             } else if (driven.turns() > 0) {
                 idleDrives = 0;
             }
@@ -230,13 +217,11 @@ public final class CallGate implements AutoCloseable {
         }
         inFlight.add(call);
         if (closed) { // close() raced us: it may have missed this call
-            call.cancelIfQueued();
-            call.complete(new GateCall.Outcome(CallStatus.CLOSED, null, "the gate is closed"));
+            call.withdraw(CallStatus.CLOSED, "the gate is closed");
             return call.outcome();
         }
         if (!actor.submit(call)) {
-            call.releaseSlot(); // never queued
-            call.complete(new GateCall.Outcome(CallStatus.ACTOR_TERMINATED, null, "actor " + actor.name() + " has halted"));
+            call.withdraw(CallStatus.ACTOR_TERMINATED, "actor " + actor.name() + " has halted"); // never queued
             return call.outcome();
         }
         return null;
@@ -249,8 +234,7 @@ public final class CallGate implements AutoCloseable {
     public void close() {
         closed = true;
         for (GateCall call : List.copyOf(inFlight)) {
-            call.cancelIfQueued();
-            call.complete(new GateCall.Outcome(CallStatus.CLOSED, null, "the gate was closed while the call was pending"));
+            call.withdraw(CallStatus.CLOSED, "the gate was closed while the call was pending");
         }
     }
 

@@ -184,6 +184,15 @@ final class GateCall implements TurnTask {
         return true;
     }
 
+    /**
+     * The caller's side ends the call with a failure: a call not yet started is dequeued (it will never
+     * run); a running one finishes later and its result is discarded.
+     */
+    void withdraw(CallStatus status, String detail) {
+        cancelIfQueued();
+        complete(new Outcome(status, null, detail));
+    }
+
     Outcome outcome() {
         return outcome;
     }
