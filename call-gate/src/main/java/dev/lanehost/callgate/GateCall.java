@@ -154,7 +154,7 @@ final class GateCall implements TurnTask {
     }
 
     /** Frees this call's admission slot, once. */
-    void releaseSlot() {
+    private void releaseSlot() {
         if (SLOT_RELEASED.compareAndSet(this, false, true)) {
             gate.slotReleased();
         }

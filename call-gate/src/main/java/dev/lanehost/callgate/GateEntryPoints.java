@@ -75,41 +75,37 @@ public final class GateEntryPoints {
 
     static int call(long gateHandle, MemorySegment args, long argsLength, MemorySegment result, long resultCapacity,
                     MemorySegment resultLength, long timeoutNanos) {
-        CallGate gate = null;
-        try {
-            gate = GATES.lookup(gateHandle);
-            if (gate == null || timeoutNanos < 0) {
-                return reply(gate, CallStatus.INVALID_ARGUMENT);
-            }
-            CallStatus invalid = checkBuffers(args, argsLength, result, resultCapacity, resultLength);
-            if (invalid != null) {
-                return reply(gate, invalid);
-            }
-            Object plainArgs = readArgs(args, argsLength);
-            GateCall.Outcome outcome = gate.callEncodedArgs(plainArgs, timeoutNanos);
-            return reply(gate, deliver(outcome, result, resultCapacity, resultLength));
-        } catch (PlainValueException e) {
-            return reply(gate, e.status());
-        } catch (Throwable unexpected) {
-            return reply(gate, CallStatus.INVALID_ARGUMENT);
-        }
+        return enter(gateHandle, args, argsLength, result, resultCapacity, resultLength,
+                timeoutNanos < 0 ? null : (gate, plainArgs) -> gate.callEncodedArgs(plainArgs, timeoutNanos));
     }
 
     static int callOnLane(long gateHandle, long laneHandle, MemorySegment args, long argsLength, MemorySegment result,
                           long resultCapacity, MemorySegment resultLength, int maxTurns) {
+        ExecutionLane lane = LANES.lookup(laneHandle);
+        return enter(gateHandle, args, argsLength, result, resultCapacity, resultLength,
+                lane == null || maxTurns < 0 ? null : (gate, plainArgs) -> gate.callOnLaneEncodedArgs(lane, plainArgs, maxTurns));
+    }
+
+    /** How an entry turns plain arguments into an outcome; null when its own arguments were invalid. */
+    @FunctionalInterface
+    private interface Entry {
+        GateCall.Outcome call(CallGate gate, Object plainArgs);
+    }
+
+    /** What both entries share: handle and buffer checks, argument copy, the call, result delivery, no throw. */
+    private static int enter(long gateHandle, MemorySegment args, long argsLength, MemorySegment result,
+                             long resultCapacity, MemorySegment resultLength, Entry entry) {
         CallGate gate = null;
         try {
             gate = GATES.lookup(gateHandle);
-            ExecutionLane lane = LANES.lookup(laneHandle);
-            if (gate == null || lane == null || maxTurns < 0) {
+            if (gate == null || entry == null) {
                 return reply(gate, CallStatus.INVALID_ARGUMENT);
             }
             CallStatus invalid = checkBuffers(args, argsLength, result, resultCapacity, resultLength);
             if (invalid != null) {
                 return reply(gate, invalid);
             }
-            Object plainArgs = readArgs(args, argsLength);
-            GateCall.Outcome outcome = gate.callOnLaneEncodedArgs(lane, plainArgs, maxTurns);
+            GateCall.Outcome outcome = entry.call(gate, readArgs(args, argsLength));
             return reply(gate, deliver(outcome, result, resultCapacity, resultLength));
         } catch (PlainValueException e) {
             return reply(gate, e.status());
