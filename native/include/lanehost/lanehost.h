@@ -48,13 +48,15 @@ typedef enum lanehost_call_status {
     LANEHOST_CALL_TIMED_OUT = 1,          /* not started: removed, never runs; running: result discarded */
     LANEHOST_CALL_CALLBACK_SUSPENDED = 2, /* callOnLane: the handler returned a pending result; actor disrupted */
     LANEHOST_CALL_NOT_SERIALIZABLE = 3,   /* a cycle, nesting past the limit, or an unsupported type */
-    LANEHOST_CALL_OUT_OF_MEMORY = 4,      /* the result does not fit the buffer (*result_length = size needed) */
+    LANEHOST_CALL_OUT_OF_MEMORY = 4,      /* the result does not fit the buffer (*result_length = size needed;
+                                             every other non-OK status stores 0 there) */
     LANEHOST_CALL_CALLBACK_FAILED = 5,    /* the handler threw; the actor halts */
     LANEHOST_CALL_ACTOR_TERMINATED = 6,
-    LANEHOST_CALL_REFUSED = 7,            /* admission: the gate's pending-call bound is reached */
+    LANEHOST_CALL_REFUSED = 7,            /* admission: the gate's maxPending calls already occupy the actor */
     LANEHOST_CALL_WRONG_THREAD = 8,       /* blocking entry on the actor's own lane thread, or callOnLane off it */
     LANEHOST_CALL_INVALID_ARGUMENT = 9,   /* bad handle, NULL pointer, bad length, malformed CBOR */
-    LANEHOST_CALL_CLOSED = 10
+    LANEHOST_CALL_CLOSED = 10,            /* the gate or the runtime closed */
+    LANEHOST_CALL_INTERNAL_ERROR = 11     /* lanehost failed inside the entry (logged); not the caller's fault */
 } lanehost_call_status;
 
 /* The enumerator's name without the prefix ("OK", "TIMED_OUT", ...), or NULL for an unknown status. */

@@ -67,13 +67,13 @@ const char *lanehost_ring_status_text(int64_t status) {
 
 static const char *const CALL_STATUS_NAMES[] = {
     "OK", "TIMED_OUT", "CALLBACK_SUSPENDED", "NOT_SERIALIZABLE", "OUT_OF_MEMORY", "CALLBACK_FAILED",
-    "ACTOR_TERMINATED", "REFUSED", "WRONG_THREAD", "INVALID_ARGUMENT", "CLOSED",
+    "ACTOR_TERMINATED", "REFUSED", "WRONG_THREAD", "INVALID_ARGUMENT", "CLOSED", "INTERNAL_ERROR",
 };
 
-_Static_assert(sizeof(CALL_STATUS_NAMES) / sizeof(CALL_STATUS_NAMES[0]) == LANEHOST_CALL_CLOSED + 1,
+_Static_assert(sizeof(CALL_STATUS_NAMES) / sizeof(CALL_STATUS_NAMES[0]) == LANEHOST_CALL_INTERNAL_ERROR + 1,
                "one name per lanehost_call_status");
 
 const char *lanehost_call_status_name(int32_t status) {
-    if (status < 0 || status > LANEHOST_CALL_CLOSED) return NULL;
+    if (status < 0 || status > LANEHOST_CALL_INTERNAL_ERROR) return NULL;
     return CALL_STATUS_NAMES[status];
 }

@@ -5,6 +5,7 @@ import dev.lanehost.callgate.value.PlainValueException;
 import dev.lanehost.lanes.ActorRef;
 import dev.lanehost.lanes.DriveResult;
 import dev.lanehost.lanes.ExecutionLane;
+import dev.lanehost.lanes.ExitReason;
 import dev.lanehost.lanes.Placement;
 import java.time.Duration;
 import java.util.List;
@@ -29,8 +30,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *       call and drives the lane itself until the result is ready.</li>
  * </ul>
  *
- * <p>Admission: at most {@code maxPending} calls of this gate may be queued or running on the actor;
- * beyond that a call is {@link CallStatus#REFUSED} at once, for the caller to see. While a call is pending
+ * <p>Admission: at most {@code maxPending} calls of this gate may occupy the actor (queued, running, or
+ * awaiting a pending result); beyond that a call is {@link CallStatus#REFUSED} at once, for the caller to
+ * see. While a call is pending
  * the gate (and so the actor's ref) is held by it.
  */
 public final class CallGate implements AutoCloseable {
@@ -112,7 +114,7 @@ public final class CallGate implements AutoCloseable {
             }
             return counted(toResult(callEncodedArgs(plainArgs, saturatedNanos(timeout))));
         } catch (Throwable unexpected) {
-            return counted(CallResult.failure(CallStatus.CALLBACK_FAILED, "internal error: " + unexpected));
+            return counted(internalError("call", unexpected));
         }
     }
 
@@ -137,7 +139,7 @@ public final class CallGate implements AutoCloseable {
             }
             return counted(toResult(callOnLaneEncodedArgs(lane, plainArgs, maxTurns)));
         } catch (Throwable unexpected) {
-            return counted(CallResult.failure(CallStatus.CALLBACK_FAILED, "internal error: " + unexpected));
+            return counted(internalError("callOnLane", unexpected));
         }
     }
 
@@ -208,7 +210,7 @@ public final class CallGate implements AutoCloseable {
             return new GateCall.Outcome(CallStatus.CLOSED, null, "the gate is closed");
         }
         if (actor.isTerminated()) {
-            return new GateCall.Outcome(CallStatus.ACTOR_TERMINATED, null, "actor " + actor.name() + " has halted");
+            return terminated();
         }
         if (pending.incrementAndGet() > maxPending) {
             pending.decrementAndGet();
@@ -221,10 +223,29 @@ public final class CallGate implements AutoCloseable {
             return call.outcome();
         }
         if (!actor.submit(call)) {
-            call.withdraw(CallStatus.ACTOR_TERMINATED, "actor " + actor.name() + " has halted"); // never queued
+            GateCall.Outcome terminated = terminated();
+            call.withdraw(terminated.status(), terminated.detail()); // never queued
             return call.outcome();
         }
         return null;
+    }
+
+    private GateCall.Outcome terminated() {
+        CallStatus status = terminatedStatus();
+        return new GateCall.Outcome(status, null, status == CallStatus.CLOSED
+                ? "the runtime is closed" : "actor " + actor.name() + " has halted");
+    }
+
+    /** For a halted actor: CLOSED if its runtime's close halted it, ACTOR_TERMINATED otherwise. */
+    CallStatus terminatedStatus() {
+        return actor.exitReason().orElse(null) instanceof ExitReason.Shutdown ? CallStatus.CLOSED : CallStatus.ACTOR_TERMINATED;
+    }
+
+    /** A fault of lanehost's own inside a Java entry: the caller gets INTERNAL_ERROR, the log the first one. */
+    private CallResult internalError(String entry, Throwable unexpected) {
+        InternalErrors.report("CallGate." + entry, unexpected);
+        return CallResult.failure(CallStatus.INTERNAL_ERROR, "internal error in CallGate." + entry + ": "
+                + unexpected.getClass().getName() + " (logged)");
     }
 
     // ---------------------------------------------------------------- lifecycle and accounting

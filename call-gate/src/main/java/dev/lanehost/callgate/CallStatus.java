@@ -2,7 +2,8 @@ package dev.lanehost.callgate;
 
 /**
  * Every outcome of a gate call. The numbers are stable and shared with C ({@code LANEHOST_CALL_*} in
- * {@code lanehost.h}); a test compares the two.
+ * {@code lanehost.h}); a test compares the two. Constants are grouped by meaning, not by number: look a
+ * status up with {@link #ofCode}, never by ordinal.
  */
 public enum CallStatus {
     /** The handler returned and its result was encoded. */
@@ -19,16 +20,19 @@ public enum CallStatus {
     CALLBACK_FAILED(5),
     /** The actor has halted. */
     ACTOR_TERMINATED(6),
-    /** Admission: the actor's mailbox bound is reached. Nothing was queued. */
+    /** Admission: the gate already has its {@code maxPending} calls occupying the actor. Nothing was queued. */
     REFUSED(7),
     /** Called from a thread that may not make this call (the blocking entry on the target lane's own thread). */
     WRONG_THREAD(8),
     /** A bad handle, null pointer, bad length, negative bound, or malformed CBOR. */
     INVALID_ARGUMENT(9),
-    /** The gate was closed. */
+    /** lanehost itself failed inside the entry (a bug, reported and logged); not the caller's fault. */
+    INTERNAL_ERROR(11),
+    /** The gate was closed, or the runtime closed (pending calls end with it; queued ones never run). */
     CLOSED(10);
 
-    private static final CallStatus[] BY_CODE = values();
+    /** Indexed by code, whatever order the constants are declared in. */
+    private static final CallStatus[] BY_CODE = byCode();
 
     private final int code;
 
@@ -44,5 +48,20 @@ public enum CallStatus {
     /** The status with this number, or {@code null} if none has it. */
     public static CallStatus ofCode(int code) {
         return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
+    }
+
+    private static CallStatus[] byCode() {
+        int highest = 0;
+        for (CallStatus status : values()) {
+            highest = Math.max(highest, status.code);
+        }
+        CallStatus[] table = new CallStatus[highest + 1];
+        for (CallStatus status : values()) {
+            if (table[status.code] != null) {
+                throw new ExceptionInInitializerError("two statuses share code " + status.code);
+            }
+            table[status.code] = status;
+        }
+        return table;
     }
 }

@@ -19,7 +19,8 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>{@code state} goes QUEUED → RUNNING when its turn starts, or QUEUED → CANCELLED when the caller
  *       gives up or the gate closes first; a cancelled call's turn finds it cancelled and runs nothing.</li>
  *   <li>The outcome is set once, by CAS on {@code outcome}: by the turn (OK or a failure status), by the
- *       caller (TIMED_OUT), by {@code close} (CLOSED) or by the actor's teardown (ACTOR_TERMINATED).
+ *       caller (TIMED_OUT), by {@code close} (CLOSED) or by the actor's teardown (ACTOR_TERMINATED, or CLOSED when the
+ *       runtime's close halted it).
  *       Whoever wins wakes the caller; a turn that finishes after the caller left counts a discarded
  *       result.</li>
  *   <li>The call holds one of the gate's admission slots while it occupies the actor: until its turn (or
@@ -27,6 +28,9 @@ import java.util.concurrent.locks.LockSupport;
  *       that times out does not free the slot of a call still running.</li>
  *   <li>The result is encoded inside the turn, right after the handler returns, so the caller gets a
  *       snapshot of the actor's values and no user code runs afterwards.</li>
+ *   <li>Whatever the handler does — return, throw, return a stage whose methods throw — the turn ends
+ *       through one {@code finally} that completes the call and frees its slot, unless a later turn
+ *       (the stage's completion) has taken that duty over.</li>
  * </ol>
  */
 final class GateCall implements TurnTask {
@@ -79,85 +83,109 @@ final class GateCall implements TurnTask {
         if (!STATE.compareAndSet(this, QUEUED, RUNNING)) {
             return; // the caller gave up or the gate closed before we started: never runs
         }
-        Object value;
+        // Every way out of this turn passes the finally below, which completes the call unless a later
+        // turn (a pending stage's completion) owns it. User code may throw from anywhere, including
+        // toCompletableFuture(), isDone() and join(); none of it may leave the caller waiting.
+        Outcome ending = null;
+        boolean laterTurnFinishes = false;
         try {
-            value = gate.handler().handle(context, args);
-        } catch (Throwable failure) {
-            finish(new Outcome(CallStatus.CALLBACK_FAILED, null, "the handler threw " + failure));
-            throw failure; // and the actor halts by the normal rules
-        }
-        if (value instanceof CompletionStage<?> stage) {
-            CompletableFuture<?> future = stage.toCompletableFuture();
-            if (!future.isDone()) {
-                if (immediate) {
-                    finish(new Outcome(CallStatus.CALLBACK_SUSPENDED, null,
-                            "the handler returned a pending CompletionStage, which callOnLane cannot wait for"));
-                    throw new CallbackSuspendedException(gate.actor().name());
+            Object value = gate.handler().handle(context, args);
+            if (value instanceof CompletionStage<?> stage) {
+                CompletableFuture<?> future = stage.toCompletableFuture();
+                if (!future.isDone()) {
+                    if (immediate) {
+                        ending = new Outcome(CallStatus.CALLBACK_SUSPENDED, null,
+                                "the handler returned a pending CompletionStage, which callOnLane cannot wait for");
+                        throw new CallbackSuspendedException(gate.actor().name());
+                    }
+                    awaitStage(context, future);
+                    laterTurnFinishes = true;
+                    return;
                 }
-                awaitStage(context, future);
-                return;
-            }
-            try {
                 value = future.join();
-            } catch (Throwable failure) {
-                finish(new Outcome(CallStatus.CALLBACK_FAILED, null, "the handler's CompletionStage failed: " + failure));
-                throw failure instanceof Exception e ? e : new RuntimeException(failure);
+            }
+            ending = outcomeOf(value);
+        } catch (Throwable failure) {
+            if (ending == null) {
+                ending = new Outcome(CallStatus.CALLBACK_FAILED, null, "the handler threw " + describe(failure));
+            }
+            throw failure; // and the actor halts by the normal rules
+        } finally {
+            if (!laterTurnFinishes) {
+                finish(ending != null ? ending : new Outcome(CallStatus.CALLBACK_FAILED, null, "the handler did not return"));
             }
         }
-        finishWith(value);
     }
 
     /** The blocking entry: finish in a later turn of the actor, when the stage completes. */
     private void awaitStage(ActorContext context, CompletableFuture<?> future) {
         Park<Object[]> park = context.park((c, completion) -> {
             if (completion[1] != null) {
-                Throwable failure = (Throwable) completion[1];
-                finish(new Outcome(CallStatus.CALLBACK_FAILED, null, "the handler's CompletionStage failed: " + failure));
+                finish(new Outcome(CallStatus.CALLBACK_FAILED, null,
+                        "the handler's CompletionStage failed with " + describe((Throwable) completion[1])));
             } else {
-                finishWith(completion[0]);
+                finish(outcomeOf(completion[0]));
             }
-        }, () -> finish(new Outcome(CallStatus.ACTOR_TERMINATED, null, "the actor halted before the result was ready")));
+        }, () -> finish(new Outcome(terminatedStatus(), null, "the actor halted before the result was ready")));
         future.whenComplete((value, failure) -> park.complete(new Object[] {value, failure}));
     }
 
-    private void finishWith(Object value) {
+    /** The handler's value as the caller's outcome, encoded now. Never throws. */
+    private Outcome outcomeOf(Object value) {
         byte[] encoded;
         try {
             encoded = CallGate.CODEC.encode(value);
         } catch (PlainValueException e) {
-            finish(new Outcome(e.status(), null, e.getMessage()));
-            return;
-        } catch (OutOfMemoryError e) {
-            finish(new Outcome(CallStatus.OUT_OF_MEMORY, null, "out of memory encoding the result"));
-            return;
+            return new Outcome(e.status(), null, e.getMessage());
+        } catch (Throwable e) { // OutOfMemoryError, StackOverflowError, or a codec bug: the caller still gets an answer
+            return new Outcome(CallStatus.OUT_OF_MEMORY, null, "encoding the result failed: " + e.getClass().getName());
         }
         if (encoded.length > gate.maxResultBytes()) {
-            finish(new Outcome(CallStatus.OUT_OF_MEMORY, null, "the result is " + encoded.length
-                    + " bytes, more than the gate's limit of " + gate.maxResultBytes()));
-            return;
+            return new Outcome(CallStatus.OUT_OF_MEMORY, null, "the result is " + encoded.length
+                    + " bytes, more than the gate's limit of " + gate.maxResultBytes());
         }
-        finish(new Outcome(CallStatus.OK, encoded, ""));
+        return new Outcome(CallStatus.OK, encoded, "");
+    }
+
+    /**
+     * A user's throwable, described without running its code: {@code toString()} and {@code getMessage()}
+     * may throw, and this runs on the path that must complete the call.
+     */
+    static String describe(Throwable failure) {
+        return failure.getClass().getName();
+    }
+
+    /** CLOSED when the actor halted because its runtime closed, ACTOR_TERMINATED otherwise. */
+    private CallStatus terminatedStatus() {
+        return gate.terminatedStatus();
     }
 
     @Override
     public void abandoned() {
         releaseSlot();
-        complete(new Outcome(CallStatus.ACTOR_TERMINATED, null, "the actor halted with the call still queued"));
+        complete(new Outcome(terminatedStatus(), null, "the actor halted with the call still queued"));
     }
 
-    /** The actor is done with the call: record the outcome (or count it discarded) and free the slot. */
+    /**
+     * The actor is done with the call: free the slot and record the outcome (or count it discarded).
+     * Only the first finish counts: a stage's park may end after its turn already failed the call.
+     */
     private void finish(Outcome result) {
-        releaseSlot();
+        if (!releaseSlot()) {
+            return;
+        }
         if (!complete(result)) {
             gate.resultDiscarded(); // the caller already left (timed out, or the gate closed)
         }
     }
 
-    /** Frees this call's admission slot, once. */
-    private void releaseSlot() {
-        if (SLOT_RELEASED.compareAndSet(this, false, true)) {
-            gate.slotReleased();
+    /** Frees this call's admission slot, once. @return true if this call freed it */
+    private boolean releaseSlot() {
+        if (!SLOT_RELEASED.compareAndSet(this, false, true)) {
+            return false;
         }
+        gate.slotReleased();
+        return true;
     }
 
     // ---------------------------------------------------------------- the caller's side

@@ -99,18 +99,19 @@ public final class GateEntryPoints {
         try {
             gate = GATES.lookup(gateHandle);
             if (gate == null || entry == null) {
-                return reply(gate, CallStatus.INVALID_ARGUMENT);
+                return reply(gate, CallStatus.INVALID_ARGUMENT, resultLength);
             }
             CallStatus invalid = checkBuffers(args, argsLength, result, resultCapacity, resultLength);
             if (invalid != null) {
-                return reply(gate, invalid);
+                return reply(gate, invalid, resultLength);
             }
             GateCall.Outcome outcome = entry.call(gate, readArgs(args, argsLength));
-            return reply(gate, deliver(outcome, result, resultCapacity, resultLength));
+            return reply(gate, deliver(outcome, result, resultCapacity, resultLength), null);
         } catch (PlainValueException e) {
-            return reply(gate, e.status());
+            return reply(gate, e.status(), resultLength);
         } catch (Throwable unexpected) {
-            return reply(gate, CallStatus.INVALID_ARGUMENT);
+            InternalErrors.report("the C gate entry", unexpected);
+            return reply(gate, CallStatus.INTERNAL_ERROR, resultLength);
         }
     }
 
@@ -149,9 +150,17 @@ public final class GateEntryPoints {
         return CallStatus.OK;
     }
 
-    private static int reply(CallGate gate, CallStatus status) {
+    /** Counts the status and, for a failure decided before delivery, stores 0 in a non-NULL {@code *result_length}. */
+    private static int reply(CallGate gate, CallStatus status, MemorySegment resultLength) {
         if (gate != null) {
             gate.count(status);
+        }
+        if (status != CallStatus.OK && !isNull(resultLength)) {
+            try {
+                resultLength.reinterpret(Long.BYTES).set(JAVA_LONG, 0, 0L);
+            } catch (Throwable ignored) {
+                // an unwritable pointer: the status still reaches the caller
+            }
         }
         return status.code();
     }

@@ -14,7 +14,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.lang.reflect.Proxy;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -211,7 +213,7 @@ class CallGateTest {
             });
             CallResult result = gate.call(null, LONG);
             assertEquals(CallStatus.CALLBACK_FAILED, result.status());
-            assertTrue(result.detail().contains("bad input"), result.detail());
+            assertTrue(result.detail().contains(IllegalArgumentException.class.getName()), result.detail());
             awaitTrue(actor::isTerminated);
             assertEquals(CallStatus.ACTOR_TERMINATED, gate.call(null, LONG).status());
         }
@@ -272,6 +274,106 @@ class CallGateTest {
             assertEquals(CallStatus.INVALID_ARGUMENT, gate.call(null, Duration.ofSeconds(-1)).status());
             assertEquals(CallStatus.INVALID_ARGUMENT, gate.call(null, null).status());
             assertEquals(CallStatus.INVALID_ARGUMENT, gate.callOnLane(null, null, 0).status());
+        }
+    }
+
+    /** An exception whose own description throws: the path that completes the call must not call it. */
+    static final class UndescribableException extends RuntimeException {
+        @Override
+        public String getMessage() {
+            throw new IllegalStateException("getMessage is user code");
+        }
+
+        @Override
+        public String toString() {
+            throw new IllegalStateException("toString is user code");
+        }
+    }
+
+    /** A stage whose {@code toCompletableFuture} throws, as the CompletionStage contract allows. */
+    static CompletionStage<Object> stageWithoutFuture() {
+        CompletionStage<Object> stage = new CompletableFuture<>();
+        return (CompletionStage<Object>) Proxy.newProxyInstance(CallGateTest.class.getClassLoader(),
+                new Class<?>[] {CompletionStage.class}, (proxy, method, arguments) -> {
+                    if (method.getName().equals("toCompletableFuture")) {
+                        throw new UnsupportedOperationException("no future here");
+                    }
+                    return method.invoke(stage, arguments);
+                });
+    }
+
+    @Test
+    void aHandlerThrowingAnUndescribableExceptionStillCompletesTheBlockingCall() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED)) {
+            ActorRef actor = runtime.spawn("fragile", () -> (c, m) -> { });
+            CallGate gate = CallGate.open(actor, (context, args) -> {
+                throw new UndescribableException();
+            });
+            CallResult result = caller.submit(() -> gate.call(null, Duration.ofNanos(Long.MAX_VALUE))).get(30, TimeUnit.SECONDS);
+            assertEquals(CallStatus.CALLBACK_FAILED, result.status());
+            assertTrue(result.detail().contains(UndescribableException.class.getName()), result.detail());
+            awaitTrue(() -> gate.pendingCalls() == 0);
+            awaitTrue(actor::isTerminated);
+        }
+    }
+
+    @Test
+    void aStageWhoseFutureThrowsFailsTheBlockingCallAndFreesTheSlot() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED)) {
+            ActorRef actor = runtime.spawn("staged", () -> (c, m) -> { });
+            CallGate gate = CallGate.open(actor, (context, args) -> stageWithoutFuture());
+            CallResult result = caller.submit(() -> gate.call(null, Duration.ofNanos(Long.MAX_VALUE))).get(30, TimeUnit.SECONDS);
+            assertEquals(CallStatus.CALLBACK_FAILED, result.status());
+            assertTrue(result.detail().contains(UnsupportedOperationException.class.getName()), result.detail());
+            awaitTrue(() -> gate.pendingCalls() == 0);
+        }
+    }
+
+    @Test
+    void callOnLaneAnswersCallbackFailedForUndescribableFailures() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            ExecutionLane lane = runtime.registerLane("frame");
+            ActorRef throwing = runtime.spawnOnLane("frame", "throwing", () -> (c, m) -> { });
+            ActorRef staged = runtime.spawnOnLane("frame", "staged", () -> (c, m) -> { });
+            CallGate throwingGate = CallGate.open(throwing, (context, args) -> {
+                throw new UndescribableException();
+            });
+            CallGate stagedGate = CallGate.open(staged, (context, args) -> stageWithoutFuture());
+            assertEquals(CallStatus.CALLBACK_FAILED, onHost(() -> throwingGate.callOnLane(lane, null, 0)).status());
+            assertEquals(CallStatus.CALLBACK_FAILED, onHost(() -> stagedGate.callOnLane(lane, null, 0)).status());
+            assertEquals(0, throwingGate.pendingCalls());
+            assertEquals(0, stagedGate.pendingCalls());
+        }
+    }
+
+    @Test
+    void afterTheRuntimeClosesBothEntriesAnswerClosed() throws Exception {
+        ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD);
+        ExecutionLane lane = runtime.registerLane("frame");
+        ActorRef onLane = runtime.spawnOnLane("frame", "renderer", () -> (c, m) -> { });
+        ActorRef normal = runtime.spawn("worker", () -> (c, m) -> { });
+        CallGate laneGate = CallGate.open(onLane, (context, args) -> "never");
+        CallGate normalGate = CallGate.open(normal, (context, args) -> "never");
+        onHost(() -> lane.drive(0)); // binds the lane to the host thread
+        Future<CallResult> queued = caller.submit(() -> normalGate.call(null, LONG));
+        awaitTrue(() -> normalGate.pendingCalls() == 1);
+        runtime.close();
+        CallResult whileQueued = queued.get(30, TimeUnit.SECONDS);
+        assertEquals(CallStatus.CLOSED, whileQueued.status(), whileQueued.detail());
+        assertEquals(CallStatus.CLOSED, normalGate.call(null, LONG).status());
+        assertEquals(CallStatus.CLOSED, laneGate.call(null, LONG).status());
+        assertEquals(CallStatus.CLOSED, onHost(() -> laneGate.callOnLane(lane, null, 0)).status());
+        assertEquals(0, normalGate.pendingCalls());
+    }
+
+    @Test
+    void anActorHaltedWhileTheRuntimeRunsStaysActorTerminated() {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            ActorRef actor = runtime.spawn("killed", () -> (c, m) -> { });
+            CallGate gate = CallGate.open(actor, (context, args) -> "never");
+            actor.kill();
+            runtime.runUntilIdle(Duration.ZERO);
+            assertEquals(CallStatus.ACTOR_TERMINATED, gate.call(null, LONG).status());
         }
     }
 

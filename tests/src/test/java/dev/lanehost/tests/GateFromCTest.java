@@ -79,6 +79,7 @@ class GateFromCTest {
     }
 
     private CallStatus callFromC(long gate, MemorySegment args, long capacity, long timeoutNanos) {
+        resultLength.set(ValueLayout.JAVA_LONG, 0, 777L); // every answer but OK and OUT_OF_MEMORY stores 0
         int code = TestHost.gateCallOnNewThread(MemorySegment.NULL, call, gate, args, args.byteSize(), result, capacity,
                 resultLength, timeoutNanos);
         return CallStatus.ofCode(code);
@@ -112,6 +113,7 @@ class GateFromCTest {
         long gate = echoGate();
         MemorySegment args = cbor("x");
         assertEquals(CallStatus.INVALID_ARGUMENT, callFromC(12345, args, 4096, SECONDS_30), "made-up handle");
+        assertEquals(0L, resultLength.get(ValueLayout.JAVA_LONG, 0), "*result_length after INVALID_ARGUMENT");
         GateEntryPoints.unregister(gate);
         assertEquals(CallStatus.INVALID_ARGUMENT, callFromC(gate, args, 4096, SECONDS_30), "stale handle");
         long live = echoGate();
@@ -128,6 +130,7 @@ class GateFromCTest {
         truncated.set(ValueLayout.JAVA_BYTE, 0, (byte) 0x62); // a 2-byte text string with one byte present
         truncated.set(ValueLayout.JAVA_BYTE, 1, (byte) 'a');
         assertEquals(CallStatus.INVALID_ARGUMENT, callFromC(live, truncated, 4096, SECONDS_30), "malformed CBOR");
+        assertEquals(0L, resultLength.get(ValueLayout.JAVA_LONG, 0), "*result_length after malformed CBOR");
     }
 
     @Test
