@@ -1,13 +1,12 @@
 /*
- * lanehost.h - the C ABI a native host sees.
- *
- * Today it holds the library's ABI version and the ring layout report; the host function table
- * (lanes, gates, signals) arrives with the call-gate and embedding issues. Every function here
- * returns a value or a status and never aborts.
+ * lanehost.h - the C ABI a native host sees: the statuses, the host function table (lanes, gates,
+ * signals, rings, warm-up, last error) and the layout reports its tests compare with Java.
+ * Every function here returns a value or a status and never aborts.
  */
 #ifndef LANEHOST_H
 #define LANEHOST_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "lanehost/lanehost_ring.h"
@@ -40,42 +39,134 @@ LANEHOST_EXPORT int64_t lanehost_ring_layout_value(const char *name, int32_t *fo
 /* A human-readable message for a lanehost_ring_status (never NULL). */
 LANEHOST_EXPORT const char *lanehost_ring_status_text(int64_t status);
 
-/* ---- Call gates ---- */
+/* ---- Statuses: one set for every entry of the host ABI ---- */
 
-/* Every outcome of a gate call; the numbers are dev.lanehost.callgate.CallStatus's (a test compares them). */
-typedef enum lanehost_call_status {
-    LANEHOST_CALL_OK = 0,
-    LANEHOST_CALL_TIMED_OUT = 1,          /* not started: removed, never runs; running: result discarded */
-    LANEHOST_CALL_CALLBACK_SUSPENDED = 2, /* callOnLane: the handler returned a pending result; actor disrupted */
-    LANEHOST_CALL_NOT_SERIALIZABLE = 3,   /* a cycle, nesting past the limit, or an unsupported type */
-    LANEHOST_CALL_OUT_OF_MEMORY = 4,      /* the result does not fit the buffer (*result_length = size needed;
-                                             every other non-OK status stores 0 there) */
-    LANEHOST_CALL_CALLBACK_FAILED = 5,    /* the handler threw; the actor halts */
-    LANEHOST_CALL_ACTOR_TERMINATED = 6,
-    LANEHOST_CALL_REFUSED = 7,            /* admission: the gate's maxPending calls already occupy the actor */
-    LANEHOST_CALL_WRONG_THREAD = 8,       /* blocking entry on the actor's own lane thread, or callOnLane off it */
-    LANEHOST_CALL_INVALID_ARGUMENT = 9,   /* bad handle, NULL pointer, bad length, malformed CBOR */
-    LANEHOST_CALL_CLOSED = 10,            /* the gate or the runtime closed */
-    LANEHOST_CALL_INTERNAL_ERROR = 11     /* lanehost failed inside the entry (logged); not the caller's fault */
-} lanehost_call_status;
+/* Every outcome of an entry; the numbers are dev.lanehost.callgate.CallStatus's (a test compares them). */
+typedef enum lanehost_status {
+    LANEHOST_OK = 0,
+    LANEHOST_TIMED_OUT = 1,          /* gate call: not started, removed and never runs; running: result discarded.
+                                        call_on_lane: older lane work used up max_turns */
+    LANEHOST_CALLBACK_SUSPENDED = 2, /* call_on_lane: the handler returned a pending result; the actor is disrupted */
+    LANEHOST_NOT_SERIALIZABLE = 3,   /* a cycle, nesting past the limit, or an unsupported type */
+    LANEHOST_OUT_OF_MEMORY = 4,      /* the result does not fit the buffer (*result_length = size needed;
+                                        every other non-OK status stores 0 there) */
+    LANEHOST_CALLBACK_FAILED = 5,    /* the handler threw; the actor halts */
+    LANEHOST_ACTOR_TERMINATED = 6,   /* the actor halted while the runtime runs */
+    LANEHOST_REFUSED = 7,            /* admission: the gate's maxPending calls already occupy the actor */
+    LANEHOST_WRONG_THREAD = 8,       /* a lane bound to another live thread; a drive or call_on_lane inside a turn
+                                        of the lane; the blocking gate call on the actor's own lane thread */
+    LANEHOST_INVALID_ARGUMENT = 9,   /* unknown, stale or forged handle, NULL pointer, bad length, malformed CBOR */
+    LANEHOST_CLOSED = 10,            /* the runtime, the host ABI, the gate or the signal is closed */
+    LANEHOST_INTERNAL_ERROR = 11     /* lanehost failed inside the entry (logged); not the caller's fault */
+} lanehost_status;
 
 /* The enumerator's name without the prefix ("OK", "TIMED_OUT", ...), or NULL for an unknown status. */
-LANEHOST_EXPORT const char *lanehost_call_status_name(int32_t status);
+LANEHOST_EXPORT const char *lanehost_status_name(int32_t status);
+
+/* ---- The host function table ---- */
 
 /*
- * The blocking gate entry: arguments and result are CBOR (RFC 8949); zero-length arguments mean none.
- * Blocks until the call's turn finishes or timeout_nanos pass.
+ * A host receives one `lanehost_api` per runtime: from the Java program that loaded it (a Java-first host)
+ * or from lanehost_embed_start (a C program that embeds the JVM). Every entry is an FFM upcall into Java.
+ *
+ *  - Every entry returns a lanehost_status and never throws, aborts or crashes on bad input: NULL pointers,
+ *    unknown/stale/forged handles, negative or huge lengths are LANEHOST_INVALID_ARGUMENT. After the runtime
+ *    or the host ABI closes, entries answer LANEHOST_CLOSED: the table and its functions stay valid for the
+ *    life of the process, so a host thread that calls late is answered, never crashed.
+ *  - Handles are opaque 64-bit numbers with a kind and a generation: a handle whose object went away, or one
+ *    of another kind, is recognised and refused. 0 is never a handle.
+ *  - Names are NUL-terminated UTF-8 of at most LANEHOST_MAX_NAME_BYTES bytes.
+ *  - On any non-OK status, last_error gives the calling thread a sentence saying what was wrong.
+ *  - The table only grows: `size` is the number of bytes the runtime filled. Before calling a member added
+ *    after version 1, check LANEHOST_API_HAS(api, member).
+ *
+ * Pointers cross as 64-bit integers on the Java side (LP64 only: Linux x86_64 and aarch64), so no entry
+ * allocates a Java object per call for its arguments; lane_drive allocates nothing at all.
  */
+
+#define LANEHOST_HOST_ABI_VERSION 1u
+#define LANEHOST_MAX_NAME_BYTES 256u
+
+/* What a drive did. Written only when lane_drive returns LANEHOST_OK. */
+typedef struct lanehost_drive_counts {
+    int32_t turns;     /* turns this drive ran */
+    int32_t reserved;  /* written as 0 */
+    int64_t remaining; /* letters still queued on the lane when the drive returned */
+} lanehost_drive_counts;
+
+_Static_assert(sizeof(lanehost_drive_counts) == 16, "lanehost_drive_counts is two 64-bit words");
+
+/* Blocking gate call; args and result are CBOR (RFC 8949), zero-length args mean none. */
 typedef int32_t (*lanehost_gate_call_fn)(uint64_t gate, const uint8_t *args, uint64_t args_length, uint8_t *result,
                                          uint64_t result_capacity, uint64_t *result_length, int64_t timeout_nanos);
 
-/*
- * The lane entry, for a host callback on the lane's thread outside any turn: queues the call and drives
- * the lane until the result is ready; max_turns > 0 bounds the turns driven (TIMED_OUT), 0 is unbounded.
- */
+/* Gate call for a host callback on the lane's own thread, outside any turn: queues the call and drives the
+ * lane until the result is ready; max_turns > 0 bounds the turns driven (LANEHOST_TIMED_OUT), 0 is unbounded. */
 typedef int32_t (*lanehost_gate_call_on_lane_fn)(uint64_t gate, uint64_t lane, const uint8_t *args,
                                                  uint64_t args_length, uint8_t *result, uint64_t result_capacity,
                                                  uint64_t *result_length, int32_t max_turns);
+
+typedef struct lanehost_api {
+    uint32_t abi_version; /* LANEHOST_HOST_ABI_VERSION of the runtime that filled the table */
+    uint32_t size;        /* bytes of this struct the runtime filled */
+
+    /* The handle of the lane exported under `name`. */
+    int32_t (*lane_lookup)(const char *name, uint64_t *lane_out);
+    /*
+     * Lends the calling thread to the lane for at most max_turns turns (0: until its queue is empty).
+     * The first drive binds the lane to the calling thread; a lane whose bound thread has ended rebinds to
+     * the next thread that drives it; a live bound thread is never displaced (LANEHOST_WRONG_THREAD).
+     * counts may be NULL. Allocates nothing.
+     */
+    int32_t (*lane_drive)(uint64_t lane, int32_t max_turns, lanehost_drive_counts *counts);
+    /* Binds the lane to the calling thread now (OK if already bound to it). */
+    int32_t (*lane_bind)(uint64_t lane);
+    /* From the bound thread, outside a drive: unbinds the lane (e.g. in a host's stop callback). */
+    int32_t (*lane_release)(uint64_t lane);
+    /*
+     * Attaches the calling thread to the JVM and warms the drive path without binding any lane: call it from
+     * a thread-init hook so the first real-time drive costs microseconds, not the milliseconds of attach and
+     * cold code. Safe from any number of threads.
+     */
+    int32_t (*thread_warm_up)(void);
+
+    /* The handle of the gate exported under `name`. */
+    int32_t (*gate_lookup)(const char *name, uint64_t *gate_out);
+    lanehost_gate_call_fn gate_call;
+    lanehost_gate_call_on_lane_fn gate_call_on_lane;
+
+    /* The handle of the signal exported under `name`. */
+    int32_t (*signal_lookup)(const char *name, uint64_t *signal_out);
+    /* Fires the signal with a copy of payload (payload_length 0: none). LANEHOST_CLOSED once it can fire no more. */
+    int32_t (*signal_fire)(uint64_t signal, const uint8_t *payload, uint64_t payload_length);
+
+    /*
+     * The ring exported under `name`: a reference and the ring's memory, for lanehost_ring_wrap. The memory
+     * stays valid until this reference is released, whatever Java does meanwhile.
+     */
+    int32_t (*ring_lookup)(const char *name, uint64_t *ring_out, void **memory_out, uint64_t *memory_length_out);
+    /* Gives a ring reference back; its memory may then be freed. */
+    int32_t (*ring_release)(uint64_t ring);
+
+    /*
+     * The calling thread's last error: copies at most capacity - 1 bytes and a NUL into buffer, stores the full
+     * length (without NUL) in *length_out. LANEHOST_OK with length 0 when the last entry succeeded.
+     */
+    int32_t (*last_error)(char *buffer, uint64_t capacity, uint64_t *length_out);
+} lanehost_api;
+
+/* True if the runtime filled `member` of *api (a table from a newer or older runtime). */
+#define LANEHOST_API_HAS(api, member) \
+    ((api) != NULL && (uint64_t)(api)->size >= offsetof(lanehost_api, member) + sizeof((api)->member))
+
+/*
+ * The host ABI table's layout as this header compiled it, for the Java test that compares it with
+ * HostAbiDescriptor: the name of entry `index`, or NULL past the last entry.
+ */
+LANEHOST_EXPORT const char *lanehost_api_layout_name(uint32_t index);
+
+/* The value of the named layout entry; *found is set to 1 if the name is known, else 0. */
+LANEHOST_EXPORT int64_t lanehost_api_layout_value(const char *name, int32_t *found);
 
 #ifdef __cplusplus
 }

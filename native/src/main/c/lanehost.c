@@ -1,4 +1,4 @@
-/* lanehost.c - the exported part of the C ABI: version and the ring layout report. */
+/* lanehost.c - the exported part of the C ABI: version, status names and the layout reports. */
 #include <string.h>
 
 #include "lanehost/lanehost.h"
@@ -65,15 +65,60 @@ const char *lanehost_ring_status_text(int64_t status) {
     return lanehost_ring_status_message(status);
 }
 
-static const char *const CALL_STATUS_NAMES[] = {
+static const char *const STATUS_NAMES[] = {
     "OK", "TIMED_OUT", "CALLBACK_SUSPENDED", "NOT_SERIALIZABLE", "OUT_OF_MEMORY", "CALLBACK_FAILED",
     "ACTOR_TERMINATED", "REFUSED", "WRONG_THREAD", "INVALID_ARGUMENT", "CLOSED", "INTERNAL_ERROR",
 };
 
-_Static_assert(sizeof(CALL_STATUS_NAMES) / sizeof(CALL_STATUS_NAMES[0]) == LANEHOST_CALL_INTERNAL_ERROR + 1,
-               "one name per lanehost_call_status");
+_Static_assert(sizeof(STATUS_NAMES) / sizeof(STATUS_NAMES[0]) == LANEHOST_INTERNAL_ERROR + 1,
+               "one name per lanehost_status");
 
-const char *lanehost_call_status_name(int32_t status) {
-    if (status < 0 || status > LANEHOST_CALL_INTERNAL_ERROR) return NULL;
-    return CALL_STATUS_NAMES[status];
+const char *lanehost_status_name(int32_t status) {
+    if (status < 0 || status > LANEHOST_INTERNAL_ERROR) return NULL;
+    return STATUS_NAMES[status];
+}
+
+/* Names match the constants of dev.lanehost.nativeabi.HostAbiDescriptor. */
+static const layout_entry API_LAYOUT[] = {
+    {"HOST_ABI_VERSION", LANEHOST_HOST_ABI_VERSION},
+    {"MAX_NAME_BYTES", LANEHOST_MAX_NAME_BYTES},
+    {"API_SIZE", sizeof(lanehost_api)},
+    {"API_ALIGNMENT", _Alignof(lanehost_api)},
+    {"POINTER_SIZE", sizeof(void *)},
+    {"ABI_VERSION_OFFSET", offsetof(lanehost_api, abi_version)},
+    {"SIZE_OFFSET", offsetof(lanehost_api, size)},
+    {"LANE_LOOKUP_OFFSET", offsetof(lanehost_api, lane_lookup)},
+    {"LANE_DRIVE_OFFSET", offsetof(lanehost_api, lane_drive)},
+    {"LANE_BIND_OFFSET", offsetof(lanehost_api, lane_bind)},
+    {"LANE_RELEASE_OFFSET", offsetof(lanehost_api, lane_release)},
+    {"THREAD_WARM_UP_OFFSET", offsetof(lanehost_api, thread_warm_up)},
+    {"GATE_LOOKUP_OFFSET", offsetof(lanehost_api, gate_lookup)},
+    {"GATE_CALL_OFFSET", offsetof(lanehost_api, gate_call)},
+    {"GATE_CALL_ON_LANE_OFFSET", offsetof(lanehost_api, gate_call_on_lane)},
+    {"SIGNAL_LOOKUP_OFFSET", offsetof(lanehost_api, signal_lookup)},
+    {"SIGNAL_FIRE_OFFSET", offsetof(lanehost_api, signal_fire)},
+    {"RING_LOOKUP_OFFSET", offsetof(lanehost_api, ring_lookup)},
+    {"RING_RELEASE_OFFSET", offsetof(lanehost_api, ring_release)},
+    {"LAST_ERROR_OFFSET", offsetof(lanehost_api, last_error)},
+    {"DRIVE_COUNTS_SIZE", sizeof(lanehost_drive_counts)},
+    {"DRIVE_COUNTS_TURNS_OFFSET", offsetof(lanehost_drive_counts, turns)},
+    {"DRIVE_COUNTS_RESERVED_OFFSET", offsetof(lanehost_drive_counts, reserved)},
+    {"DRIVE_COUNTS_REMAINING_OFFSET", offsetof(lanehost_drive_counts, remaining)},
+};
+
+#define API_LAYOUT_COUNT (sizeof(API_LAYOUT) / sizeof(API_LAYOUT[0]))
+
+const char *lanehost_api_layout_name(uint32_t index) {
+    return index < API_LAYOUT_COUNT ? API_LAYOUT[index].name : NULL;
+}
+
+int64_t lanehost_api_layout_value(const char *name, int32_t *found) {
+    if (found != NULL) *found = 0;
+    for (size_t i = 0; name != NULL && i < API_LAYOUT_COUNT; i++) {
+        if (strcmp(API_LAYOUT[i].name, name) == 0) {
+            if (found != NULL) *found = 1;
+            return API_LAYOUT[i].value;
+        }
+    }
+    return 0;
 }

@@ -10,8 +10,10 @@ import dev.lanehost.lanes.Placement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -53,6 +55,7 @@ public final class CallGate implements AutoCloseable {
     private final AtomicLong discarded = new AtomicLong();
     private final AtomicLong[] byStatus = new AtomicLong[CallStatus.values().length];
     private volatile boolean closed;
+    private final Queue<Runnable> closeActions = new ConcurrentLinkedQueue<>();
 
     private CallGate(ActorRef actor, CallHandler handler, int maxPending, int maxResultBytes) {
         this.actor = actor;
@@ -112,7 +115,7 @@ public final class CallGate implements AutoCloseable {
             } catch (PlainValueException e) {
                 return counted(CallResult.failure(e.status(), "arguments: " + e.getMessage()));
             }
-            return counted(toResult(callEncodedArgs(plainArgs, saturatedNanos(timeout))));
+            return counted(toResult(callPlain(plainArgs, saturatedNanos(timeout))));
         } catch (Throwable unexpected) {
             return counted(internalError("call", unexpected));
         }
@@ -137,16 +140,68 @@ public final class CallGate implements AutoCloseable {
             } catch (PlainValueException e) {
                 return counted(CallResult.failure(e.status(), "arguments: " + e.getMessage()));
             }
-            return counted(toResult(callOnLaneEncodedArgs(lane, plainArgs, maxTurns)));
+            return counted(toResult(callOnLanePlain(lane, plainArgs, maxTurns)));
         } catch (Throwable unexpected) {
             return counted(internalError("callOnLane", unexpected));
         }
     }
 
-    // ---------------------------------------------------------------- shared by the Java and C entries
+    // ---------------------------------------------------------------- CBOR entries (the host ABI)
+
+    /**
+     * {@link #call} with CBOR arguments (RFC 8949; an empty array means none) and a CBOR result. The bytes
+     * are decoded and validated before the call is queued: malformed CBOR is
+     * {@link CallStatus#INVALID_ARGUMENT} and never reaches the actor. Never throws.
+     *
+     * @param timeoutNanos how long to wait; negative is {@link CallStatus#INVALID_ARGUMENT}
+     */
+    public EncodedCallResult callEncoded(byte[] cborArgs, long timeoutNanos) {
+        try {
+            if (timeoutNanos < 0) {
+                return countedEncoded(CallStatus.INVALID_ARGUMENT, null, "the timeout must be zero or positive, got " + timeoutNanos);
+            }
+            return countedEncoded(callPlain(decodeArgs(cborArgs), timeoutNanos));
+        } catch (PlainValueException e) {
+            return countedEncoded(e.status(), null, "arguments: " + e.getMessage());
+        } catch (Throwable unexpected) {
+            CallResult failure = internalError("callEncoded", unexpected);
+            return countedEncoded(failure.status(), null, failure.detail());
+        }
+    }
+
+    /** {@link #callOnLane} with CBOR arguments and result, as {@link #callEncoded}. Never throws. */
+    public EncodedCallResult callOnLaneEncoded(ExecutionLane lane, byte[] cborArgs, int maxTurns) {
+        try {
+            if (lane == null || maxTurns < 0) {
+                return countedEncoded(CallStatus.INVALID_ARGUMENT, null,
+                        lane == null ? "no lane given" : "maxTurns must be >= 0, got " + maxTurns);
+            }
+            return countedEncoded(callOnLanePlain(lane, decodeArgs(cborArgs), maxTurns));
+        } catch (PlainValueException e) {
+            return countedEncoded(e.status(), null, "arguments: " + e.getMessage());
+        } catch (Throwable unexpected) {
+            CallResult failure = internalError("callOnLaneEncoded", unexpected);
+            return countedEncoded(failure.status(), null, failure.detail());
+        }
+    }
+
+    private static Object decodeArgs(byte[] cborArgs) throws PlainValueException {
+        return cborArgs == null || cborArgs.length == 0 ? null : CODEC.decode(cborArgs, 0, cborArgs.length);
+    }
+
+    private EncodedCallResult countedEncoded(GateCall.Outcome outcome) {
+        return countedEncoded(outcome.status(), outcome.result(), outcome.detail());
+    }
+
+    private EncodedCallResult countedEncoded(CallStatus status, byte[] cbor, String detail) {
+        count(status);
+        return new EncodedCallResult(status, cbor, detail);
+    }
+
+    // ---------------------------------------------------------------- shared by the Java and CBOR entries
 
     /** Queues a call with already-plain arguments and waits for it. */
-    GateCall.Outcome callEncodedArgs(Object plainArgs, long timeoutNanos) {
+    GateCall.Outcome callPlain(Object plainArgs, long timeoutNanos) {
         if (actor.isPlacementThread()) {
             return new GateCall.Outcome(CallStatus.WRONG_THREAD, null,
                     "the blocking call entry was used on the thread that runs actor " + actor.name()
@@ -160,7 +215,7 @@ public final class CallGate implements AutoCloseable {
         return call.await(timeoutNanos);
     }
 
-    GateCall.Outcome callOnLaneEncodedArgs(ExecutionLane lane, Object plainArgs, int maxTurns) {
+    GateCall.Outcome callOnLanePlain(ExecutionLane lane, Object plainArgs, int maxTurns) {
         if (!(actor.placement() instanceof Placement.Lane onLane) || !onLane.name().equals(lane.name())) {
             return new GateCall.Outcome(CallStatus.INVALID_ARGUMENT, null, "actor " + actor.name() + " is placed "
                     + actor.placement() + ", not on lane " + lane.name());
@@ -250,12 +305,35 @@ public final class CallGate implements AutoCloseable {
 
     // ---------------------------------------------------------------- lifecycle and accounting
 
-    /** Fails every pending call with {@link CallStatus#CLOSED} (queued ones never run); later calls get CLOSED. */
+    /**
+     * Fails every pending call with {@link CallStatus#CLOSED} (queued ones never run); later calls get CLOSED.
+     * Then runs the close actions (a host ABI unexporting the gate), each once. Idempotent.
+     */
     @Override
     public void close() {
         closed = true;
         for (GateCall call : List.copyOf(inFlight)) {
             call.withdraw(CallStatus.CLOSED, "the gate was closed while the call was pending");
+        }
+        Runnable action;
+        while ((action = closeActions.poll()) != null) {
+            try {
+                action.run();
+            } catch (Throwable failure) {
+                InternalErrors.report("CallGate.close action", failure);
+            }
+        }
+    }
+
+    /**
+     * Runs {@code action} once when the gate closes, or now if it already has (whoever exported the gate
+     * drops it there, so a closed gate is not kept reachable).
+     */
+    public void onClose(Runnable action) {
+        Objects.requireNonNull(action, "action");
+        closeActions.add(action);
+        if (closed) {
+            close(); // drains the actions, ours included, exactly once each
         }
     }
 

@@ -16,7 +16,7 @@ import java.util.Map;
 
 /**
  * Java's view of {@code liblanehost} ({@code native/include/lanehost/lanehost.h}): its ABI version and
- * the ring layout it was compiled with. Downcalls are resolved once, when the class initializes.
+ * the ring and host ABI layouts it was compiled with, and its status names. Downcalls are resolved once, when the class initializes.
  */
 public final class LanehostLibrary {
     /** Must equal {@code LANEHOST_ABI_VERSION}; the loader refuses a library built with another. */
@@ -28,7 +28,9 @@ public final class LanehostLibrary {
     private static final MethodHandle LAYOUT_NAME = downcall("lanehost_ring_layout_name", FunctionDescriptor.of(ADDRESS, JAVA_INT));
     private static final MethodHandle LAYOUT_VALUE = downcall("lanehost_ring_layout_value", FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS));
     private static final MethodHandle STATUS_TEXT = downcall("lanehost_ring_status_text", FunctionDescriptor.of(ADDRESS, JAVA_LONG));
-    private static final MethodHandle CALL_STATUS_NAME = downcall("lanehost_call_status_name", FunctionDescriptor.of(ADDRESS, JAVA_INT));
+    private static final MethodHandle STATUS_NAME = downcall("lanehost_status_name", FunctionDescriptor.of(ADDRESS, JAVA_INT));
+    private static final MethodHandle API_LAYOUT_NAME = downcall("lanehost_api_layout_name", FunctionDescriptor.of(ADDRESS, JAVA_INT));
+    private static final MethodHandle API_LAYOUT_VALUE = downcall("lanehost_api_layout_value", FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS));
 
     private LanehostLibrary() {
     }
@@ -40,20 +42,29 @@ public final class LanehostLibrary {
 
     /** Every entry of the C ring layout report, in the header's order: name to value. */
     public static Map<String, Long> ringLayout() {
+        return layoutReport("ring", LAYOUT_NAME, LAYOUT_VALUE);
+    }
+
+    /** Every entry of the C host ABI table's layout report ({@code lanehost_api}), in the header's order. */
+    public static Map<String, Long> apiLayout() {
+        return layoutReport("host ABI", API_LAYOUT_NAME, API_LAYOUT_VALUE);
+    }
+
+    private static Map<String, Long> layoutReport(String what, MethodHandle nameAt, MethodHandle valueOf) {
         Map<String, Long> layout = new LinkedHashMap<>();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment found = arena.allocate(JAVA_INT);
             for (int index = 0; ; index++) {
-                MemorySegment name = (MemorySegment) LAYOUT_NAME.invokeExact(index);
+                MemorySegment name = (MemorySegment) nameAt.invokeExact(index);
                 if (name.equals(MemorySegment.NULL)) {
                     return layout;
                 }
                 String text = name.reinterpret(Long.MAX_VALUE).getString(0);
-                long value = (long) LAYOUT_VALUE.invokeExact(name, found);
+                long value = (long) valueOf.invokeExact(name, found);
                 layout.put(text, value);
             }
         } catch (Throwable e) {
-            throw new IllegalStateException("reading the ring layout report failed", e);
+            throw new IllegalStateException("reading the " + what + " layout report failed", e);
         }
     }
 
@@ -67,13 +78,13 @@ public final class LanehostLibrary {
         }
     }
 
-    /** The enumerator name of {@code lanehost_call_status} {@code code} without its prefix, or null if C has none. */
-    public static String callStatusName(int code) {
+    /** The enumerator name of {@code lanehost_status} {@code code} without its prefix, or null if C has none. */
+    public static String statusName(int code) {
         try {
-            MemorySegment name = (MemorySegment) CALL_STATUS_NAME.invokeExact(code);
+            MemorySegment name = (MemorySegment) STATUS_NAME.invokeExact(code);
             return name.equals(MemorySegment.NULL) ? null : name.reinterpret(Long.MAX_VALUE).getString(0);
         } catch (Throwable e) {
-            throw new IllegalStateException("lanehost_call_status_name failed", e);
+            throw new IllegalStateException("lanehost_status_name failed", e);
         }
     }
 

@@ -1,0 +1,125 @@
+package dev.lanehost.nativeabi;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+
+/**
+ * Opaque 64-bit handles for objects a host refers to, looked up without locks or allocation.
+ *
+ * <pre>
+ *  63      56 55                  32 31                     0
+ * +----------+----------------------+------------------------+
+ * |   kind   |      generation      |       slot index       |
+ * +----------+----------------------+------------------------+
+ * </pre>
+ *
+ * The kind (1..127) makes a handle of another table unknown here and keeps every handle non-zero. A slot's
+ * generation grows each time the slot is freed, so a stale handle (its object unexported) never reaches the
+ * slot's next object; a made-up number almost never matches a live (kind, generation, index). After 2^24
+ * reuses of one slot a generation repeats: a handle stale for that long could match again, which is the
+ * price of a 64-bit handle.
+ *
+ * <p>Registration and removal take the table's lock (they are rare: exports, lookups by name); a lookup reads
+ * the slot array and one entry with acquire semantics.
+ */
+final class HandleTable<T> {
+    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(Entry[].class);
+    private static final int GENERATION_BITS = 24;
+    private static final int INITIAL_SLOTS = 16;
+
+    /** One live object and the full handle that names it (so a lookup checks kind, generation and index at once). */
+    private record Entry<T>(long handle, T value) {
+    }
+
+    private final long kindBits;
+    private final String kindName;
+    private volatile Entry<T>[] slots;
+    /** Guarded by this: each slot's next generation, and the free slots as a stack. */
+    private int[] generations;
+    private int[] free;
+    private int freeCount;
+    private int used;
+    private int live;
+
+    @SuppressWarnings("unchecked")
+    HandleTable(int kind, String kindName) {
+        if (kind < 1 || kind > 0x7F) {
+            throw new IllegalArgumentException("kind must be in 1..127, got " + kind);
+        }
+        this.kindBits = (long) kind << 56;
+        this.kindName = kindName;
+        this.slots = new Entry[INITIAL_SLOTS];
+        this.generations = new int[INITIAL_SLOTS];
+        this.free = new int[INITIAL_SLOTS];
+    }
+
+    synchronized long register(T value) {
+        int index;
+        if (freeCount > 0) {
+            index = free[--freeCount];
+        } else {
+            if (used == slots.length) {
+                grow();
+            }
+            index = used++;
+        }
+        long handle = kindBits | ((long) generations[index] << 32) | (index & 0xFFFF_FFFFL);
+        SLOT.setRelease(slots, index, new Entry<>(handle, value));
+        live++;
+        return handle;
+    }
+
+    /** The object, or null if the handle is unknown, stale, or of another kind. Lock-free, allocation-free. */
+    @SuppressWarnings("unchecked")
+    T lookup(long handle) {
+        long index = handle & 0xFFFF_FFFFL;
+        Entry<T>[] current = slots;
+        if (index >= current.length) {
+            return null;
+        }
+        Entry<T> entry = (Entry<T>) SLOT.getAcquire(current, (int) index);
+        return entry != null && entry.handle == handle ? entry.value : null;
+    }
+
+    /** Frees the handle's slot for a later object under the next generation. @return the object, or null if the handle was not live */
+    synchronized T unregister(long handle) {
+        T value = lookup(handle);
+        if (value == null) {
+            return null;
+        }
+        int index = (int) (handle & 0xFFFF_FFFFL);
+        SLOT.setRelease(slots, index, null);
+        generations[index] = (generations[index] + 1) & ((1 << GENERATION_BITS) - 1);
+        free[freeCount++] = index;
+        live--;
+        return value;
+    }
+
+    /** Handles live now. */
+    synchronized int size() {
+        return live;
+    }
+
+    /** Unregisters every entry (the host ABI closed): every handle reads unknown afterwards. */
+    @SuppressWarnings("unchecked")
+    synchronized void clear() {
+        for (int index = 0; index < used; index++) {
+            Entry<T> entry = (Entry<T>) SLOT.getAcquire(slots, index);
+            if (entry != null) {
+                unregister(entry.handle);
+            }
+        }
+    }
+
+    String kindName() {
+        return kindName;
+    }
+
+    private void grow() {
+        int length = slots.length * 2;
+        slots = Arrays.copyOf(slots, length); // entries written after this go to the new array only
+        generations = Arrays.copyOf(generations, length);
+        free = Arrays.copyOf(free, length);
+    }
+}

@@ -1,0 +1,199 @@
+package dev.lanehost.nativeabi;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+import dev.lanehost.callgate.CallGate;
+import dev.lanehost.lanes.ActorRuntime;
+import dev.lanehost.lanes.ExecutionLane;
+import dev.lanehost.lanes.Signal;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The C host ABI of one runtime: the function table ({@code lanehost_api} in {@code lanehost.h}) a native
+ * host receives, the upcall stubs behind it, and the handles it hands out for what Java exports to hosts.
+ *
+ * <pre>{@code
+ * try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED);
+ *      HostAbi abi = HostAbi.open(runtime)) {
+ *     abi.exportLane(runtime.registerLane("frame"));
+ *     abi.exportGate("input", CallGate.open(player, handler));
+ *     hostStart.invokeExact(abi.table());          // the host's own C function: int host_start(const lanehost_api *)
+ * }
+ * }</pre>
+ *
+ * <h2>Lifecycle</h2>
+ * <ol>
+ *   <li>{@link #open} builds the stubs and the table. Both live for the rest of the process (a few hundred
+ *       bytes of native memory per table): a host thread that calls after {@link #close()} is answered
+ *       {@code LANEHOST_CLOSED}, never sent into freed code.</li>
+ *   <li>Exports give hosts names to look up. A gate leaves the table when it closes, a signal when it can
+ *       fire no more, a ring when Java closes it and every host reference is released.</li>
+ *   <li>{@link #close()} refuses every later entry with {@code LANEHOST_CLOSED} and drops the exported
+ *       lanes, gates and signals, so nothing of the runtime stays reachable from the table. Ring references
+ *       a host still holds stay valid until it releases them.</li>
+ * </ol>
+ * Nothing here is process-wide: two runtimes have two tables with separate handles.
+ */
+public final class HostAbi implements AutoCloseable {
+    private final ActorRuntime runtime;
+    final HandleTable<ExecutionLane> lanes = new HandleTable<>(0x4C, "lane"); // 'L'
+    final HandleTable<CallGate> gates = new HandleTable<>(0x47, "gate"); // 'G'
+    final HandleTable<Signal> signals = new HandleTable<>(0x53, "signal"); // 'S'
+    final HandleTable<HostRing> ringReferences = new HandleTable<>(0x52, "ring reference"); // 'R'
+    final Map<String, Long> laneNames = new ConcurrentHashMap<>();
+    final Map<String, Long> gateNames = new ConcurrentHashMap<>();
+    final Map<String, Long> signalNames = new ConcurrentHashMap<>();
+    final Map<String, HostRing> rings = new ConcurrentHashMap<>();
+    private final HostEntries entries;
+    private final MemorySegment table;
+    volatile boolean closed;
+
+    private HostAbi(ActorRuntime runtime) {
+        this.runtime = runtime;
+        this.entries = new HostEntries(this);
+        this.table = buildTable(entries);
+    }
+
+    /** The host ABI of {@code runtime}: a new table with its own handles. */
+    public static HostAbi open(ActorRuntime runtime) {
+        Objects.requireNonNull(runtime, "runtime");
+        if (runtime.isClosed()) {
+            throw new IllegalStateException("the runtime is closed");
+        }
+        return new HostAbi(runtime);
+    }
+
+    /** The {@code const lanehost_api *} to hand a host. Valid for the life of the process. */
+    public MemorySegment table() {
+        return table;
+    }
+
+    ActorRuntime runtime() {
+        return runtime;
+    }
+
+    /** Lets hosts look the lane up by its name and drive it. @return the lane's handle */
+    public long exportLane(ExecutionLane lane) {
+        Objects.requireNonNull(lane, "lane");
+        return export(laneNames, lane.name(), lanes, lane);
+    }
+
+    /** Lets hosts look the gate up by {@code name} and call it; it leaves the table when it closes. @return its handle */
+    public long exportGate(String name, CallGate gate) {
+        Objects.requireNonNull(gate, "gate");
+        long handle = export(gateNames, name, gates, gate);
+        gate.onClose(() -> unexport(gateNames, name, gates, handle));
+        return handle;
+    }
+
+    /** Lets hosts look the signal up by {@code name} and fire it. @return its handle */
+    public long exportSignal(String name, Signal signal) {
+        Objects.requireNonNull(signal, "signal");
+        return export(signalNames, name, signals, signal);
+    }
+
+    /**
+     * Allocates a ring of {@code capacity} bytes (a power of two) that hosts can look up by {@code name}; its
+     * memory lives until Java closes it and every host reference is released.
+     */
+    public HostRing exportRing(String name, long capacity) {
+        checkName(name);
+        checkOpen();
+        return HostRing.export(name, capacity, rings);
+    }
+
+    /** Handles live now, by kind ("lane", "gate", "signal", "ring reference"), for tests and diagnostics. */
+    public Map<String, Integer> liveHandles() {
+        return Map.of(lanes.kindName(), lanes.size(), gates.kindName(), gates.size(),
+                signals.kindName(), signals.size(), ringReferences.kindName(), ringReferences.size());
+    }
+
+    /** Every later entry answers {@code LANEHOST_CLOSED}; exported lanes, gates and signals are dropped. Idempotent. */
+    @Override
+    public void close() {
+        closed = true;
+        entries.detach();
+        laneNames.clear();
+        gateNames.clear();
+        signalNames.clear();
+        rings.clear();
+        lanes.clear();
+        gates.clear();
+        signals.clear();
+    }
+
+    void unexport(Map<String, Long> names, String name, HandleTable<?> table, long handle) {
+        names.remove(name, handle);
+        table.unregister(handle);
+    }
+
+    private <T> long export(Map<String, Long> names, String name, HandleTable<T> table, T value) {
+        checkName(name);
+        checkOpen();
+        long handle = table.register(value);
+        if (names.putIfAbsent(name, handle) != null) {
+            table.unregister(handle);
+            throw new IllegalArgumentException("a " + table.kindName() + " named '" + name + "' is already exported");
+        }
+        return handle;
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("the host ABI is closed");
+        }
+    }
+
+    private static void checkName(String name) {
+        Objects.requireNonNull(name, "name");
+        int bytes = name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (bytes == 0 || bytes > HostAbiDescriptor.MAX_NAME_BYTES || name.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException("a host-visible name is 1.." + HostAbiDescriptor.MAX_NAME_BYTES
+                    + " UTF-8 bytes without NUL; got " + bytes + " bytes");
+        }
+    }
+
+    // ---------------------------------------------------------------- the table
+
+    private static MemorySegment buildTable(HostEntries entries) {
+        // Never closed: the stubs and the table must outlive every host thread that could still call.
+        Arena forever = Arena.global();
+        MemorySegment table = forever.allocate(HostAbiDescriptor.API_SIZE, HostAbiDescriptor.API_ALIGNMENT);
+        table.set(JAVA_INT, HostAbiDescriptor.ABI_VERSION_OFFSET, HostAbiDescriptor.HOST_ABI_VERSION);
+        table.set(JAVA_INT, HostAbiDescriptor.SIZE_OFFSET, HostAbiDescriptor.API_SIZE);
+        stub(table, HostAbiDescriptor.LANE_LOOKUP_OFFSET, entries, "laneLookup", HostAbiDescriptor.LANE_LOOKUP, forever);
+        stub(table, HostAbiDescriptor.LANE_DRIVE_OFFSET, entries, "laneDrive", HostAbiDescriptor.LANE_DRIVE, forever);
+        stub(table, HostAbiDescriptor.LANE_BIND_OFFSET, entries, "laneBind", HostAbiDescriptor.LANE_BIND, forever);
+        stub(table, HostAbiDescriptor.LANE_RELEASE_OFFSET, entries, "laneRelease", HostAbiDescriptor.LANE_RELEASE, forever);
+        stub(table, HostAbiDescriptor.THREAD_WARM_UP_OFFSET, entries, "threadWarmUp", HostAbiDescriptor.THREAD_WARM_UP, forever);
+        stub(table, HostAbiDescriptor.GATE_LOOKUP_OFFSET, entries, "gateLookup", HostAbiDescriptor.GATE_LOOKUP, forever);
+        stub(table, HostAbiDescriptor.GATE_CALL_OFFSET, entries, "gateCall", HostAbiDescriptor.GATE_CALL, forever);
+        stub(table, HostAbiDescriptor.GATE_CALL_ON_LANE_OFFSET, entries, "gateCallOnLane", HostAbiDescriptor.GATE_CALL_ON_LANE, forever);
+        stub(table, HostAbiDescriptor.SIGNAL_LOOKUP_OFFSET, entries, "signalLookup", HostAbiDescriptor.SIGNAL_LOOKUP, forever);
+        stub(table, HostAbiDescriptor.SIGNAL_FIRE_OFFSET, entries, "signalFire", HostAbiDescriptor.SIGNAL_FIRE, forever);
+        stub(table, HostAbiDescriptor.RING_LOOKUP_OFFSET, entries, "ringLookup", HostAbiDescriptor.RING_LOOKUP, forever);
+        stub(table, HostAbiDescriptor.RING_RELEASE_OFFSET, entries, "ringRelease", HostAbiDescriptor.RING_RELEASE, forever);
+        stub(table, HostAbiDescriptor.LAST_ERROR_OFFSET, entries, "lastError", HostAbiDescriptor.LAST_ERROR, forever);
+        return table.asReadOnly();
+    }
+
+    private static void stub(MemorySegment table, int offset, HostEntries entries, String method,
+                             FunctionDescriptor descriptor, Arena arena) {
+        try {
+            MethodHandle target = MethodHandles.lookup()
+                    .findVirtual(HostEntries.class, method, descriptor.toMethodType()).bindTo(entries);
+            table.set(ADDRESS, offset, Linker.nativeLinker().upcallStub(target, descriptor, arena));
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("the host entry " + method + " does not match its descriptor", e);
+        }
+    }
+}

@@ -1,0 +1,383 @@
+package dev.lanehost.nativeabi;
+
+import dev.lanehost.callgate.CallGate;
+import dev.lanehost.callgate.CallStatus;
+import dev.lanehost.callgate.EncodedCallResult;
+import dev.lanehost.callgate.InternalErrors;
+import dev.lanehost.lanes.DriveResult;
+import dev.lanehost.lanes.ExecutionLane;
+import dev.lanehost.lanes.Signal;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/**
+ * The bodies behind the host function table's upcall stubs, one method per member of {@code lanehost_api}.
+ *
+ * <p>Every method catches everything and returns a {@link CallStatus} code: an exception escaping an upcall
+ * would end the JVM. A host's mistake (NULL, unknown handle, bad length, unknown name) is
+ * {@code INVALID_ARGUMENT} with a last-error sentence; a fault of our own is {@code INTERNAL_ERROR}, logged
+ * once per entry. After {@link #detach()} (the host ABI closed) every entry answers {@code CLOSED}, and the
+ * stubs, which live forever, no longer reach the runtime.
+ */
+final class HostEntries {
+    private static final int OK = CallStatus.OK.code();
+    /** Arguments larger than this are refused: no plain-value call needs more, and a garbage length is caught. */
+    static final long MAX_ARGS_BYTES = 64L << 20;
+    /** Signal payloads larger than this are refused, for the same reasons. */
+    static final long MAX_PAYLOAD_BYTES = 16L << 20;
+
+    private volatile HostAbi abi;
+    /** The calling thread's last failure, for {@code last_error}; written only when an entry fails. */
+    private final ThreadLocal<String> lastError = new ThreadLocal<>();
+
+    HostEntries(HostAbi abi) {
+        this.abi = abi;
+    }
+
+    void detach() {
+        abi = null;
+    }
+
+    // ---------------------------------------------------------------- lanes
+
+    int laneLookup(long name, long laneOut) {
+        try {
+            HostAbi host = open();
+            ForeignMemory.requireNonNull(laneOut, "lane_out");
+            return lookup(host.laneNames, "lane", ForeignMemory.name(name), laneOut);
+        } catch (Throwable t) {
+            return failed("lane_lookup", t);
+        }
+    }
+
+    int laneDrive(long laneHandle, int maxTurns, long counts) {
+        try {
+            HostAbi host = abi;
+            if (host == null || host.closed) {
+                return closed();
+            }
+            ExecutionLane lane = host.lanes.lookup(laneHandle);
+            if (lane == null) {
+                return fail(CallStatus.INVALID_ARGUMENT, unknown("lane", laneHandle));
+            }
+            if (maxTurns < 0) {
+                return fail(CallStatus.INVALID_ARGUMENT, "max_turns must be >= 0, got " + maxTurns);
+            }
+            DriveResult result = lane.drive(maxTurns);
+            int status = switch (result.status()) {
+                case OK -> OK;
+                case WRONG_THREAD -> fail(CallStatus.WRONG_THREAD, "lane '" + lane.name() + "' is bound to another live thread ("
+                        + threadName(lane.boundThread()) + ")");
+                case REENTRANT -> fail(CallStatus.WRONG_THREAD, "lane '" + lane.name()
+                        + "' was driven from inside one of its own turns");
+                case INVALID_ARGUMENT -> fail(CallStatus.INVALID_ARGUMENT, "lane '" + lane.name() + "' refused max_turns " + maxTurns);
+                case CLOSED -> closed();
+            };
+            if (status == OK && counts != 0) {
+                ForeignMemory.putInt(counts + HostAbiDescriptor.DRIVE_COUNTS_TURNS_OFFSET, result.turns());
+                ForeignMemory.putInt(counts + HostAbiDescriptor.DRIVE_COUNTS_RESERVED_OFFSET, 0);
+                ForeignMemory.putLong(counts + HostAbiDescriptor.DRIVE_COUNTS_REMAINING_OFFSET, result.remaining());
+            }
+            return status;
+        } catch (Throwable t) {
+            return failed("lane_drive", t);
+        }
+    }
+
+    int laneBind(long laneHandle) {
+        try {
+            ExecutionLane lane = lane(open(), laneHandle);
+            return fromDrive(lane, dev.lanehost.lanes.DriveStatus.INVALID_ARGUMENT); // WIP: lane.bind() arrives with the lanes merge
+        } catch (Throwable t) {
+            return failed("lane_bind", t);
+        }
+    }
+
+    int laneRelease(long laneHandle) {
+        try {
+            ExecutionLane lane = lane(open(), laneHandle);
+            return fromDrive(lane, dev.lanehost.lanes.DriveStatus.INVALID_ARGUMENT); // WIP: lane.release()
+        } catch (Throwable t) {
+            return failed("lane_release", t);
+        }
+    }
+
+    int threadWarmUp() {
+        try {
+            open(); // WIP: runtime.warmUpThread()
+            return OK;
+        } catch (Throwable t) {
+            return failed("thread_warm_up", t);
+        }
+    }
+
+    // ---------------------------------------------------------------- gates
+
+    int gateLookup(long name, long gateOut) {
+        try {
+            HostAbi host = open();
+            ForeignMemory.requireNonNull(gateOut, "gate_out");
+            return lookup(host.gateNames, "gate", ForeignMemory.name(name), gateOut);
+        } catch (Throwable t) {
+            return failed("gate_lookup", t);
+        }
+    }
+
+    int gateCall(long gateHandle, long args, long argsLength, long result, long resultCapacity, long resultLength,
+                 long timeoutNanos) {
+        try {
+            clearLength(resultLength);
+            HostAbi host = open();
+            CallGate gate = gate(host, gateHandle);
+            checkBuffers(args, argsLength, result, resultCapacity, resultLength);
+            if (timeoutNanos < 0) {
+                throw new ForeignMemory.InvalidArgument("timeout_nanos must be >= 0, got " + timeoutNanos);
+            }
+            return deliver(gate.callEncoded(ForeignMemory.copy(args, argsLength), timeoutNanos), result, resultCapacity, resultLength);
+        } catch (Throwable t) {
+            return failed("gate_call", t);
+        }
+    }
+
+    int gateCallOnLane(long gateHandle, long laneHandle, long args, long argsLength, long result, long resultCapacity,
+                       long resultLength, int maxTurns) {
+        try {
+            clearLength(resultLength);
+            HostAbi host = open();
+            CallGate gate = gate(host, gateHandle);
+            ExecutionLane lane = lane(host, laneHandle);
+            checkBuffers(args, argsLength, result, resultCapacity, resultLength);
+            if (maxTurns < 0) {
+                throw new ForeignMemory.InvalidArgument("max_turns must be >= 0, got " + maxTurns);
+            }
+            return deliver(gate.callOnLaneEncoded(lane, ForeignMemory.copy(args, argsLength), maxTurns),
+                    result, resultCapacity, resultLength);
+        } catch (Throwable t) {
+            return failed("gate_call_on_lane", t);
+        }
+    }
+
+    // ---------------------------------------------------------------- signals
+
+    int signalLookup(long name, long signalOut) {
+        try {
+            HostAbi host = open();
+            ForeignMemory.requireNonNull(signalOut, "signal_out");
+            return lookup(host.signalNames, "signal", ForeignMemory.name(name), signalOut);
+        } catch (Throwable t) {
+            return failed("signal_lookup", t);
+        }
+    }
+
+    int signalFire(long signalHandle, long payload, long payloadLength) {
+        try {
+            HostAbi host = open();
+            Signal signal = host.signals.lookup(signalHandle);
+            if (signal == null) {
+                return fail(CallStatus.INVALID_ARGUMENT, unknown("signal", signalHandle));
+            }
+            if (payloadLength < 0 || payloadLength > MAX_PAYLOAD_BYTES) {
+                return fail(CallStatus.INVALID_ARGUMENT, "payload_length must be 0.." + MAX_PAYLOAD_BYTES + ", got "
+                        + Long.toUnsignedString(payloadLength));
+            }
+            if (!signal.fire(ForeignMemory.copy(payload, payloadLength))) {
+                unexportSignal(host, signalHandle);
+                return fail(CallStatus.CLOSED, "the signal can fire no more (a one-shot that fired, cancelled, or its actor halted)");
+            }
+            if (!signal.isAttached()) {
+                unexportSignal(host, signalHandle); // a one-shot: this was its only firing
+            }
+            return OK;
+        } catch (Throwable t) {
+            return failed("signal_fire", t);
+        }
+    }
+
+    // ---------------------------------------------------------------- rings
+
+    int ringLookup(long name, long ringOut, long memoryOut, long memoryLengthOut) {
+        try {
+            HostAbi host = open();
+            ForeignMemory.requireNonNull(ringOut, "ring_out");
+            ForeignMemory.requireNonNull(memoryOut, "memory_out");
+            ForeignMemory.requireNonNull(memoryLengthOut, "memory_length_out");
+            String ringName = ForeignMemory.name(name);
+            HostRing ring = host.rings.get(ringName);
+            if (ring == null || !ring.retain()) {
+                return fail(CallStatus.INVALID_ARGUMENT, "no ring named '" + ringName + "' is exported");
+            }
+            long reference = host.ringReferences.register(ring);
+            ForeignMemory.putLong(ringOut, reference);
+            ForeignMemory.putLong(memoryOut, ring.memory().address());
+            ForeignMemory.putLong(memoryLengthOut, ring.memory().byteSize());
+            return OK;
+        } catch (Throwable t) {
+            return failed("ring_lookup", t);
+        }
+    }
+
+    int ringRelease(long reference) {
+        try {
+            HostAbi host = abi; // a release is honoured after close too: it may be what frees the memory
+            HostRing ring = host == null ? null : host.ringReferences.unregister(reference);
+            if (ring == null) {
+                return fail(CallStatus.INVALID_ARGUMENT, unknown("ring reference", reference) + " (or already released)");
+            }
+            ring.release();
+            return OK;
+        } catch (Throwable t) {
+            return failed("ring_release", t);
+        }
+    }
+
+    // ---------------------------------------------------------------- errors
+
+    int lastError(long buffer, long capacity, long lengthOut) {
+        try {
+            ForeignMemory.requireNonNull(lengthOut, "length_out");
+            if (capacity < 0) {
+                return fail(CallStatus.INVALID_ARGUMENT, "capacity must be >= 0");
+            }
+            String text = lastError.get();
+            byte[] bytes = text == null ? new byte[0] : text.getBytes(StandardCharsets.UTF_8);
+            ForeignMemory.putLong(lengthOut, bytes.length);
+            if (capacity > 0) {
+                ForeignMemory.requireNonNull(buffer, "a buffer with a nonzero capacity");
+                int copied = (int) Math.min(bytes.length, capacity - 1);
+                ForeignMemory.copyOut(copied == bytes.length ? bytes : java.util.Arrays.copyOf(bytes, copied), buffer);
+                ForeignMemory.putByte(buffer + copied, (byte) 0);
+            }
+            return OK;
+        } catch (Throwable t) {
+            return failed("last_error", t);
+        }
+    }
+
+    // ---------------------------------------------------------------- shared
+
+    private HostAbi open() {
+        HostAbi host = abi;
+        if (host == null || host.closed) {
+            throw new Closed();
+        }
+        return host;
+    }
+
+    private ExecutionLane lane(HostAbi host, long handle) {
+        ExecutionLane lane = host.lanes.lookup(handle);
+        if (lane == null) {
+            throw new ForeignMemory.InvalidArgument(unknown("lane", handle));
+        }
+        return lane;
+    }
+
+    private CallGate gate(HostAbi host, long handle) {
+        CallGate gate = host.gates.lookup(handle);
+        if (gate == null) {
+            throw new ForeignMemory.InvalidArgument(unknown("gate", handle) + " (closed gates leave the table)");
+        }
+        return gate;
+    }
+
+    private int lookup(Map<String, Long> names, String kind, String name, long out) {
+        Long handle = names.get(name);
+        if (handle == null) {
+            return fail(CallStatus.INVALID_ARGUMENT, "no " + kind + " named '" + name + "' is exported");
+        }
+        ForeignMemory.putLong(out, handle);
+        return OK;
+    }
+
+    private static void checkBuffers(long args, long argsLength, long result, long resultCapacity, long resultLength) {
+        if (argsLength < 0 || argsLength > MAX_ARGS_BYTES) {
+            throw new ForeignMemory.InvalidArgument("args_length must be 0.." + MAX_ARGS_BYTES + ", got "
+                    + Long.toUnsignedString(argsLength));
+        }
+        if (resultCapacity < 0) {
+            throw new ForeignMemory.InvalidArgument("result_capacity " + Long.toUnsignedString(resultCapacity) + " is negative as int64");
+        }
+        if (argsLength > 0 && args == 0) {
+            throw new ForeignMemory.InvalidArgument("args is NULL with args_length " + argsLength);
+        }
+        if (resultCapacity > 0 && result == 0) {
+            throw new ForeignMemory.InvalidArgument("result is NULL with result_capacity " + resultCapacity);
+        }
+        ForeignMemory.requireNonNull(resultLength, "result_length");
+    }
+
+    /** Copies an OK result into the caller's buffer, or says how much room it needs. */
+    private int deliver(EncodedCallResult outcome, long result, long resultCapacity, long resultLength) {
+        if (!outcome.isOk()) {
+            return fail(outcome.status(), outcome.detail());
+        }
+        byte[] encoded = outcome.cbor();
+        ForeignMemory.putLong(resultLength, encoded.length);
+        if (encoded.length > resultCapacity) {
+            return fail(CallStatus.OUT_OF_MEMORY, "the result is " + encoded.length + " bytes; result_capacity is " + resultCapacity);
+        }
+        ForeignMemory.copyOut(encoded, result);
+        return OK;
+    }
+
+    private static void clearLength(long resultLength) {
+        if (resultLength != 0) {
+            ForeignMemory.putLong(resultLength, 0); // every answer but OK and OUT_OF_MEMORY leaves 0 here
+        }
+    }
+
+    private void unexportSignal(HostAbi host, long handle) {
+        host.signalNames.values().remove(handle);
+        host.signals.unregister(handle);
+    }
+
+    private int fromDrive(ExecutionLane lane, dev.lanehost.lanes.DriveStatus status) {
+        return switch (status) {
+            case OK -> OK;
+            case WRONG_THREAD -> fail(CallStatus.WRONG_THREAD, "lane '" + lane.name() + "' is bound to another live thread ("
+                    + threadName(lane.boundThread()) + ")");
+            case REENTRANT -> fail(CallStatus.WRONG_THREAD, "lane '" + lane.name() + "' is being driven by this thread right now");
+            case INVALID_ARGUMENT -> fail(CallStatus.INVALID_ARGUMENT, "lane '" + lane.name() + "' refused the request");
+            case CLOSED -> closed();
+        };
+    }
+
+    private int closed() {
+        return fail(CallStatus.CLOSED, "the runtime or its host ABI is closed");
+    }
+
+    private int fail(CallStatus status, String why) {
+        lastError.set(status.name() + ": " + why);
+        return status.code();
+    }
+
+    /** The answer for anything thrown inside an entry. Never throws. */
+    private int failed(String entry, Throwable thrown) {
+        try {
+            if (thrown instanceof ForeignMemory.InvalidArgument invalid) {
+                return fail(CallStatus.INVALID_ARGUMENT, invalid.getMessage());
+            }
+            if (thrown instanceof Closed) {
+                return closed();
+            }
+            InternalErrors.report("host entry " + entry, thrown);
+            return fail(CallStatus.INTERNAL_ERROR, entry + " failed inside lanehost: " + thrown.getClass().getName() + " (logged)");
+        } catch (Throwable ignored) {
+            return CallStatus.INTERNAL_ERROR.code();
+        }
+    }
+
+    private static String unknown(String kind, long handle) {
+        return kind + " handle 0x" + Long.toHexString(handle) + " is unknown, stale, or of another kind";
+    }
+
+    private static String threadName(Thread thread) {
+        return thread == null ? "none" : thread.getName();
+    }
+
+    /** The host ABI or the runtime closed. */
+    private static final class Closed extends RuntimeException {
+        Closed() {
+            super(null, null, false, false);
+        }
+    }
+}
