@@ -7,7 +7,8 @@
  * them). Everything here is static inline: no locks, no allocation, no system calls, so a real-time
  * thread may call it.
  *
- * Layout (every field little-endian native order; the memory must be 64-byte aligned):
+ * Layout (every field little-endian native order; the memory must be 128-byte aligned, the alignment
+ * of the struct below, because each side's fields start a pair of cache lines):
  *
  *     0                   1                   2                   3
  *     0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
@@ -71,7 +72,11 @@ extern "C" {
 #define LANEHOST_RING_MAGIC 0x4C485242u /* "LHRB" read as a little-endian uint32 */
 #define LANEHOST_RING_LAYOUT_VERSION 1u
 #define LANEHOST_RING_CACHE_LINE_LENGTH 64u
-#define LANEHOST_RING_ALIGNMENT LANEHOST_RING_CACHE_LINE_LENGTH
+/*
+ * A pair of cache lines: the struct's own alignment (alignas below), so a header at any address this
+ * allows is a valid lanehost_ring_header, and each side's fields stay in one pair of lines.
+ */
+#define LANEHOST_RING_ALIGNMENT 128u
 /* The smallest useful ring: one cache line of data. */
 #define LANEHOST_RING_MIN_CAPACITY 64u
 /* Positions are 64-bit and lengths are returned as int64_t. */
@@ -84,7 +89,7 @@ typedef enum lanehost_ring_status {
     LANEHOST_RING_CAPACITY_NOT_POWER_OF_TWO = -2,
     LANEHOST_RING_CAPACITY_TOO_SMALL = -3,   /* below LANEHOST_RING_MIN_CAPACITY */
     LANEHOST_RING_CAPACITY_TOO_LARGE = -4,   /* above LANEHOST_RING_MAX_CAPACITY */
-    LANEHOST_RING_MISALIGNED = -5,           /* memory not LANEHOST_RING_ALIGNMENT-aligned */
+    LANEHOST_RING_MISALIGNED = -5,           /* memory not LANEHOST_RING_ALIGNMENT (128)-byte aligned */
     LANEHOST_RING_MEMORY_TOO_SHORT = -6,     /* memory shorter than header + capacity */
     LANEHOST_RING_BAD_MAGIC = -7,            /* wrap: not a ring (or not initialised) */
     LANEHOST_RING_BAD_VERSION = -8,          /* wrap: a ring of another layout version */
@@ -99,7 +104,7 @@ typedef struct lanehost_ring_header {
     uint8_t reserved[2 * LANEHOST_RING_CACHE_LINE_LENGTH - 16];
 
     /* Producer's pair of cache lines. */
-    alignas(2 * LANEHOST_RING_CACHE_LINE_LENGTH) _Atomic uint64_t producer_position;
+    alignas(LANEHOST_RING_ALIGNMENT) _Atomic uint64_t producer_position;
     uint64_t producer_cached_consumer_position;
     _Atomic uint64_t overrun_count;
     uint8_t producer_padding[LANEHOST_RING_CACHE_LINE_LENGTH - 24];
@@ -107,7 +112,7 @@ typedef struct lanehost_ring_header {
     uint8_t doorbell_padding[LANEHOST_RING_CACHE_LINE_LENGTH - 8];
 
     /* Consumer's pair of cache lines. */
-    alignas(2 * LANEHOST_RING_CACHE_LINE_LENGTH) _Atomic uint64_t consumer_position;
+    alignas(LANEHOST_RING_ALIGNMENT) _Atomic uint64_t consumer_position;
     uint64_t consumer_cached_producer_position;
     _Atomic uint64_t underrun_count;
     uint8_t consumer_padding[2 * LANEHOST_RING_CACHE_LINE_LENGTH - 24];
@@ -118,6 +123,9 @@ typedef struct lanehost_ring_header {
 
 _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "the ring needs lock-free 64-bit atomics to share memory with Java");
 _Static_assert(sizeof(_Atomic uint64_t) == 8, "atomic positions must be plain 64-bit words");
+_Static_assert(LANEHOST_RING_ALIGNMENT == 2 * LANEHOST_RING_CACHE_LINE_LENGTH, "the alignment is one pair of cache lines");
+_Static_assert(_Alignof(lanehost_ring_header) == LANEHOST_RING_ALIGNMENT,
+               "LANEHOST_RING_ALIGNMENT must be the header struct's own alignment, or a checked pointer is still UB");
 _Static_assert(offsetof(lanehost_ring_header, magic) == 0, "magic offset");
 _Static_assert(offsetof(lanehost_ring_header, version) == 4, "version offset");
 _Static_assert(offsetof(lanehost_ring_header, capacity) == 8, "capacity offset");
@@ -145,7 +153,7 @@ static inline const char *lanehost_ring_status_message(int64_t status) {
         case LANEHOST_RING_CAPACITY_NOT_POWER_OF_TWO: return "capacity is not a power of two";
         case LANEHOST_RING_CAPACITY_TOO_SMALL: return "capacity is below LANEHOST_RING_MIN_CAPACITY (64)";
         case LANEHOST_RING_CAPACITY_TOO_LARGE: return "capacity is above LANEHOST_RING_MAX_CAPACITY (2^62)";
-        case LANEHOST_RING_MISALIGNED: return "ring memory is not 64-byte aligned";
+        case LANEHOST_RING_MISALIGNED: return "ring memory is not 128-byte aligned";
         case LANEHOST_RING_MEMORY_TOO_SHORT: return "ring memory is shorter than the header plus the capacity";
         case LANEHOST_RING_BAD_MAGIC: return "not a lanehost ring: wrong magic (was it initialised?)";
         case LANEHOST_RING_BAD_VERSION: return "a lanehost ring of another layout version";

@@ -55,6 +55,21 @@ static void wrapValidatesHeader(void) {
     CHECK_EQ(LANEHOST_RING_BAD_MAGIC, lanehost_ring_wrap(&other, memory, sizeof(memory)));
 }
 
+static void memoryAlignedTo64ButNot128IsRefused(void) {
+    /* memory is 128-byte aligned, so memory + 64 starts a cache line but not a cache-line pair: the
+       header struct demands 128, and a 64-aligned header splits each side's pair of lines. */
+    uint8_t *half_aligned = memory + 64;
+    uint64_t length = LANEHOST_RING_MEMORY_LENGTH(CAPACITY);
+    lanehost_ring ring;
+    CHECK_EQ(LANEHOST_RING_MISALIGNED, lanehost_ring_init(&ring, half_aligned, length, CAPACITY));
+
+    /* A well-formed header at the wrong address is refused before any of it is read. */
+    fresh_ring(CAPACITY);
+    memmove(half_aligned, memory, (size_t)length);
+    CHECK_EQ(LANEHOST_RING_MISALIGNED, lanehost_ring_wrap(&ring, half_aligned, length));
+    CHECK(strstr(lanehost_ring_status_text(LANEHOST_RING_MISALIGNED), "128-byte aligned") != NULL);
+}
+
 static void writeThenReadAcrossTheWrap(void) {
     lanehost_ring ring = fresh_ring(CAPACITY);
     uint8_t in[CAPACITY * 3], out[CAPACITY * 3];
@@ -145,6 +160,10 @@ static void layoutReportMatchesTheHeader(void) {
     int32_t found = 0;
     CHECK_EQ(128, lanehost_ring_layout_value("PRODUCER_POSITION_OFFSET", &found));
     CHECK_EQ(1, found);
+    /* The report gives the compiler's own answers, so a macro that disagrees with the struct shows. */
+    CHECK_EQ(_Alignof(lanehost_ring_header), lanehost_ring_layout_value("ALIGNMENT", &found));
+    CHECK_EQ(1, found);
+    CHECK_EQ(sizeof(lanehost_ring_header), lanehost_ring_layout_value("HEADER_LENGTH", &found));
     lanehost_ring_layout_value("NO_SUCH_ENTRY", &found);
     CHECK_EQ(0, found);
     uint32_t count = 0;
@@ -157,6 +176,7 @@ int main(void) {
     RUN_TEST(initRejectsBadCapacity);
     RUN_TEST(initRejectsBadMemory);
     RUN_TEST(wrapValidatesHeader);
+    RUN_TEST(memoryAlignedTo64ButNot128IsRefused);
     RUN_TEST(writeThenReadAcrossTheWrap);
     RUN_TEST(shortWriteReportsCountAndOverrun);
     RUN_TEST(shortReadReportsCountAndUnderrun);

@@ -93,7 +93,7 @@ public final class SpscByteRing implements AutoCloseable {
         long length = SpscByteRingDescriptor.memoryLength(capacity);
         Arena arena = Arena.ofShared();
         try {
-            MemorySegment memory = arena.allocate(length, 2L * SpscByteRingDescriptor.CACHE_LINE_LENGTH);
+            MemorySegment memory = arena.allocate(length, ALIGNMENT);
             format(memory, capacity);
             return new SpscByteRing(memory, capacity, arena);
         } catch (RuntimeException | Error e) {
@@ -107,7 +107,7 @@ public final class SpscByteRing implements AutoCloseable {
      * ring while this runs. The caller keeps ownership: {@link #close()} does not free it.
      *
      * @throws IllegalArgumentException if the capacity is invalid, or the memory is on-heap, read-only,
-     *                                  not 64-byte aligned, or shorter than the header plus the capacity
+     *                                  not 128-byte aligned, or shorter than the header plus the capacity
      */
     public static SpscByteRing initialize(MemorySegment memory, long capacity) {
         Objects.requireNonNull(memory, "memory");
@@ -122,7 +122,7 @@ public final class SpscByteRing implements AutoCloseable {
      * bare address has length zero: {@code reinterpret} it to
      * {@link SpscByteRingDescriptor#memoryLength(long)} first.
      *
-     * @throws IllegalArgumentException naming the problem: on-heap, read-only or misaligned memory, a
+     * @throws IllegalArgumentException naming the problem: on-heap, read-only or not 128-byte aligned memory, a
      *                                  wrong magic or layout version, an invalid capacity, or memory
      *                                  shorter than the capacity the header claims
      */

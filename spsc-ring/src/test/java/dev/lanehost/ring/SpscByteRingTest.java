@@ -126,12 +126,36 @@ class SpscByteRingTest {
     @Test
     void badMemoryIsRefusedByName() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment memory = arena.allocate(SpscByteRingDescriptor.memoryLength(64) + 64, 64);
-            assertMessage(() -> SpscByteRing.initialize(memory.asSlice(8), 64), "not 64-byte aligned");
+            MemorySegment memory = arena.allocate(SpscByteRingDescriptor.memoryLength(64) + 128, 128);
+            assertMessage(() -> SpscByteRing.initialize(memory.asSlice(8), 64), "not 128-byte aligned");
             assertMessage(() -> SpscByteRing.initialize(memory.asSlice(0, 400), 64), "needs 448");
             assertMessage(() -> SpscByteRing.initialize(MemorySegment.ofArray(new byte[1024]), 64), "native");
             assertMessage(() -> SpscByteRing.initialize(memory.asReadOnly(), 64), "read-only");
             assertMessage(() -> SpscByteRing.wrap(MemorySegment.NULL), "reinterpret");
+        }
+    }
+
+    @Test
+    void memoryAlignedTo64ButNot128IsRefused() {
+        // 128 is the C header struct's alignment: a ring at a 64-byte boundary is undefined behaviour in C
+        // and splits each side's pair of cache lines.
+        try (Arena arena = Arena.ofConfined()) {
+            long length = SpscByteRingDescriptor.memoryLength(64);
+            MemorySegment halfAligned = arena.allocate(length + 128, 128).asSlice(64, length);
+            assertMessage(() -> SpscByteRing.initialize(halfAligned, 64), "not 128-byte aligned");
+
+            // A well-formed header at the wrong address is refused before any of it is read.
+            MemorySegment formatted = arena.allocate(length, 128);
+            SpscByteRing.initialize(formatted, 64);
+            halfAligned.copyFrom(formatted);
+            assertMessage(() -> SpscByteRing.wrap(halfAligned), "not 128-byte aligned");
+        }
+    }
+
+    @Test
+    void allocatedMemoryIsAlignedForTheCHeader() {
+        try (SpscByteRing ring = SpscByteRing.allocate(64)) {
+            assertEquals(0, ring.memory().address() % 128, "address " + ring.memory().address());
         }
     }
 
@@ -222,7 +246,7 @@ class SpscByteRingTest {
         own.close(); // idempotent
 
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment memory = arena.allocate(SpscByteRingDescriptor.memoryLength(64), 64);
+            MemorySegment memory = arena.allocate(SpscByteRingDescriptor.memoryLength(64), 128);
             SpscByteRing.initialize(memory, 64).close();
             assertEquals(0, SpscByteRing.wrap(memory).readable());
         }
