@@ -8,6 +8,7 @@ import dev.lanehost.ring.SpscByteRing;
 import dev.lanehost.ring.SpscByteRingDescriptor;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.Map;
@@ -51,6 +52,25 @@ class RingLayoutAgreementTest {
     void statusTextsComeFromTheHeader() {
         assertEquals("ring memory is not 128-byte aligned", LanehostLibrary.ringStatusText(SpscByteRingDescriptor.STATUS_MISALIGNED));
         assertEquals("unknown lanehost ring status", LanehostLibrary.ringStatusText(77));
+    }
+
+    @Test
+    void bothLanguagesRefuseACorruptRingAtWrapInTheSameWords() {
+        String text = LanehostLibrary.ringStatusText(SpscByteRingDescriptor.STATUS_CORRUPT);
+        try (SpscByteRing ring = SpscByteRing.allocate(64)) {
+            // The consumer ahead of the producer: no working ring has that.
+            ring.memory().set(ValueLayout.JAVA_LONG, SpscByteRingDescriptor.PRODUCER_POSITION_OFFSET, 10);
+            ring.memory().set(ValueLayout.JAVA_LONG, SpscByteRingDescriptor.CONSUMER_POSITION_OFFSET, 20);
+
+            IllegalArgumentException java = assertThrows(IllegalArgumentException.class, () -> SpscByteRing.wrap(ring.memory()));
+            assertTrue(java.getMessage().startsWith(text), () -> "Java says '" + java.getMessage() + "', C says '" + text + "'");
+
+            // A C transfer of zero bytes only wraps: the refusal comes from lanehost_ring_wrap, before any transfer.
+            IllegalStateException c = assertThrows(IllegalStateException.class,
+                    () -> TestHost.transfer(TestHost.Role.CONSUMER, ring, 0, 1));
+            assertEquals("lanehost_testhost_transfer failed: " + text + " (" + SpscByteRingDescriptor.STATUS_CORRUPT + ")",
+                    c.getMessage());
+        }
     }
 
     private static Map<String, Long> javaConstants() throws IllegalAccessException {
