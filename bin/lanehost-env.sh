@@ -45,6 +45,11 @@ lanehost_require_tools() {
         gcc -x c -fsanitize=thread -o /dev/null - >/dev/null 2>&1; then
         missing="$missing libtsan2"
     fi
+    # UndefinedBehaviorSanitizer's runtime, for the C ring tests under UBSan.
+    if command -v gcc >/dev/null 2>&1 && ! echo 'int main(void){return 0;}' |
+        gcc -x c -fsanitize=undefined -o /dev/null - >/dev/null 2>&1; then
+        missing="$missing libubsan1"
+    fi
     [ -z "$missing" ] && return 0
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         echo "lanehost: installing$missing" >&2

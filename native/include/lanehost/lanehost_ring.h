@@ -7,7 +7,8 @@
  * them). Everything here is static inline: no locks, no allocation, no system calls, so a real-time
  * thread may call it.
  *
- * Layout (every field little-endian native order; the memory must be 64-byte aligned):
+ * Layout (every field little-endian native order; the memory must be 128-byte aligned, the alignment
+ * of the struct below, because each side's fields start a pair of cache lines):
  *
  *     0                   1                   2                   3
  *     0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
@@ -52,8 +53,10 @@
  * the underrun count counts reads that found fewer bytes than asked for. Nothing is hidden.
  *
  * Each side holds its own lanehost_ring handle whose capacity and mask were validated once, so a
- * corrupted header cannot make either side write outside the region; positions further apart than
- * the capacity are reported as LANEHOST_RING_CORRUPT.
+ * corrupted header cannot make either side write outside the region. Positions that no working ring can
+ * have (the producer behind the consumer, or more than the capacity ahead of it) are reported as
+ * LANEHOST_RING_CORRUPT: by wrap, before the first transfer, and by any transfer that finds them later.
+ * The observers (readable, writable) clamp instead and stay within [0, capacity].
  */
 #ifndef LANEHOST_RING_H
 #define LANEHOST_RING_H
@@ -71,7 +74,11 @@ extern "C" {
 #define LANEHOST_RING_MAGIC 0x4C485242u /* "LHRB" read as a little-endian uint32 */
 #define LANEHOST_RING_LAYOUT_VERSION 1u
 #define LANEHOST_RING_CACHE_LINE_LENGTH 64u
-#define LANEHOST_RING_ALIGNMENT LANEHOST_RING_CACHE_LINE_LENGTH
+/*
+ * A pair of cache lines: the struct's own alignment (alignas below), so a header at any address this
+ * allows is a valid lanehost_ring_header, and each side's fields stay in one pair of lines.
+ */
+#define LANEHOST_RING_ALIGNMENT 128u
 /* The smallest useful ring: one cache line of data. */
 #define LANEHOST_RING_MIN_CAPACITY 64u
 /* Positions are 64-bit and lengths are returned as int64_t. */
@@ -84,11 +91,11 @@ typedef enum lanehost_ring_status {
     LANEHOST_RING_CAPACITY_NOT_POWER_OF_TWO = -2,
     LANEHOST_RING_CAPACITY_TOO_SMALL = -3,   /* below LANEHOST_RING_MIN_CAPACITY */
     LANEHOST_RING_CAPACITY_TOO_LARGE = -4,   /* above LANEHOST_RING_MAX_CAPACITY */
-    LANEHOST_RING_MISALIGNED = -5,           /* memory not LANEHOST_RING_ALIGNMENT-aligned */
+    LANEHOST_RING_MISALIGNED = -5,           /* memory not LANEHOST_RING_ALIGNMENT (128)-byte aligned */
     LANEHOST_RING_MEMORY_TOO_SHORT = -6,     /* memory shorter than header + capacity */
     LANEHOST_RING_BAD_MAGIC = -7,            /* wrap: not a ring (or not initialised) */
     LANEHOST_RING_BAD_VERSION = -8,          /* wrap: a ring of another layout version */
-    LANEHOST_RING_CORRUPT = -9               /* positions further apart than the capacity */
+    LANEHOST_RING_CORRUPT = -9               /* producer behind the consumer or more than the capacity ahead */
 } lanehost_ring_status;
 
 typedef struct lanehost_ring_header {
@@ -99,7 +106,7 @@ typedef struct lanehost_ring_header {
     uint8_t reserved[2 * LANEHOST_RING_CACHE_LINE_LENGTH - 16];
 
     /* Producer's pair of cache lines. */
-    alignas(2 * LANEHOST_RING_CACHE_LINE_LENGTH) _Atomic uint64_t producer_position;
+    alignas(LANEHOST_RING_ALIGNMENT) _Atomic uint64_t producer_position;
     uint64_t producer_cached_consumer_position;
     _Atomic uint64_t overrun_count;
     uint8_t producer_padding[LANEHOST_RING_CACHE_LINE_LENGTH - 24];
@@ -107,7 +114,7 @@ typedef struct lanehost_ring_header {
     uint8_t doorbell_padding[LANEHOST_RING_CACHE_LINE_LENGTH - 8];
 
     /* Consumer's pair of cache lines. */
-    alignas(2 * LANEHOST_RING_CACHE_LINE_LENGTH) _Atomic uint64_t consumer_position;
+    alignas(LANEHOST_RING_ALIGNMENT) _Atomic uint64_t consumer_position;
     uint64_t consumer_cached_producer_position;
     _Atomic uint64_t underrun_count;
     uint8_t consumer_padding[2 * LANEHOST_RING_CACHE_LINE_LENGTH - 24];
@@ -118,6 +125,9 @@ typedef struct lanehost_ring_header {
 
 _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "the ring needs lock-free 64-bit atomics to share memory with Java");
 _Static_assert(sizeof(_Atomic uint64_t) == 8, "atomic positions must be plain 64-bit words");
+_Static_assert(LANEHOST_RING_ALIGNMENT == 2 * LANEHOST_RING_CACHE_LINE_LENGTH, "the alignment is one pair of cache lines");
+_Static_assert(_Alignof(lanehost_ring_header) == LANEHOST_RING_ALIGNMENT,
+               "LANEHOST_RING_ALIGNMENT must be the header struct's own alignment, or a checked pointer is still UB");
 _Static_assert(offsetof(lanehost_ring_header, magic) == 0, "magic offset");
 _Static_assert(offsetof(lanehost_ring_header, version) == 4, "version offset");
 _Static_assert(offsetof(lanehost_ring_header, capacity) == 8, "capacity offset");
@@ -145,11 +155,13 @@ static inline const char *lanehost_ring_status_message(int64_t status) {
         case LANEHOST_RING_CAPACITY_NOT_POWER_OF_TWO: return "capacity is not a power of two";
         case LANEHOST_RING_CAPACITY_TOO_SMALL: return "capacity is below LANEHOST_RING_MIN_CAPACITY (64)";
         case LANEHOST_RING_CAPACITY_TOO_LARGE: return "capacity is above LANEHOST_RING_MAX_CAPACITY (2^62)";
-        case LANEHOST_RING_MISALIGNED: return "ring memory is not 64-byte aligned";
+        case LANEHOST_RING_MISALIGNED: return "ring memory is not 128-byte aligned";
         case LANEHOST_RING_MEMORY_TOO_SHORT: return "ring memory is shorter than the header plus the capacity";
         case LANEHOST_RING_BAD_MAGIC: return "not a lanehost ring: wrong magic (was it initialised?)";
         case LANEHOST_RING_BAD_VERSION: return "a lanehost ring of another layout version";
-        case LANEHOST_RING_CORRUPT: return "ring positions are further apart than the capacity: the header was overwritten";
+        case LANEHOST_RING_CORRUPT:
+            return "ring positions are corrupt: the producer is behind the consumer or more than the capacity ahead "
+                   "of it (the header was overwritten)";
         default: return "unknown lanehost ring status";
     }
 }
@@ -200,7 +212,37 @@ static inline int lanehost_ring_init(lanehost_ring *ring, void *memory, uint64_t
     return LANEHOST_RING_OK;
 }
 
-/* Validates a ring that the other side (C or Java) formatted, and fills *ring. */
+/*
+ * Whether the header's positions can belong to a working ring: the producer never behind the consumer
+ * and at most capacity bytes ahead of it.
+ *
+ * Positions are unsigned 64-bit counters that only grow and wrap to zero after 2^64 bytes, so "ahead" is
+ * the unsigned difference producer - consumer, which a working ring keeps in [0, capacity] whatever the
+ * raw values (producer 5, consumer 2^64 - 3: 8 bytes to read), while a producer behind the consumer makes
+ * it enormous. Comparing the raw values (consumer <= producer) would call a wrapped ring corrupt, and
+ * signed arithmetic would do the same at 2^63, where Java's long turns negative.
+ *
+ * Either side may be running while someone wraps (an observer, or the other side of a live ring), so the
+ * consumer position is read before (c1) and after (c2) the producer position (p); all three loads acquire.
+ * A working ring then has c1 <= p <= c2 + capacity: the consumer never passes a producer position it has
+ * not acquired and the producer only grows, and the producer never passes a consumer position plus the
+ * capacity and the consumer only grows. In wrap-around arithmetic: p - c1 <= (c2 - c1) + capacity. With
+ * the consumer at rest (c1 == c2) that is exactly producer - consumer <= capacity.
+ */
+static inline int lanehost_ring_check_positions(lanehost_ring_header *header, uint64_t capacity) {
+    const uint64_t consumer_before = atomic_load_explicit(&header->consumer_position, memory_order_acquire);
+    const uint64_t producer = atomic_load_explicit(&header->producer_position, memory_order_acquire);
+    const uint64_t consumer_after = atomic_load_explicit(&header->consumer_position, memory_order_acquire);
+    const uint64_t consumed_meanwhile = consumer_after - consumer_before;
+    if (producer - consumer_before > consumed_meanwhile + capacity) return LANEHOST_RING_CORRUPT;
+    return LANEHOST_RING_OK;
+}
+
+/*
+ * Validates a ring that the other side (C or Java) formatted, and fills *ring: alignment, magic, layout
+ * version, capacity, length, and positions (lanehost_ring_check_positions), so a corrupt ring is refused
+ * here rather than by the first transfer.
+ */
 static inline int lanehost_ring_wrap(lanehost_ring *ring, void *memory, uint64_t memory_length) {
     if (ring == NULL || memory == NULL) return LANEHOST_RING_INVALID_ARGUMENT;
     if (((uintptr_t)memory & (LANEHOST_RING_ALIGNMENT - 1)) != 0) return LANEHOST_RING_MISALIGNED;
@@ -214,6 +256,8 @@ static inline int lanehost_ring_wrap(lanehost_ring *ring, void *memory, uint64_t
     int status = lanehost_ring_check_capacity(capacity);
     if (status != LANEHOST_RING_OK) return status;
     status = lanehost_ring_check_memory(memory, memory_length, capacity);
+    if (status != LANEHOST_RING_OK) return status;
+    status = lanehost_ring_check_positions(header, capacity);
     if (status != LANEHOST_RING_OK) return status;
     lanehost_ring_bind(ring, memory, capacity);
     return LANEHOST_RING_OK;
@@ -298,9 +342,14 @@ static inline int64_t lanehost_ring_read(lanehost_ring *ring, void *dst, uint64_
     return (int64_t)count;
 }
 
-/* Bytes the consumer could read now. Either side, or an observer, may call it. */
+/*
+ * Bytes the consumer could read now, in [0, capacity]. Either side, or an observer, may call it.
+ * Consumer first: the producer only moves ahead, so a working ring never shows a negative difference. An
+ * observer may see more than the capacity (the consumer moved on between the loads) and a corrupt header
+ * anything, the producer behind the consumer included (a huge unsigned difference): both read as the
+ * capacity, so readable and writable never leave [0, capacity]. The transfers report corruption.
+ */
 static inline uint64_t lanehost_ring_readable(const lanehost_ring *ring) {
-    /* Consumer first: the producer only moves ahead, so the difference is never negative. */
     uint64_t head = atomic_load_explicit(&ring->header->consumer_position, memory_order_acquire);
     uint64_t tail = atomic_load_explicit(&ring->header->producer_position, memory_order_acquire);
     uint64_t available = tail - head;

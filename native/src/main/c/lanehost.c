@@ -12,12 +12,17 @@ typedef struct layout_entry {
     int64_t value;
 } layout_entry;
 
-/* Names match the constants of dev.lanehost.ring.SpscByteRingDescriptor. */
+/*
+ * Names match the constants of dev.lanehost.ring.SpscByteRingDescriptor. Every entry the compiler can
+ * answer is the compiler's answer (_Alignof, offsetof, sizeof), not the header's macro: the Java test then
+ * compares the Java mirror with the struct itself, and a macro that drifted from the struct cannot agree
+ * with a Java constant that drifted the same way.
+ */
 static const layout_entry RING_LAYOUT[] = {
     {"MAGIC", LANEHOST_RING_MAGIC},
     {"LAYOUT_VERSION", LANEHOST_RING_LAYOUT_VERSION},
     {"CACHE_LINE_LENGTH", LANEHOST_RING_CACHE_LINE_LENGTH},
-    {"ALIGNMENT", LANEHOST_RING_ALIGNMENT},
+    {"ALIGNMENT", _Alignof(lanehost_ring_header)},
     {"MIN_CAPACITY", LANEHOST_RING_MIN_CAPACITY},
     {"MAX_CAPACITY", (int64_t)LANEHOST_RING_MAX_CAPACITY},
     {"MAGIC_OFFSET", offsetof(lanehost_ring_header, magic)},
@@ -30,7 +35,7 @@ static const layout_entry RING_LAYOUT[] = {
     {"CONSUMER_POSITION_OFFSET", offsetof(lanehost_ring_header, consumer_position)},
     {"CONSUMER_CACHED_PRODUCER_POSITION_OFFSET", offsetof(lanehost_ring_header, consumer_cached_producer_position)},
     {"UNDERRUN_COUNT_OFFSET", offsetof(lanehost_ring_header, underrun_count)},
-    {"HEADER_LENGTH", LANEHOST_RING_HEADER_LENGTH},
+    {"HEADER_LENGTH", sizeof(lanehost_ring_header)},
     {"STATUS_INVALID_ARGUMENT", LANEHOST_RING_INVALID_ARGUMENT},
     {"STATUS_CAPACITY_NOT_POWER_OF_TWO", LANEHOST_RING_CAPACITY_NOT_POWER_OF_TWO},
     {"STATUS_CAPACITY_TOO_SMALL", LANEHOST_RING_CAPACITY_TOO_SMALL},

@@ -37,8 +37,9 @@ uint8_t lanehost_testhost_pattern_byte(uint64_t position, uint64_t seed) {
 void *lanehost_testhost_ring_alloc(uint64_t capacity) {
     if (lanehost_ring_check_capacity(capacity) != LANEHOST_RING_OK) return NULL;
     uint64_t length = LANEHOST_RING_MEMORY_LENGTH(capacity);
-    /* aligned_alloc wants a multiple of the alignment; header and capacity are both multiples of 64. */
-    void *memory = aligned_alloc(2 * LANEHOST_RING_CACHE_LINE_LENGTH, (size_t)((length + 127) & ~(uint64_t)127));
+    /* aligned_alloc wants a size that is a multiple of the alignment: round up (capacity may be 64). */
+    const uint64_t alignment = LANEHOST_RING_ALIGNMENT;
+    void *memory = aligned_alloc((size_t)alignment, (size_t)((length + alignment - 1) & ~(alignment - 1)));
     if (memory == NULL) return NULL;
     lanehost_ring ring;
     if (lanehost_ring_init(&ring, memory, length, capacity) != LANEHOST_RING_OK) {

@@ -55,6 +55,81 @@ static void wrapValidatesHeader(void) {
     CHECK_EQ(LANEHOST_RING_BAD_MAGIC, lanehost_ring_wrap(&other, memory, sizeof(memory)));
 }
 
+static void memoryAlignedTo64ButNot128IsRefused(void) {
+    /* memory is 128-byte aligned, so memory + 64 starts a cache line but not a cache-line pair: the
+       header struct demands 128, and a 64-aligned header splits each side's pair of lines. */
+    uint8_t *half_aligned = memory + 64;
+    uint64_t length = LANEHOST_RING_MEMORY_LENGTH(CAPACITY);
+    lanehost_ring ring;
+    CHECK_EQ(LANEHOST_RING_MISALIGNED, lanehost_ring_init(&ring, half_aligned, length, CAPACITY));
+
+    /* A well-formed header at the wrong address is refused before any of it is read. */
+    fresh_ring(CAPACITY);
+    memmove(half_aligned, memory, (size_t)length);
+    CHECK_EQ(LANEHOST_RING_MISALIGNED, lanehost_ring_wrap(&ring, half_aligned, length));
+    CHECK(strstr(lanehost_ring_status_text(LANEHOST_RING_MISALIGNED), "128-byte aligned") != NULL);
+}
+
+static void setPositions(lanehost_ring *ring, uint64_t producer, uint64_t consumer) {
+    atomic_store(&ring->header->producer_position, producer);
+    atomic_store(&ring->header->consumer_position, consumer);
+}
+
+static void wrapRefusesCorruptPositions(void) {
+    static const struct {
+        uint64_t producer, consumer;
+    } corrupt[] = {
+        {50, 100},                               /* consumer ahead of the producer */
+        {0, 1},                                  /* consumer one byte ahead */
+        {CAPACITY + 1, 0},                       /* producer one byte more than the capacity ahead */
+        {1000, 0},
+        {UINT64_MAX, 0},                         /* a "negative" producer position */
+        {(uint64_t)INT64_MAX, 0},
+        {(uint64_t)INT64_MIN, (uint64_t)INT64_MIN + 1},
+    };
+    for (size_t i = 0; i < sizeof(corrupt) / sizeof(corrupt[0]); i++) {
+        lanehost_ring ring = fresh_ring(CAPACITY);
+        setPositions(&ring, corrupt[i].producer, corrupt[i].consumer);
+        lanehost_ring other;
+        CHECK_EQ(LANEHOST_RING_CORRUPT, lanehost_ring_wrap(&other, memory, LANEHOST_RING_MEMORY_LENGTH(CAPACITY)));
+        /* The observers never leave [0, capacity]. */
+        CHECK_EQ(CAPACITY, lanehost_ring_readable(&ring));
+        CHECK_EQ(0, lanehost_ring_writable(&ring));
+    }
+}
+
+static void wrapAcceptsPositionsThatWrappedPast2To64(void) {
+    /* Positions are unsigned counters: after 2^64 bytes the producer wraps to small numbers while the
+       consumer is still near the top. The difference, not the order, is what must be <= capacity. */
+    static const struct {
+        uint64_t producer, consumer;
+    } consistent[] = {
+        {5, UINT64_MAX - 2},                     /* 8 bytes readable across 2^64 */
+        {0, UINT64_MAX - CAPACITY + 1},          /* full across 2^64 */
+        {(uint64_t)INT64_MIN, (uint64_t)INT64_MAX}, /* across the signed boundary (Java's long) */
+        {CAPACITY, 0},                           /* full */
+        {7, 7},                                  /* empty */
+    };
+    for (size_t i = 0; i < sizeof(consistent) / sizeof(consistent[0]); i++) {
+        lanehost_ring ring = fresh_ring(CAPACITY);
+        setPositions(&ring, consistent[i].producer, consistent[i].consumer);
+        lanehost_ring other;
+        CHECK_EQ(LANEHOST_RING_OK, lanehost_ring_wrap(&other, memory, LANEHOST_RING_MEMORY_LENGTH(CAPACITY)));
+        CHECK_EQ(consistent[i].producer - consistent[i].consumer, lanehost_ring_readable(&other));
+    }
+
+    /* And bytes keep flowing across the boundary. */
+    lanehost_ring ring = fresh_ring(CAPACITY);
+    setPositions(&ring, UINT64_MAX - 9, UINT64_MAX - 9);
+    uint8_t in[20], out[20];
+    for (size_t i = 0; i < sizeof(in); i++) in[i] = (uint8_t)(i + 1);
+    CHECK_EQ(sizeof(in), lanehost_ring_write(&ring, in, sizeof(in)));
+    CHECK_EQ(sizeof(out), lanehost_ring_read(&ring, out, sizeof(out)));
+    CHECK_EQ(0, memcmp(in, out, sizeof(in)));
+    CHECK_EQ(10, atomic_load(&ring.header->producer_position));
+    CHECK_EQ(10, atomic_load(&ring.header->consumer_position));
+}
+
 static void writeThenReadAcrossTheWrap(void) {
     lanehost_ring ring = fresh_ring(CAPACITY);
     uint8_t in[CAPACITY * 3], out[CAPACITY * 3];
@@ -138,6 +213,7 @@ static void corruptPositionsAreDetectedNotFollowed(void) {
 static void statusMessagesNameTheProblem(void) {
     CHECK(strstr(lanehost_ring_status_text(LANEHOST_RING_CAPACITY_NOT_POWER_OF_TWO), "power of two") != NULL);
     CHECK(strstr(lanehost_ring_status_text(LANEHOST_RING_BAD_MAGIC), "magic") != NULL);
+    CHECK(strstr(lanehost_ring_status_text(LANEHOST_RING_CORRUPT), "producer is behind the consumer") != NULL);
     CHECK(strstr(lanehost_ring_status_text(12345), "unknown") != NULL);
 }
 
@@ -145,6 +221,10 @@ static void layoutReportMatchesTheHeader(void) {
     int32_t found = 0;
     CHECK_EQ(128, lanehost_ring_layout_value("PRODUCER_POSITION_OFFSET", &found));
     CHECK_EQ(1, found);
+    /* The report gives the compiler's own answers, so a macro that disagrees with the struct shows. */
+    CHECK_EQ(_Alignof(lanehost_ring_header), lanehost_ring_layout_value("ALIGNMENT", &found));
+    CHECK_EQ(1, found);
+    CHECK_EQ(sizeof(lanehost_ring_header), lanehost_ring_layout_value("HEADER_LENGTH", &found));
     lanehost_ring_layout_value("NO_SUCH_ENTRY", &found);
     CHECK_EQ(0, found);
     uint32_t count = 0;
@@ -157,6 +237,9 @@ int main(void) {
     RUN_TEST(initRejectsBadCapacity);
     RUN_TEST(initRejectsBadMemory);
     RUN_TEST(wrapValidatesHeader);
+    RUN_TEST(memoryAlignedTo64ButNot128IsRefused);
+    RUN_TEST(wrapRefusesCorruptPositions);
+    RUN_TEST(wrapAcceptsPositionsThatWrappedPast2To64);
     RUN_TEST(writeThenReadAcrossTheWrap);
     RUN_TEST(shortWriteReportsCountAndOverrun);
     RUN_TEST(shortReadReportsCountAndUnderrun);

@@ -45,6 +45,9 @@ import java.util.Objects;
 public final class SpscByteRing implements AutoCloseable {
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+    /** The words of {@code lanehost_ring_status_text(LANEHOST_RING_CORRUPT)}, so both languages say the same. */
+    private static final String CORRUPT_POSITIONS = "ring positions are corrupt: the producer is behind the consumer "
+            + "or more than the capacity ahead of it (the header was overwritten)";
     private static final VarHandle PRODUCER_THREAD;
     private static final VarHandle CONSUMER_THREAD;
 
@@ -93,7 +96,7 @@ public final class SpscByteRing implements AutoCloseable {
         long length = SpscByteRingDescriptor.memoryLength(capacity);
         Arena arena = Arena.ofShared();
         try {
-            MemorySegment memory = arena.allocate(length, 2L * SpscByteRingDescriptor.CACHE_LINE_LENGTH);
+            MemorySegment memory = arena.allocate(length, ALIGNMENT);
             format(memory, capacity);
             return new SpscByteRing(memory, capacity, arena);
         } catch (RuntimeException | Error e) {
@@ -107,7 +110,7 @@ public final class SpscByteRing implements AutoCloseable {
      * ring while this runs. The caller keeps ownership: {@link #close()} does not free it.
      *
      * @throws IllegalArgumentException if the capacity is invalid, or the memory is on-heap, read-only,
-     *                                  not 64-byte aligned, or shorter than the header plus the capacity
+     *                                  not 128-byte aligned, or shorter than the header plus the capacity
      */
     public static SpscByteRing initialize(MemorySegment memory, long capacity) {
         Objects.requireNonNull(memory, "memory");
@@ -122,9 +125,10 @@ public final class SpscByteRing implements AutoCloseable {
      * bare address has length zero: {@code reinterpret} it to
      * {@link SpscByteRingDescriptor#memoryLength(long)} first.
      *
-     * @throws IllegalArgumentException naming the problem: on-heap, read-only or misaligned memory, a
-     *                                  wrong magic or layout version, an invalid capacity, or memory
-     *                                  shorter than the capacity the header claims
+     * @throws IllegalArgumentException naming the problem: on-heap, read-only or not 128-byte aligned memory, a
+     *                                  wrong magic or layout version, an invalid capacity, memory shorter
+     *                                  than the capacity the header claims, or positions no working ring can
+     *                                  have (the producer behind the consumer or more than the capacity ahead)
      */
     public static SpscByteRing wrap(MemorySegment memory) {
         Objects.requireNonNull(memory, "memory");
@@ -150,6 +154,7 @@ public final class SpscByteRing implements AutoCloseable {
             throw new IllegalArgumentException("the ring header is invalid: " + e.getMessage(), e);
         }
         checkMemory(memory, capacity);
+        checkPositions(memory, capacity);
         return new SpscByteRing(memory, capacity, null);
     }
 
@@ -327,15 +332,21 @@ public final class SpscByteRing implements AutoCloseable {
 
     // ---------------------------------------------------------------- observers (any thread)
 
-    /** Bytes the consumer could read now. */
+    /** Bytes the consumer could read now, in [0, capacity]. */
     public long readable() {
-        // Consumer first: the producer only moves ahead of it, so the difference is never negative.
+        // Consumer first: the producer only moves ahead of it, so a working ring never shows a negative
+        // difference. Positions are unsigned counters, so the difference is compared unsigned: an observer may
+        // see more than the capacity (the consumer moved on between the loads) and a corrupt header anything,
+        // a producer behind the consumer included (a huge unsigned difference). Both read as the capacity, as
+        // lanehost_ring_readable does, so readable() and writable() never leave [0, capacity]; the transfer
+        // paths report the corruption.
         long head = (long) LONG.getAcquire(memory, (long) CONSUMER_POSITION_OFFSET);
         long tail = (long) LONG.getAcquire(memory, (long) PRODUCER_POSITION_OFFSET);
-        return Math.min(tail - head, capacity);
+        long available = tail - head;
+        return Long.compareUnsigned(available, capacity) > 0 ? capacity : available;
     }
 
-    /** Bytes the producer could write now. */
+    /** Bytes the producer could write now, in [0, capacity]. */
     public long writable() {
         return capacity - readable();
     }
@@ -443,9 +454,38 @@ public final class SpscByteRing implements AutoCloseable {
     }
 
     private IllegalStateException corrupt(long producerPosition, long consumerPosition) {
-        return new IllegalStateException("ring positions are " + (producerPosition - consumerPosition)
-                + " bytes apart, more than the capacity " + capacity + " (producer " + producerPosition + ", consumer "
-                + consumerPosition + "): the header was overwritten");
+        return new IllegalStateException(corruptMessage(producerPosition, consumerPosition, capacity));
+    }
+
+    private static String corruptMessage(long producerPosition, long consumerPosition, long capacity) {
+        return CORRUPT_POSITIONS + ": producer " + Long.toUnsignedString(producerPosition) + ", consumer "
+                + Long.toUnsignedString(consumerPosition) + ", capacity " + capacity;
+    }
+
+    /**
+     * Refuses positions no working ring can have: the producer behind the consumer or more than the
+     * capacity ahead of it, the same check as {@code lanehost_ring_check_positions}.
+     *
+     * <p>Positions are unsigned 64-bit counters that only grow and wrap to zero after 2^64 bytes (and
+     * Java's long turns negative at 2^63), so "ahead" is the difference {@code producer - consumer}
+     * compared unsigned: a working ring keeps it in [0, capacity] whatever the raw values, and a producer
+     * behind the consumer makes it enormous. Comparing the raw values would call a wrapped ring corrupt.
+     *
+     * <p>Either side may be running while this reads (an observer, or the other side of a live ring), so
+     * the consumer position is read before and after the producer position, all with acquire. A working
+     * ring has {@code before <= producer <= after + capacity} (the consumer never passes a producer
+     * position it acquired, the producer never passes a consumer position plus the capacity, and both only
+     * grow), which in wrap-around arithmetic is {@code producer - before <= (after - before) + capacity};
+     * with the consumer at rest that is exactly {@code producer - consumer <= capacity}.
+     */
+    private static void checkPositions(MemorySegment memory, long capacity) {
+        long consumerBefore = (long) LONG.getAcquire(memory, (long) CONSUMER_POSITION_OFFSET);
+        long producer = (long) LONG.getAcquire(memory, (long) PRODUCER_POSITION_OFFSET);
+        long consumerAfter = (long) LONG.getAcquire(memory, (long) CONSUMER_POSITION_OFFSET);
+        long consumedMeanwhile = consumerAfter - consumerBefore;
+        if (Long.compareUnsigned(producer - consumerBefore, consumedMeanwhile + capacity) > 0) {
+            throw new IllegalArgumentException(corruptMessage(producer, consumerBefore, capacity));
+        }
     }
 
     private static void format(MemorySegment memory, long capacity) {

@@ -3,6 +3,7 @@ package dev.lanehost.ring;
 /**
  * The memory layout of an {@link SpscByteRing}, mirrored byte for byte by
  * {@code native/include/lanehost/lanehost_ring.h}; {@code RingLayoutAgreementTest} compares the two.
+ * The memory starts on a {@link #ALIGNMENT 128-byte} boundary.
  *
  * <pre>
  *     0                   1                   2                   3
@@ -44,8 +45,11 @@ public final class SpscByteRingDescriptor {
     /** Bumped on any change to this layout. */
     public static final int LAYOUT_VERSION = 1;
     public static final int CACHE_LINE_LENGTH = 64;
-    /** Ring memory must start on a cache line, or the one-side-per-line-pair promise breaks. */
-    public static final int ALIGNMENT = CACHE_LINE_LENGTH;
+    /**
+     * Ring memory must start on a pair of cache lines: that is the C header struct's own alignment (so a
+     * less aligned pointer to it is undefined behaviour in C), and it keeps each side's fields in one pair.
+     */
+    public static final int ALIGNMENT = 2 * CACHE_LINE_LENGTH;
     /** The smallest useful ring holds one cache line of data. */
     public static final long MIN_CAPACITY = 64;
     /** Positions are 64-bit; this leaves room for any number of wraps without sign trouble. */

@@ -9,10 +9,12 @@
  *
  * <p>Invariants:
  * <ol>
- *   <li>Positions only grow; {@code 0 <= producer - consumer <= capacity} at every instant.</li>
+ *   <li>Positions only grow; {@code 0 <= producer - consumer <= capacity} at every instant, the difference
+ *       taken unsigned because the positions are 64-bit counters that wrap after 2^64 bytes.</li>
  *   <li>Only the producer writes the producer cache-line pair; only the consumer writes the consumer's.</li>
  *   <li>Each side validated the capacity once and keeps it privately, so a corrupted header cannot
- *       make either side copy outside the data region; positions too far apart are reported, not followed.</li>
+ *       make either side copy outside the data region; positions that break invariant 1 are refused by
+ *       {@code wrap} and reported by the transfers, not followed.</li>
  * </ol>
  *
  * <p>Protocol of one transfer:

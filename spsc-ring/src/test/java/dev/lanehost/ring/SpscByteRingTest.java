@@ -126,12 +126,36 @@ class SpscByteRingTest {
     @Test
     void badMemoryIsRefusedByName() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment memory = arena.allocate(SpscByteRingDescriptor.memoryLength(64) + 64, 64);
-            assertMessage(() -> SpscByteRing.initialize(memory.asSlice(8), 64), "not 64-byte aligned");
+            MemorySegment memory = arena.allocate(SpscByteRingDescriptor.memoryLength(64) + 128, 128);
+            assertMessage(() -> SpscByteRing.initialize(memory.asSlice(8), 64), "not 128-byte aligned");
             assertMessage(() -> SpscByteRing.initialize(memory.asSlice(0, 400), 64), "needs 448");
             assertMessage(() -> SpscByteRing.initialize(MemorySegment.ofArray(new byte[1024]), 64), "native");
             assertMessage(() -> SpscByteRing.initialize(memory.asReadOnly(), 64), "read-only");
             assertMessage(() -> SpscByteRing.wrap(MemorySegment.NULL), "reinterpret");
+        }
+    }
+
+    @Test
+    void memoryAlignedTo64ButNot128IsRefused() {
+        // 128 is the C header struct's alignment: a ring at a 64-byte boundary is undefined behaviour in C
+        // and splits each side's pair of cache lines.
+        try (Arena arena = Arena.ofConfined()) {
+            long length = SpscByteRingDescriptor.memoryLength(64);
+            MemorySegment halfAligned = arena.allocate(length + 128, 128).asSlice(64, length);
+            assertMessage(() -> SpscByteRing.initialize(halfAligned, 64), "not 128-byte aligned");
+
+            // A well-formed header at the wrong address is refused before any of it is read.
+            MemorySegment formatted = arena.allocate(length, 128);
+            SpscByteRing.initialize(formatted, 64);
+            halfAligned.copyFrom(formatted);
+            assertMessage(() -> SpscByteRing.wrap(halfAligned), "not 128-byte aligned");
+        }
+    }
+
+    @Test
+    void allocatedMemoryIsAlignedForTheCHeader() {
+        try (SpscByteRing ring = SpscByteRing.allocate(64)) {
+            assertEquals(0, ring.memory().address() % 128, "address " + ring.memory().address());
         }
     }
 
@@ -175,9 +199,80 @@ class SpscByteRingTest {
     void corruptPositionsAreReportedNotFollowed() {
         try (SpscByteRing ring = SpscByteRing.allocate(64)) {
             ring.memory().set(ValueLayout.JAVA_LONG, SpscByteRingDescriptor.PRODUCER_POSITION_OFFSET, 1000);
-            assertMessage(IllegalStateException.class, () -> ring.write(new byte[1], 0, 1), "more than the capacity");
-            assertMessage(IllegalStateException.class, () -> ring.read(new byte[1], 0, 1), "header was overwritten");
+            assertMessage(IllegalStateException.class, () -> ring.write(new byte[1], 0, 1), "ring positions are corrupt");
+            assertMessage(IllegalStateException.class, () -> ring.read(new byte[1], 0, 1), "producer 1000, consumer 0");
             assertEquals(64, ring.readable());
+        }
+    }
+
+    @Test
+    void readableAndWritableStayWithinTheCapacityOnACorruptHeader() {
+        try (SpscByteRing ring = SpscByteRing.allocate(64)) {
+            setPositions(ring.memory(), 64, 548); // consumer ahead: the difference is -484
+            assertEquals(64, ring.readable());
+            assertEquals(0, ring.writable());
+            setPositions(ring.memory(), 1000, 0); // producer more than the capacity ahead
+            assertEquals(64, ring.readable());
+            assertEquals(0, ring.writable());
+        }
+    }
+
+    @Test
+    void wrapRefusesCorruptPositions() {
+        long[][] corrupt = {
+            {50, 100},                           // consumer ahead of the producer
+            {0, 1},                              // consumer one byte ahead
+            {65, 0},                             // producer one byte more than the capacity ahead
+            {1000, 0},
+            {-1, 0},                             // a negative producer position
+            {Long.MAX_VALUE, 0},
+            {Long.MIN_VALUE, Long.MIN_VALUE + 1}, // consumer one byte ahead, across the sign
+        };
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment memory = arena.allocate(SpscByteRingDescriptor.memoryLength(64), 128);
+            for (long[] positions : corrupt) {
+                SpscByteRing ring = SpscByteRing.initialize(memory, 64);
+                setPositions(memory, positions[0], positions[1]);
+                assertMessage(() -> SpscByteRing.wrap(memory), "ring positions are corrupt");
+                assertEquals(64, ring.readable());
+                assertEquals(0, ring.writable());
+            }
+        }
+    }
+
+    @Test
+    void wrapAcceptsPositionsThatWrappedPast2To64() {
+        // Positions are unsigned counters: past 2^64 the producer wraps to small numbers while the consumer is
+        // still near the top (and past 2^63 Java's long is negative). The difference is what must be <= capacity.
+        long[][] consistent = {
+            {5, -3},                             // 8 bytes readable across 2^64
+            {0, -64},                            // full across 2^64
+            {Long.MIN_VALUE, Long.MAX_VALUE},    // 1 byte readable across the sign
+            {64, 0},                             // full
+            {7, 7},                              // empty
+        };
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment memory = arena.allocate(SpscByteRingDescriptor.memoryLength(64), 128);
+            for (long[] positions : consistent) {
+                SpscByteRing.initialize(memory, 64);
+                setPositions(memory, positions[0], positions[1]);
+                assertEquals(positions[0] - positions[1], SpscByteRing.wrap(memory).readable());
+            }
+
+            // And bytes keep flowing across the boundary.
+            SpscByteRing ring = SpscByteRing.initialize(memory, 64);
+            setPositions(memory, -10, -10);
+            byte[] in = new byte[20];
+            for (int i = 0; i < in.length; i++) {
+                in[i] = (byte) (i + 1);
+            }
+            byte[] out = new byte[20];
+            assertEquals(20, ring.write(in, 0, 20));
+            assertEquals(20, ring.readable());
+            assertEquals(20, ring.read(out, 0, 20));
+            assertArrayEquals(in, out);
+            assertEquals(10, ring.producerPosition());
+            assertEquals(10, ring.consumerPosition());
         }
     }
 
@@ -222,10 +317,15 @@ class SpscByteRingTest {
         own.close(); // idempotent
 
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment memory = arena.allocate(SpscByteRingDescriptor.memoryLength(64), 64);
+            MemorySegment memory = arena.allocate(SpscByteRingDescriptor.memoryLength(64), 128);
             SpscByteRing.initialize(memory, 64).close();
             assertEquals(0, SpscByteRing.wrap(memory).readable());
         }
+    }
+
+    private static void setPositions(MemorySegment memory, long producer, long consumer) {
+        memory.set(ValueLayout.JAVA_LONG, SpscByteRingDescriptor.PRODUCER_POSITION_OFFSET, producer);
+        memory.set(ValueLayout.JAVA_LONG, SpscByteRingDescriptor.CONSUMER_POSITION_OFFSET, consumer);
     }
 
     private static void assertMessage(Runnable action, String fragment) {
