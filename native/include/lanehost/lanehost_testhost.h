@@ -121,6 +121,32 @@ LANEHOST_EXPORT int32_t lanehost_testhost_gate_call_on_lane_on_new_thread(laneho
                                                                           uint64_t result_capacity, uint64_t *result_length,
                                                                           int32_t max_turns, int32_t *status);
 
+/* ---- A host thread: a pthread that calls the host ABI table on request, the way a host's callback would ---- */
+
+enum lanehost_testhost_op {
+    LANEHOST_TESTHOST_DRIVE = 1,             /* api->lane_drive(lane, max_turns, counts) */
+    LANEHOST_TESTHOST_BIND = 2,              /* api->lane_bind(lane) */
+    LANEHOST_TESTHOST_RELEASE = 3,           /* api->lane_release(lane) */
+    LANEHOST_TESTHOST_WARM_UP = 4,           /* api->thread_warm_up() */
+    LANEHOST_TESTHOST_GATE_CALL = 5,         /* api->gate_call(gate, args..., timeout_nanos) */
+    LANEHOST_TESTHOST_GATE_CALL_ON_LANE = 6  /* api->gate_call_on_lane(gate, lane, args..., max_turns) */
+};
+
+typedef struct lanehost_testhost_host_thread lanehost_testhost_host_thread;
+
+/* Starts the pthread; it makes no call until asked. */
+LANEHOST_EXPORT int32_t lanehost_testhost_host_thread_start(lanehost_testhost_host_thread **out, const lanehost_api *api);
+
+/* Has the host thread make one call (`op`, with the arguments it uses) and returns its lanehost_status. */
+LANEHOST_EXPORT int32_t lanehost_testhost_host_thread_run(lanehost_testhost_host_thread *thread, int32_t op, uint64_t lane,
+                                                          uint64_t gate, int32_t max_turns, const uint8_t *args,
+                                                          uint64_t args_length, uint8_t *result, uint64_t result_capacity,
+                                                          uint64_t *result_length, int64_t timeout_nanos,
+                                                          lanehost_drive_counts *counts);
+
+/* Ends the pthread (it exits: the JVM detaches it) and frees it. */
+LANEHOST_EXPORT void lanehost_testhost_host_thread_stop(lanehost_testhost_host_thread *thread);
+
 #ifdef __cplusplus
 }
 #endif

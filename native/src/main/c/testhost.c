@@ -403,3 +403,115 @@ int32_t lanehost_testhost_gate_call_on_lane_on_new_thread(lanehost_gate_call_on_
                    max_turns, 0};
     return run_gate_call_thread(&c, status);
 }
+
+/* ---- a host thread that calls the host ABI table on request ---- */
+
+struct lanehost_testhost_host_thread {
+    const lanehost_api *api;
+    pthread_t thread;
+    pthread_mutex_t mutex;
+    pthread_cond_t changed;
+    int pending; /* a request is waiting for the thread */
+    int stop;
+    int32_t op;
+    uint64_t lane;
+    uint64_t gate;
+    int32_t max_turns;
+    const uint8_t *args;
+    uint64_t args_length;
+    uint8_t *result;
+    uint64_t result_capacity;
+    uint64_t *result_length;
+    int64_t timeout_nanos;
+    lanehost_drive_counts *counts;
+    int32_t status;
+};
+
+static int32_t host_thread_call(lanehost_testhost_host_thread *t) {
+    const lanehost_api *api = t->api;
+    switch (t->op) {
+    case LANEHOST_TESTHOST_DRIVE: return api->lane_drive(t->lane, t->max_turns, t->counts);
+    case LANEHOST_TESTHOST_BIND: return api->lane_bind(t->lane);
+    case LANEHOST_TESTHOST_RELEASE: return api->lane_release(t->lane);
+    case LANEHOST_TESTHOST_WARM_UP: return api->thread_warm_up();
+    case LANEHOST_TESTHOST_GATE_CALL:
+        return api->gate_call(t->gate, t->args, t->args_length, t->result, t->result_capacity, t->result_length,
+                              t->timeout_nanos);
+    case LANEHOST_TESTHOST_GATE_CALL_ON_LANE:
+        return api->gate_call_on_lane(t->gate, t->lane, t->args, t->args_length, t->result, t->result_capacity,
+                                      t->result_length, t->max_turns);
+    default: return LANEHOST_INVALID_ARGUMENT;
+    }
+}
+
+static void *run_host_thread(void *argument) {
+    lanehost_testhost_host_thread *t = argument;
+    pthread_mutex_lock(&t->mutex);
+    while (1) {
+        while (!t->pending && !t->stop) pthread_cond_wait(&t->changed, &t->mutex);
+        if (t->stop) break;
+        pthread_mutex_unlock(&t->mutex);
+        int32_t status = host_thread_call(t); /* outside the lock: a call may take as long as it likes */
+        pthread_mutex_lock(&t->mutex);
+        t->status = status;
+        t->pending = 0;
+        pthread_cond_broadcast(&t->changed);
+    }
+    pthread_mutex_unlock(&t->mutex);
+    return NULL;
+}
+
+int32_t lanehost_testhost_host_thread_start(lanehost_testhost_host_thread **out, const lanehost_api *api) {
+    if (out == NULL || api == NULL) return LANEHOST_RING_INVALID_ARGUMENT;
+    *out = NULL;
+    lanehost_testhost_host_thread *t = calloc(1, sizeof(*t));
+    if (t == NULL) return LANEHOST_TESTHOST_OUT_OF_MEMORY;
+    t->api = api;
+    pthread_mutex_init(&t->mutex, NULL);
+    pthread_cond_init(&t->changed, NULL);
+    if (pthread_create(&t->thread, NULL, run_host_thread, t) != 0) {
+        pthread_cond_destroy(&t->changed);
+        pthread_mutex_destroy(&t->mutex);
+        free(t);
+        return LANEHOST_TESTHOST_THREAD_FAILED;
+    }
+    *out = t;
+    return LANEHOST_RING_OK;
+}
+
+int32_t lanehost_testhost_host_thread_run(lanehost_testhost_host_thread *t, int32_t op, uint64_t lane, uint64_t gate,
+                                          int32_t max_turns, const uint8_t *args, uint64_t args_length,
+                                          uint8_t *result, uint64_t result_capacity, uint64_t *result_length,
+                                          int64_t timeout_nanos, lanehost_drive_counts *counts) {
+    if (t == NULL) return LANEHOST_INVALID_ARGUMENT;
+    pthread_mutex_lock(&t->mutex);
+    t->op = op;
+    t->lane = lane;
+    t->gate = gate;
+    t->max_turns = max_turns;
+    t->args = args;
+    t->args_length = args_length;
+    t->result = result;
+    t->result_capacity = result_capacity;
+    t->result_length = result_length;
+    t->timeout_nanos = timeout_nanos;
+    t->counts = counts;
+    t->pending = 1;
+    pthread_cond_broadcast(&t->changed);
+    while (t->pending) pthread_cond_wait(&t->changed, &t->mutex);
+    int32_t status = t->status;
+    pthread_mutex_unlock(&t->mutex);
+    return status;
+}
+
+void lanehost_testhost_host_thread_stop(lanehost_testhost_host_thread *t) {
+    if (t == NULL) return;
+    pthread_mutex_lock(&t->mutex);
+    t->stop = 1;
+    pthread_cond_broadcast(&t->changed);
+    pthread_mutex_unlock(&t->mutex);
+    pthread_join(t->thread, NULL);
+    pthread_cond_destroy(&t->changed);
+    pthread_mutex_destroy(&t->mutex);
+    free(t);
+}
