@@ -165,7 +165,7 @@ class LaneTest {
             runtime.lookup(1).tell("hi");
             assertEquals(0, runtime.normalQueued(), "nothing of a lane actor lands on the normal queue");
             runtime.drain();
-            assertEquals(List.of(), ran, "the normal drain ran none of it");
+            assertEquals(List.of(), ran, "the lane is bound to the host thread, so the simulation leaves it to that thread");
             assertEquals(4, onHost(() -> lane.drive(0)).turns());
             assertEquals(List.of("timer on " + hostThread.getName(), "signal 3", "park done", "message hi"), ran);
         }
