@@ -221,7 +221,8 @@ public final class ActorRuntime implements AutoCloseable {
      *       turns cost no virtual time, only {@code maxTurns} can stop a program that never goes idle.</li>
      * </ul>
      *
-     * @param budget   zero or negative: no time cap (SIMULATED: the clock does not move)
+     * @param budget   zero or negative: SINGLE_THREAD has no time cap; SIMULATED does not move the clock
+     *                 (only timers already due fire)
      * @param maxTurns turns after which the run stops with work left; zero or negative: no cap
      * @return {@link RunStatus#IDLE}, {@link RunStatus#TIMERS_PENDING} (nothing runnable, timers armed for
      *         later), {@link RunStatus#BUDGET_SPENT} (a budget ran out with work left: runnable actors, or in
