@@ -28,8 +28,10 @@ import java.util.function.Supplier;
  *       this same run-queue code.)</li>
  *   <li>{@link Profile#SINGLE_THREAD}: no threads at all; the host calls {@link #drain()} or
  *       {@link #runUntilIdle(Duration)}, which also fire due timers.</li>
- *   <li>{@link Profile#SIMULATED}: as SINGLE_THREAD, plus a virtual clock moved by {@link #advance} and a
- *       seeded choice among ready actors, recorded as a {@link Schedule} that can be replayed.</li>
+ *   <li>{@link Profile#SIMULATED}: as SINGLE_THREAD, plus a virtual clock (moved by {@link #advance}, and
+ *       by {@link #runUntilIdle} up to its budget) and a seeded choice among ready actors on the normal
+ *       queue <em>and every lane</em>, which the draining thread drives itself; the picks are recorded as a
+ *       {@link Schedule} that can be replayed.</li>
  * </ul>
  */
 public final class ActorRuntime implements AutoCloseable {
@@ -44,6 +46,8 @@ public final class ActorRuntime implements AutoCloseable {
     private final SimulatedSchedule simulated;
     private final AtomicLong virtualNanos = new AtomicLong(VIRTUAL_EPOCH);
     private final RunQueue normal;
+    /** SIMULATED only: the normal queue and the lanes, chosen among by the seed. */
+    private final SimulatedQueues simulatedQueues;
     private final TimerQueue timers = new TimerQueue();
     private final Map<String, ExecutionLane> lanes = new ConcurrentHashMap<>();
     private final Map<Long, ActorCell> registry = new ConcurrentHashMap<>();
@@ -73,6 +77,7 @@ public final class ActorRuntime implements AutoCloseable {
         this.affinity = builder.affinity;
         this.hosted = profile == Profile.HOSTED ? new HostedThreads(builder.affinityTopology) : null;
         this.normal = new RunQueue(NORMAL_QUEUE, simulated, hosted == null ? null : hosted::wakeWorker);
+        this.simulatedQueues = simulated == null ? null : new SimulatedQueues(normal, simulated);
         if (hosted != null) {
             hosted.start();
         }
@@ -108,6 +113,9 @@ public final class ActorRuntime implements AutoCloseable {
         ExecutionLane lane = new ExecutionLane(name, this, new RunQueue(name, simulated, null));
         if (lanes.putIfAbsent(name, lane) != null) {
             throw new IllegalArgumentException("a lane named '" + name + "' is already registered; lane names are unique");
+        }
+        if (simulatedQueues != null) {
+            simulatedQueues.laneRegistered(lane);
         }
         return lane;
     }
@@ -164,67 +172,99 @@ public final class ActorRuntime implements AutoCloseable {
     // ---------------------------------------------------------------- SINGLE_THREAD and SIMULATED
 
     /**
-     * One pass: fires every due timer, then runs one turn for each actor that was runnable on the normal
-     * queue when the pass began (work those turns create waits for the next pass). Lanes are not driven
-     * here; their hosts drive them.
+     * One pass: fires every due timer, then runs one turn for each actor that was runnable when the pass
+     * began (work those turns create waits for the next pass). SINGLE_THREAD runs the normal queue only;
+     * lanes are their hosts' to drive. SIMULATED also runs every lane that is unbound or bound to the
+     * calling thread, choosing each turn's queue and actor by the seed (see {@link #schedule()}).
      *
      * @throws IllegalStateException in the HOSTED profile (its worker drains), or if another thread is draining
      */
     public DrainResult drain() {
         enterDrain();
+        Thread host = Thread.currentThread();
         try {
             int fired = timers.fireDue(nanoTime());
             int turns = 0;
-            long pending = normal.depth();
+            long pending = runnable(host);
             for (long i = 0; i < pending; i++) {
-                ActorCell cell = normal.poll();
-                if (cell == null) {
+                int ran = runOne(host);
+                if (ran < 0) {
                     break; // a sender is mid-queue: its actor runs in the next pass
                 }
-                turns += cell.runOnce();
+                turns += ran;
             }
             observeLanes();
-            return new DrainResult(turns, fired, normal.depth());
+            return new DrainResult(turns, fired, runnable(host));
         } finally {
             drainer.set(null);
         }
     }
 
     /**
-     * Drains until nothing on the normal queue is runnable, or the wall-clock budget is spent (checked
-     * between turns, so one long turn overshoots by at most itself). Due timers fire once per pass over
-     * the actors runnable when the pass began, as in {@link #drain()}. {@code budget} zero or negative
-     * means no cap.
-     *
-     * @return {@link RunStatus#IDLE}, {@link RunStatus#TIMERS_PENDING}, {@link RunStatus#BUDGET_SPENT} or
-     *         {@link RunStatus#CLOSED}
+     * {@link #runUntilIdle(Duration, long)} with no turn budget.
      */
     public RunStatus runUntilIdle(Duration budget) {
+        return runUntilIdle(budget, 0);
+    }
+
+    /**
+     * Drains pass after pass (as {@link #drain()}: due timers fire once per pass) until nothing is
+     * runnable, or a budget is spent. Both budgets are checked between turns.
+     *
+     * <ul>
+     *   <li>SINGLE_THREAD: {@code budget} is wall-clock time; one long turn overshoots it by at most
+     *       itself.</li>
+     *   <li>SIMULATED: {@code budget} is <em>virtual</em> time, and the wall clock is never read. Turns take
+     *       no virtual time; whenever nothing is runnable, the clock jumps to the next armed timer if it falls
+     *       due within {@code budget} of the clock at the call, and the run goes on. When the run ends idle
+     *       the clock stands at the end of that window, so repeated calls walk forward through time. Since
+     *       turns cost no virtual time, only {@code maxTurns} can stop a program that never goes idle.</li>
+     * </ul>
+     *
+     * @param budget   zero or negative: SINGLE_THREAD has no time cap; SIMULATED does not move the clock
+     *                 (only timers already due fire)
+     * @param maxTurns turns after which the run stops with work left; zero or negative: no cap
+     * @return {@link RunStatus#IDLE}, {@link RunStatus#TIMERS_PENDING} (nothing runnable, timers armed for
+     *         later), {@link RunStatus#BUDGET_SPENT} (a budget ran out with work left: runnable actors, or in
+     *         SIMULATED a timer due within the window) or {@link RunStatus#CLOSED}
+     */
+    public RunStatus runUntilIdle(Duration budget, long maxTurns) {
         Objects.requireNonNull(budget, "budget (Duration.ZERO for no cap)");
         if (closed) {
             return RunStatus.CLOSED;
         }
-        boolean capped = !budget.isNegative() && !budget.isZero();
-        long deadline = capped ? System.nanoTime() + budget.toNanos() : 0;
+        boolean timed = !budget.isNegative() && !budget.isZero();
+        boolean virtual = profile == Profile.SIMULATED;
+        long budgetNanos = timed ? saturatedNanos(budget) : 0;
+        boolean wallCapped = timed && !virtual;
+        long wallDeadline = wallCapped ? System.nanoTime() + budgetNanos : 0;
+        boolean turnCapped = maxTurns > 0;
         enterDrain();
+        Thread host = Thread.currentThread();
         try {
+            // SIMULATED: the latest virtual instant this run may reach (the clock at the call if untimed).
+            long windowEnd = virtual ? saturatedAdd(virtualNanos.get(), budgetNanos) : 0;
+            long turns = 0;
             int spurious = 0;
             while (true) {
                 timers.fireDue(nanoTime());
-                long pending = normal.depth();
+                long pending = runnable(host);
                 if (pending == 0 || spurious > SPURIOUS_EMPTY_PASSES) {
-                    observeLanes();
-                    return timers.hasArmed() ? RunStatus.TIMERS_PENDING : RunStatus.IDLE;
+                    if (virtual && pending == 0 && jumpToNextTimerWithin(windowEnd)) {
+                        continue;
+                    }
+                    return quiescent(virtual, windowEnd);
                 }
                 long polled = 0;
                 for (; polled < pending; polled++) {
-                    ActorCell cell = normal.poll();
-                    if (cell == null) {
+                    int ran = runOne(host);
+                    if (ran < 0) {
                         break;
                     }
-                    cell.runOnce();
-                    if (capped && System.nanoTime() - deadline >= 0) {
-                        return normal.depth() > 0 ? RunStatus.BUDGET_SPENT : RunStatus.IDLE;
+                    turns += ran;
+                    if ((turnCapped && turns >= maxTurns) || (wallCapped && System.nanoTime() - wallDeadline >= 0)) {
+                        boolean workLeft = runnable(host) > 0 || (virtual && timers.hasArmedDueBy(windowEnd));
+                        return workLeft ? RunStatus.BUDGET_SPENT : quiescent(virtual, windowEnd);
                     }
                 }
                 if (polled == 0) {
@@ -242,9 +282,54 @@ public final class ActorRuntime implements AutoCloseable {
     /** Passes that find a sender mid-queue (counted, nothing pollable) before the queue is taken as idle. */
     private static final int SPURIOUS_EMPTY_PASSES = 1000;
 
+    /** Actors the draining thread would run now: the normal queue, and in SIMULATED the lanes it drives. */
+    private long runnable(Thread host) {
+        return simulatedQueues != null ? simulatedQueues.runnable(host) : normal.depth();
+    }
+
+    /** One turn of the draining thread's work. @return turns run (0 or 1), or -1 if nothing could be polled */
+    private int runOne(Thread host) {
+        if (simulatedQueues != null) {
+            return simulatedQueues.runOne(host);
+        }
+        ActorCell cell = normal.poll();
+        return cell == null ? -1 : cell.runOnce();
+    }
+
+    /** SIMULATED, nothing runnable: moves the clock to the next armed timer if it is due by {@code windowEnd}. */
+    private boolean jumpToNextTimerWithin(long windowEnd) {
+        if (!timers.hasArmedDueBy(windowEnd)) {
+            return false;
+        }
+        virtualNanos.accumulateAndGet(timers.nextDeadlineWithin(windowEnd), Math::max);
+        return true;
+    }
+
+    /** The end of a run with nothing left to do in it; SIMULATED spends the rest of the window. */
+    private RunStatus quiescent(boolean virtual, long windowEnd) {
+        if (virtual) {
+            virtualNanos.accumulateAndGet(windowEnd, Math::max); // no timer is due by then, so none is skipped
+        }
+        observeLanes();
+        return timers.hasArmed() ? RunStatus.TIMERS_PENDING : RunStatus.IDLE;
+    }
+
+    private static long saturatedNanos(Duration duration) {
+        try {
+            return duration.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long sum = a + b;
+        return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+    }
+
     /**
      * SIMULATED only: moves the virtual clock forward and fires the timers that became due (their letters
-     * run at the next drain or drive).
+     * run at the next drain, or drive of their lane).
      *
      * @return timers fired
      */
@@ -259,7 +344,10 @@ public final class ActorRuntime implements AutoCloseable {
         return timers.fireDue(now);
     }
 
-    /** SIMULATED only: the schedule recorded so far. */
+    /**
+     * SIMULATED only: the schedule recorded so far, one step per actor pick on any queue: the normal queue
+     * and lanes run by {@link #drain()}/{@link #runUntilIdle}, and lanes driven by hand.
+     */
     public Schedule schedule() {
         return requireSimulated().recorded();
     }

@@ -5,7 +5,8 @@ package dev.lanehost.lanes;
  *
  * @param turns       turns run
  * @param timersFired due timers dispatched
- * @param remaining   actors still runnable on the normal queue afterwards
+ * @param remaining   actors still runnable afterwards on the queues the drain serves: the normal queue, and
+ *                    in SIMULATED the lanes it drives
  */
 public record DrainResult(int turns, int timersFired, long remaining) {
 }

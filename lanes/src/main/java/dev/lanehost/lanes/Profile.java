@@ -7,8 +7,10 @@ public enum Profile {
     /** No threads at all: the host calls {@code drain()} / {@code runUntilIdle()}; timers fire inside them. */
     SINGLE_THREAD,
     /**
-     * Single thread plus a virtual clock (timers fire when the test advances it) and a seeded choice among
-     * ready actors: the same seed gives the same schedule, which can be recorded and replayed.
+     * Single thread plus a virtual clock (timers fire when the test advances it, or when
+     * {@code runUntilIdle} reaches them within its budget of virtual time) and a seeded choice among the
+     * normal queue, every lane and their ready actors, all run by {@code drain()} / {@code runUntilIdle()}:
+     * the same seed gives the same schedule, which can be recorded and replayed.
      */
     SIMULATED
 }

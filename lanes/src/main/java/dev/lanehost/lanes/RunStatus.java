@@ -6,7 +6,10 @@ public enum RunStatus {
     IDLE,
     /** Nothing is runnable now, but timers are armed for later. */
     TIMERS_PENDING,
-    /** The budget ran out with work still runnable. */
+    /**
+     * A budget (time, or turns) ran out with work left: actors still runnable, or in SIMULATED a timer due
+     * within the run's window of virtual time.
+     */
     BUDGET_SPENT,
     /** The runtime is closed. */
     CLOSED

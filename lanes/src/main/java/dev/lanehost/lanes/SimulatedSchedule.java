@@ -5,8 +5,11 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * The SIMULATED profile's choice among ready actors: seeded, recorded, and optionally forced by a
- * schedule being replayed. Used only from the one host thread, so it needs no synchronisation.
+ * The SIMULATED profile's choices: which run queue goes next (the normal queue or a lane), and which
+ * ready actor on it. Seeded, recorded as one {@link Schedule.Step} per actor pick, and optionally forced
+ * by a schedule being replayed. The simulating thread makes nearly every choice; a lane driven by hand
+ * from another thread records its picks too, so the methods are synchronized (this profile is for tests:
+ * an uncontended lock costs nothing that matters there).
  */
 final class SimulatedSchedule implements RunQueue.SchedulePolicy {
     private final long seed;
@@ -21,8 +24,28 @@ final class SimulatedSchedule implements RunQueue.SchedulePolicy {
         this.replay = replay == null ? null : replay.steps();
     }
 
+    /**
+     * Which of the non-empty queues {@code names} runs next. Not a step of its own: the actor pick that
+     * follows on the chosen queue records it. A replay takes the queue of its next step; one candidate
+     * takes no randomness, so a program without lanes draws exactly what it did before lanes were chosen.
+     */
+    synchronized int chooseQueue(List<String> names) {
+        if (names.size() == 1) {
+            return 0;
+        }
+        int step = recorded.size();
+        if (replay != null && divergence == null && step < replay.size()) {
+            int forced = names.indexOf(replay.get(step).queue());
+            if (forced >= 0) {
+                return forced;
+            }
+            // Not a candidate: the actor pick on whichever queue runs instead reports the divergence.
+        }
+        return random.nextInt(names.size());
+    }
+
     @Override
-    public int choose(String queue, List<ActorCell> ready) {
+    public synchronized int choose(String queue, List<ActorCell> ready) {
         int index = -1;
         int step = recorded.size();
         if (replay != null && divergence == null) {
@@ -50,11 +73,11 @@ final class SimulatedSchedule implements RunQueue.SchedulePolicy {
         return index;
     }
 
-    Schedule recorded() {
+    synchronized Schedule recorded() {
         return new Schedule(seed, recorded);
     }
 
-    String divergence() {
+    synchronized String divergence() {
         return divergence;
     }
 

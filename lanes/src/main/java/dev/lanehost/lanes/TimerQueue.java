@@ -57,6 +57,28 @@ final class TimerQueue {
         }
     }
 
+    /** True if an armed timer falls due at or before {@code instant}. */
+    boolean hasArmedDueBy(long instant) {
+        lock.lock();
+        try {
+            Timer top = topArmed();
+            return top != null && top.deadline <= instant;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The earliest armed timer's deadline, if it falls due at or before {@code instant}; else {@code instant}. */
+    long nextDeadlineWithin(long instant) {
+        lock.lock();
+        try {
+            Timer top = topArmed();
+            return top != null && top.deadline <= instant ? top.deadline : instant;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /**
      * HOSTED timer thread: waits until the earliest armed timer is due, a new earlier timer arrives, or
      * {@code maxWaitNanos} passes, whichever is first.

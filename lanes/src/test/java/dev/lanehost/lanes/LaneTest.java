@@ -2,7 +2,6 @@ package dev.lanehost.lanes;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -80,7 +79,6 @@ class LaneTest {
             Thread hostThread = onHost(Thread::currentThread);
             assertEquals(2, onHost(() -> lane.drive(0)).turns());
             assertEquals(List.of(hostThread, hostThread, hostThread), threads);
-            assertNotEquals(Thread.currentThread(), hostThread);
         }
     }
 
@@ -165,7 +163,7 @@ class LaneTest {
             runtime.lookup(1).tell("hi");
             assertEquals(0, runtime.normalQueued(), "nothing of a lane actor lands on the normal queue");
             runtime.drain();
-            assertEquals(List.of(), ran, "the normal drain ran none of it");
+            assertEquals(List.of(), ran, "the lane is bound to the host thread, so the simulation leaves it to that thread");
             assertEquals(4, onHost(() -> lane.drive(0)).turns());
             assertEquals(List.of("timer on " + hostThread.getName(), "signal 3", "park done", "message hi"), ran);
         }

@@ -1,6 +1,7 @@
 package dev.lanehost.tests;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -189,8 +190,10 @@ class GateFromCTest {
     void callOnLaneFromAForeignThreadOkTimedOutSuspendedAndWrongThread() throws Exception {
         ExecutionLane lane = runtime.registerLane("frame");
         long laneHandle = GateEntryPoints.registerLane(lane);
-        ActorRef busy = runtime.spawnOnLane("frame", "busy", () -> (c, m) -> { });
+        CountDownLatch busyHandled = new CountDownLatch(1);
+        ActorRef busy = runtime.spawnOnLane("frame", "busy", () -> (c, m) -> busyHandled.countDown());
         ActorRef actor = runtime.spawnOnLane("frame", "renderer", () -> (c, m) -> { });
+        busy.tell("queued before the call");
         long gate = GateEntryPoints.register(CallGate.open(actor, (context, args) ->
                 "suspend".equals(args) ? new CompletableFuture<>() : List.of("rendered", args)));
         MemorySegment args = cbor("frame 1");
@@ -199,6 +202,7 @@ class GateFromCTest {
         assertEquals(CallStatus.OK, CallStatus.ofCode(TestHost.gateCallOnLaneOnNewThread(callOnLane, gate, laneHandle,
                 args, args.byteSize(), result, 4096, resultLength, 0)));
         assertEquals(List.of("rendered", "frame 1"), resultValue());
+        assertTrue(busyHandled.await(30, TimeUnit.SECONDS), "the call's drive also ran the older work queued on the lane");
         // Any other pthread is refused: the lane is bound.
         assertEquals(CallStatus.WRONG_THREAD, CallStatus.ofCode(TestHost.gateCallOnLaneOnNewThread(callOnLane, gate, laneHandle,
                 args, args.byteSize(), result, 4096, resultLength, 0)));
@@ -222,6 +226,7 @@ class GateFromCTest {
         long asyncGate = GateEntryPoints.register(CallGate.open(async, (context, a) -> new CompletableFuture<>()));
         assertEquals(CallStatus.CALLBACK_SUSPENDED, CallStatus.ofCode(TestHost.gateCallOnLaneOnNewThread(callOnLane, asyncGate,
                 thirdHandle, args, args.byteSize(), result, 4096, resultLength, 0)));
-        assertTrue(busy.tell("still fine"));
+        assertTrue(async.isTerminated(), "a handler that suspends inside callOnLane disrupts its actor");
+        assertFalse(busy.isTerminated(), "refused calls and another actor's disruption leave the lane's other actors alone");
     }
 }
