@@ -69,7 +69,30 @@ public final class TestHost {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS,
                     JAVA_INT, ADDRESS));
 
+    private static final MethodHandle HOST_THREAD_START = downcall("lanehost_testhost_host_thread_start",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle HOST_THREAD_RUN = downcall("lanehost_testhost_host_thread_run",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS,
+                    JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS));
+    private static final MethodHandle HOST_THREAD_STOP = downcall("lanehost_testhost_host_thread_stop", FunctionDescriptor.ofVoid(ADDRESS));
+
     private TestHost() {
+    }
+
+    /** Starts a pthread that calls the host ABI {@code table} on request, as a host's callback thread would. */
+    public static HostThread startHostThread(MemorySegment table) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            int started = (int) HOST_THREAD_START.invokeExact(out, table);
+            if (started != 0) {
+                throw new IllegalStateException("lanehost_testhost_host_thread_start failed: " + statusText(started));
+            }
+            return new HostThread(out.get(ADDRESS, 0));
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /**
@@ -249,6 +272,58 @@ public final class TestHost {
             throw e;
         } catch (Throwable e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * A pthread Java never created that calls the host ABI table on request; {@link #close()} ends it (the
+     * JVM then detaches it, so a lane bound to it may rebind).
+     */
+    public static final class HostThread implements AutoCloseable {
+        public static final int DRIVE = 1;
+        public static final int BIND = 2;
+        public static final int RELEASE = 3;
+        public static final int WARM_UP = 4;
+        public static final int GATE_CALL = 5;
+        public static final int GATE_CALL_ON_LANE = 6;
+
+        private MemorySegment handle;
+
+        private HostThread(MemorySegment handle) {
+            this.handle = handle;
+        }
+
+        /** {@code lane_drive(lane, maxTurns, counts)} on the pthread; counts may be NULL. @return the status code */
+        public int drive(long lane, int maxTurns, MemorySegment counts) {
+            return run(DRIVE, lane, 0, maxTurns, MemorySegment.NULL, 0, MemorySegment.NULL, 0, MemorySegment.NULL, 0, counts);
+        }
+
+        /** {@code op} on the pthread with the arguments it uses (see {@code enum lanehost_testhost_op}). @return the status code */
+        public int run(int op, long lane, long gate, int maxTurns, MemorySegment args, long argsLength, MemorySegment result,
+                       long resultCapacity, MemorySegment resultLength, long timeoutNanos, MemorySegment counts) {
+            if (handle == null) {
+                throw new IllegalStateException("this host thread was stopped");
+            }
+            try {
+                return (int) HOST_THREAD_RUN.invokeExact(handle, op, lane, gate, maxTurns, args, argsLength, result,
+                        resultCapacity, resultLength, timeoutNanos, counts);
+            } catch (Throwable e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        /** Ends the pthread and waits for it. Idempotent. */
+        @Override
+        public void close() {
+            if (handle != null) {
+                try {
+                    HOST_THREAD_STOP.invokeExact(handle);
+                } catch (Throwable e) {
+                    throw new IllegalStateException(e);
+                } finally {
+                    handle = null;
+                }
+            }
         }
     }
 

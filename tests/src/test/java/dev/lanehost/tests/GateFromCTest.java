@@ -2,25 +2,21 @@ package dev.lanehost.tests;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lanehost.callgate.CallGate;
 import dev.lanehost.callgate.CallStatus;
-import dev.lanehost.callgate.GateEntryPoints;
 import dev.lanehost.callgate.value.PlainCodec;
 import dev.lanehost.lanes.ActorRef;
 import dev.lanehost.lanes.ActorRuntime;
 import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.Profile;
-import dev.lanehost.nativeabi.LanehostLibrary;
+import dev.lanehost.nativeabi.HostAbi;
+import dev.lanehost.nativeabi.HostAbiDescriptor;
 import dev.lanehost.nativeabi.TestHost;
 import java.lang.foreign.Arena;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,38 +29,38 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every call status, reached from a pthread of the C test host through the gate's C entry points (FFM
- * upcall stubs), with CBOR buffers in C memory.
+ * Every call status, reached from a pthread of the C test host through the host ABI table's gate entries
+ * ({@code gate_call}, {@code gate_call_on_lane}), with CBOR buffers in C memory.
  */
 class GateFromCTest {
     private static final long SECONDS_30 = TimeUnit.SECONDS.toNanos(30);
     private static final PlainCodec CODEC = new PlainCodec();
-    private static volatile ExecutionLane drivenLane;
-
     private final Arena arena = Arena.ofShared();
-    private final MemorySegment call = GateEntryPoints.callStub(arena);
-    private final MemorySegment callOnLane = GateEntryPoints.callOnLaneStub(arena);
     private final MemorySegment result = arena.allocate(4096);
     private final MemorySegment resultLength = arena.allocate(ValueLayout.JAVA_LONG);
     private ActorRuntime runtime;
+    private HostAbi abi;
+    private MemorySegment call;
+    private MemorySegment callOnLane;
+    private int gates;
 
     @BeforeEach
     void start() {
         runtime = ActorRuntime.create(Profile.HOSTED);
+        abi = HostAbi.open(runtime);
+        call = abi.table().get(ValueLayout.ADDRESS, HostAbiDescriptor.GATE_CALL_OFFSET);
+        callOnLane = abi.table().get(ValueLayout.ADDRESS, HostAbiDescriptor.GATE_CALL_ON_LANE_OFFSET);
     }
 
     @AfterEach
     void stop() {
+        abi.close();
         runtime.close();
         arena.close();
     }
 
-    static int driveLane(long maxTurns) {
-        try {
-            return drivenLane.drive((int) maxTurns).status().code();
-        } catch (Throwable e) {
-            return -1;
-        }
+    private long export(CallGate gate) {
+        return abi.exportGate("gate-" + ++gates, gate);
     }
 
     private MemorySegment cbor(Object value) throws Exception {
@@ -88,16 +84,7 @@ class GateFromCTest {
 
     private long echoGate() {
         ActorRef actor = runtime.spawn("echo", () -> (c, m) -> { });
-        return GateEntryPoints.register(CallGate.open(actor, (context, args) -> args == null ? "no arguments" : Map.of("echo", args)));
-    }
-
-    @Test
-    void statusNumbersAgreeWithTheCHeader() {
-        for (CallStatus status : CallStatus.values()) {
-            assertEquals(status.name(), LanehostLibrary.callStatusName(status.code()), status.toString());
-        }
-        assertNull(LanehostLibrary.callStatusName(CallStatus.values().length), "C has no status Java lacks");
-        assertNull(LanehostLibrary.callStatusName(-1));
+        return export(CallGate.open(actor, (context, args) -> args == null ? "no arguments" : Map.of("echo", args)));
     }
 
     @Test
@@ -115,8 +102,16 @@ class GateFromCTest {
         MemorySegment args = cbor("x");
         assertEquals(CallStatus.INVALID_ARGUMENT, callFromC(12345, args, 4096, SECONDS_30), "made-up handle");
         assertEquals(0L, resultLength.get(ValueLayout.JAVA_LONG, 0), "*result_length after INVALID_ARGUMENT");
-        GateEntryPoints.unregister(gate);
-        assertEquals(CallStatus.INVALID_ARGUMENT, callFromC(gate, args, 4096, SECONDS_30), "stale handle");
+        abi.close(); // a fresh table for the rest: the old one answers CLOSED now
+        assertEquals(CallStatus.CLOSED, callFromC(gate, args, 4096, SECONDS_30), "a closed host ABI");
+        abi = HostAbi.open(runtime);
+        call = abi.table().get(ValueLayout.ADDRESS, HostAbiDescriptor.GATE_CALL_OFFSET);
+        long closedGate = echoGate();
+        CallGate toClose = CallGate.open(runtime.spawn("closing", () -> (c, m) -> { }), (context, a) -> "x");
+        long closing = export(toClose);
+        toClose.close();
+        assertEquals(CallStatus.INVALID_ARGUMENT, callFromC(closing, args, 4096, SECONDS_30), "a closed gate's stale handle");
+        assertEquals(CallStatus.INVALID_ARGUMENT, callFromC(closedGate ^ (1L << 32), args, 4096, SECONDS_30), "another generation");
         long live = echoGate();
         assertEquals(CallStatus.INVALID_ARGUMENT, CallStatus.ofCode(TestHost.gateCallOnNewThread(MemorySegment.NULL, call,
                 live, MemorySegment.NULL, 10, result, 4096, resultLength, SECONDS_30)), "NULL args with a length");
@@ -158,7 +153,7 @@ class GateFromCTest {
             case "throw" -> throw new IllegalStateException("handler failed");
             default -> "ok";
         }, 1, 1 << 20);
-        long handle = GateEntryPoints.register(gate);
+        long handle = export(gate);
         assertEquals(CallStatus.NOT_SERIALIZABLE, callFromC(handle, cbor("cycle"), 4096, SECONDS_30));
         try {
             assertEquals(CallStatus.TIMED_OUT, callFromC(handle, cbor("block"), 4096, TimeUnit.MILLISECONDS.toNanos(50)));
@@ -171,49 +166,58 @@ class GateFromCTest {
         CallGateTestSupport.awaitTrue(actor::isTerminated);
         assertEquals(CallStatus.ACTOR_TERMINATED, callFromC(handle, cbor("plain"), 4096, SECONDS_30));
         gate.close();
-        assertEquals(CallStatus.CLOSED, callFromC(handle, cbor("plain"), 4096, SECONDS_30));
+        assertEquals(CallStatus.INVALID_ARGUMENT, callFromC(handle, cbor("plain"), 4096, SECONDS_30),
+                "a closed gate leaves the table");
+        long live = echoGate();
+        abi.close();
+        assertEquals(CallStatus.CLOSED, callFromC(live, cbor("plain"), 4096, SECONDS_30), "the host ABI closed");
     }
 
     @Test
     void theBlockingEntryFromTheLanesOwnPthreadIsWrongThread() throws Exception {
-        drivenLane = runtime.registerLane("audio");
+        long lane = abi.exportLane(runtime.registerLane("audio"));
         ActorRef actor = runtime.spawnOnLane("audio", "synth", () -> (c, m) -> { });
-        long handle = GateEntryPoints.register(CallGate.open(actor, (context, args) -> "never"));
-        MemorySegment drive = Linker.nativeLinker().upcallStub(MethodHandles.lookup().findStatic(GateFromCTest.class,
-                "driveLane", MethodType.methodType(int.class, long.class)), TestHost.UPCALL, arena);
+        long handle = export(CallGate.open(actor, (context, args) -> "never"));
         MemorySegment args = cbor("x");
-        int code = TestHost.gateCallOnNewThread(drive, call, handle, args, args.byteSize(), result, 4096, resultLength, SECONDS_30);
-        assertEquals(CallStatus.WRONG_THREAD, CallStatus.ofCode(code));
+        try (TestHost.HostThread host = TestHost.startHostThread(abi.table())) {
+            assertEquals(CallStatus.OK.code(), host.drive(lane, 0, MemorySegment.NULL), "binds the lane to the pthread");
+            int code = host.run(TestHost.HostThread.GATE_CALL, 0, handle, 0, args, args.byteSize(), result, 4096,
+                    resultLength, SECONDS_30, MemorySegment.NULL);
+            assertEquals(CallStatus.WRONG_THREAD, CallStatus.ofCode(code));
+        }
     }
+
 
     @Test
     void callOnLaneFromAForeignThreadOkTimedOutSuspendedAndWrongThread() throws Exception {
         ExecutionLane lane = runtime.registerLane("frame");
-        long laneHandle = GateEntryPoints.registerLane(lane);
+        long laneHandle = abi.exportLane(lane);
         CountDownLatch busyHandled = new CountDownLatch(1);
         ActorRef busy = runtime.spawnOnLane("frame", "busy", () -> (c, m) -> busyHandled.countDown());
         ActorRef actor = runtime.spawnOnLane("frame", "renderer", () -> (c, m) -> { });
         busy.tell("queued before the call");
-        long gate = GateEntryPoints.register(CallGate.open(actor, (context, args) ->
+        long gate = export(CallGate.open(actor, (context, args) ->
                 "suspend".equals(args) ? new CompletableFuture<>() : List.of("rendered", args)));
         MemorySegment args = cbor("frame 1");
 
-        // The first pthread binds the lane and gets its answer by driving it.
-        assertEquals(CallStatus.OK, CallStatus.ofCode(TestHost.gateCallOnLaneOnNewThread(callOnLane, gate, laneHandle,
-                args, args.byteSize(), result, 4096, resultLength, 0)));
-        assertEquals(List.of("rendered", "frame 1"), resultValue());
-        assertTrue(busyHandled.await(30, TimeUnit.SECONDS), "the call's drive also ran the older work queued on the lane");
-        // Any other pthread is refused: the lane is bound.
-        assertEquals(CallStatus.WRONG_THREAD, CallStatus.ofCode(TestHost.gateCallOnLaneOnNewThread(callOnLane, gate, laneHandle,
-                args, args.byteSize(), result, 4096, resultLength, 0)));
+        try (TestHost.HostThread bound = TestHost.startHostThread(abi.table())) {
+            // The host thread binds the lane and gets its answer by driving it.
+            assertEquals(CallStatus.OK, CallStatus.ofCode(bound.run(TestHost.HostThread.GATE_CALL_ON_LANE, laneHandle, gate, 0,
+                    args, args.byteSize(), result, 4096, resultLength, 0, MemorySegment.NULL)));
+            assertEquals(List.of("rendered", "frame 1"), resultValue());
+            assertTrue(busyHandled.await(30, TimeUnit.SECONDS), "the call's drive also ran the older work queued on the lane");
+            // Any other pthread is refused while the bound one lives.
+            assertEquals(CallStatus.WRONG_THREAD, CallStatus.ofCode(TestHost.gateCallOnLaneOnNewThread(callOnLane, gate, laneHandle,
+                    args, args.byteSize(), result, 4096, resultLength, 0)));
+        }
         assertEquals(CallStatus.INVALID_ARGUMENT, CallStatus.ofCode(TestHost.gateCallOnLaneOnNewThread(callOnLane, gate, 999,
                 args, args.byteSize(), result, 4096, resultLength, 0)), "unknown lane handle");
         // TIMED_OUT and CALLBACK_SUSPENDED need the bound thread: a fresh lane per case.
         ExecutionLane second = runtime.registerLane("frame2");
-        long secondHandle = GateEntryPoints.registerLane(second);
+        long secondHandle = abi.exportLane(second);
         ActorRef older = runtime.spawnOnLane("frame2", "older", () -> (c, m) -> { });
         ActorRef target = runtime.spawnOnLane("frame2", "target", () -> (c, m) -> { });
-        long targetGate = GateEntryPoints.register(CallGate.open(target, (context, a) ->
+        long targetGate = export(CallGate.open(target, (context, a) ->
                 "suspend".equals(a) ? new CompletableFuture<>() : "ok"));
         for (int i = 0; i < 5; i++) {
             older.tell(i);
@@ -221,9 +225,9 @@ class GateFromCTest {
         assertEquals(CallStatus.TIMED_OUT, CallStatus.ofCode(TestHost.gateCallOnLaneOnNewThread(callOnLane, targetGate,
                 secondHandle, args, args.byteSize(), result, 4096, resultLength, 3)));
         ExecutionLane third = runtime.registerLane("frame3");
-        long thirdHandle = GateEntryPoints.registerLane(third);
+        long thirdHandle = abi.exportLane(third);
         ActorRef async = runtime.spawnOnLane("frame3", "async", () -> (c, m) -> { });
-        long asyncGate = GateEntryPoints.register(CallGate.open(async, (context, a) -> new CompletableFuture<>()));
+        long asyncGate = export(CallGate.open(async, (context, a) -> new CompletableFuture<>()));
         assertEquals(CallStatus.CALLBACK_SUSPENDED, CallStatus.ofCode(TestHost.gateCallOnLaneOnNewThread(callOnLane, asyncGate,
                 thirdHandle, args, args.byteSize(), result, 4096, resultLength, 0)));
         assertTrue(async.isTerminated(), "a handler that suspends inside callOnLane disrupts its actor");

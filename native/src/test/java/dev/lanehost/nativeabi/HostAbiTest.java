@@ -1,0 +1,229 @@
+package dev.lanehost.nativeabi;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lanehost.callgate.CallGate;
+import dev.lanehost.callgate.CallStatus;
+import dev.lanehost.lanes.ActorRef;
+import dev.lanehost.lanes.ActorRuntime;
+import dev.lanehost.lanes.ExecutionLane;
+import dev.lanehost.lanes.Profile;
+import dev.lanehost.lanes.Signal;
+import dev.lanehost.lanes.SignalMode;
+import java.lang.foreign.MemorySegment;
+import java.lang.ref.WeakReference;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The host ABI table: its layout against the C compiler's, and each entry's answers. */
+class HostAbiTest {
+    private final ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED);
+    private final HostAbi abi = HostAbi.open(runtime);
+    private final HostTable table = new HostTable(abi.table());
+
+    @AfterEach
+    void stop() {
+        abi.close();
+        runtime.close();
+    }
+
+    @Test
+    void theTableLayoutAgreesWithTheCompilersOffsetsOneByOne() throws IllegalAccessException {
+        Map<String, Long> c = LanehostLibrary.apiLayout();
+        int compared = 0;
+        for (Field field : HostAbiDescriptor.class.getFields()) {
+            if (Modifier.isStatic(field.getModifiers()) && field.getType() == int.class) {
+                assertTrue(c.containsKey(field.getName()), "C's report lacks " + field.getName());
+                assertEquals(c.get(field.getName()).longValue(), field.getInt(null), field.getName());
+                compared++;
+            }
+        }
+        assertEquals(c.size(), compared, "every entry of C's report has a Java constant: " + c.keySet());
+        assertEquals(HostAbiDescriptor.HOST_ABI_VERSION, abi.table().get(JAVA_INT, HostAbiDescriptor.ABI_VERSION_OFFSET));
+        assertEquals(HostAbiDescriptor.API_SIZE, abi.table().get(JAVA_INT, HostAbiDescriptor.SIZE_OFFSET));
+    }
+
+    @Test
+    void statusNumbersAgreeWithTheCHeader() {
+        for (CallStatus status : CallStatus.values()) {
+            assertEquals(status.name(), LanehostLibrary.statusName(status.code()), status.toString());
+        }
+        assertNull(LanehostLibrary.statusName(CallStatus.values().length), "C has no status Java lacks");
+        assertNull(LanehostLibrary.statusName(-1));
+    }
+
+    @Test
+    void aLaneDrivenFromAHostPthreadRunsItsTurnsThereAndReportsCounts() throws Throwable {
+        ExecutionLane lane = runtime.registerLane("frame");
+        long handle = abi.exportLane(lane);
+        List<String> threads = new CopyOnWriteArrayList<>();
+        ActorRef sprite = runtime.spawnOnLane("frame", "sprite", () -> (c, m) -> threads.add(Thread.currentThread().getName()));
+        sprite.tell("a");
+        sprite.tell("b");
+        sprite.tell("c");
+        MemorySegment out = table.allocate(8);
+        assertEquals(0, table.lookup(HostAbiDescriptor.LANE_LOOKUP_OFFSET, "frame", out));
+        assertEquals(handle, out.get(JAVA_LONG, 0));
+        MemorySegment counts = table.allocate(HostAbiDescriptor.DRIVE_COUNTS_SIZE);
+        counts.fill((byte) 0x55);
+        try (TestHost.HostThread host = TestHost.startHostThread(abi.table())) {
+            assertEquals(0, host.drive(handle, 2, counts)); // the start turn and "a"
+            assertEquals(2, counts.get(JAVA_INT, HostAbiDescriptor.DRIVE_COUNTS_TURNS_OFFSET));
+            assertEquals(0, counts.get(JAVA_INT, HostAbiDescriptor.DRIVE_COUNTS_RESERVED_OFFSET));
+            assertTrue(counts.get(JAVA_LONG, HostAbiDescriptor.DRIVE_COUNTS_REMAINING_OFFSET) > 0, "b and c are left");
+            assertEquals(0, host.drive(handle, 0, MemorySegment.NULL), "counts may be NULL");
+        }
+        assertEquals(List.of("lanehost-lane-frame", "lanehost-lane-frame", "lanehost-lane-frame"), threads);
+    }
+
+    @Test
+    void badLaneArgumentsAreInvalidWithALastErrorThatSaysWhy() throws Throwable {
+        abi.exportLane(runtime.registerLane("frame"));
+        MemorySegment out = table.allocate(8);
+        assertEquals(CallStatus.INVALID_ARGUMENT.code(), table.lookup(HostAbiDescriptor.LANE_LOOKUP_OFFSET, "nope", out));
+        assertTrue(table.lastError().contains("no lane named 'nope'"), table.lastError());
+        assertEquals(CallStatus.INVALID_ARGUMENT.code(), (int) table.entry(HostAbiDescriptor.LANE_LOOKUP_OFFSET,
+                HostAbiDescriptor.LANE_LOOKUP).invokeExact(0L, out.address()));
+        assertTrue(table.lastError().contains("the name is NULL"), table.lastError());
+        assertEquals(CallStatus.INVALID_ARGUMENT.code(), table.lookup(HostAbiDescriptor.LANE_LOOKUP_OFFSET, "x".repeat(300), out));
+        assertTrue(table.lastError().contains("longer than 256"), table.lastError());
+        var drive = table.entry(HostAbiDescriptor.LANE_DRIVE_OFFSET, HostAbiDescriptor.LANE_DRIVE);
+        assertEquals(CallStatus.INVALID_ARGUMENT.code(), (int) drive.invokeExact(0x4C00_0000_0000_0005L, 0, 0L));
+        assertTrue(table.lastError().contains("unknown, stale, or of another kind"), table.lastError());
+        assertEquals(CallStatus.INVALID_ARGUMENT.code(), (int) drive.invokeExact(0L, 0, 0L));
+        assertEquals(0, table.lookup(HostAbiDescriptor.LANE_LOOKUP_OFFSET, "frame", out));
+        assertEquals(CallStatus.INVALID_ARGUMENT.code(), (int) drive.invokeExact(out.get(JAVA_LONG, 0), -1, 0L));
+        assertTrue(table.lastError().contains("max_turns"), table.lastError());
+    }
+
+    @Test
+    void aHandleOfAnotherKindOrGenerationNeverReachesAnObject() throws Throwable {
+        ExecutionLane lane = runtime.registerLane("frame");
+        long laneHandle = abi.exportLane(lane);
+        long gateHandle = abi.exportGate("g", CallGate.open(runtime.spawn("a", () -> (c, m) -> { }), (c, a) -> a));
+        var drive = table.entry(HostAbiDescriptor.LANE_DRIVE_OFFSET, HostAbiDescriptor.LANE_DRIVE);
+        assertEquals(CallStatus.INVALID_ARGUMENT.code(), (int) drive.invokeExact(gateHandle, 0, 0L), "a gate handle");
+        assertEquals(CallStatus.INVALID_ARGUMENT.code(), (int) drive.invokeExact(laneHandle + (1L << 32), 0, 0L), "next generation");
+        assertNotEquals(0, laneHandle);
+    }
+
+    @Test
+    void closedGatesLeaveTheTableAndAreNotKeptReachable() throws Exception {
+        ActorRef actor = runtime.spawn("target", () -> (c, m) -> { });
+        for (int i = 0; i < 100_000; i++) {
+            CallGate gate = CallGate.open(actor, (c, a) -> a);
+            abi.exportGate("cycle", gate);
+            gate.close();
+        }
+        assertEquals(0, abi.liveHandles().get("gate"));
+        CallGate last = CallGate.open(runtime.spawn("last", () -> (c, m) -> { }), (c, a) -> a);
+        abi.exportGate("last", last);
+        WeakReference<CallGate> gone = new WeakReference<>(last);
+        last.close();
+        last = null;
+        awaitTrue(() -> {
+            System.gc();
+            return gone.get() == null;
+        });
+    }
+
+    @Test
+    void aRingStaysMappedWhileAHostHoldsAReference() throws Throwable {
+        HostRing ring = abi.exportRing("capture", 4096);
+        MemorySegment ref = table.allocate(8);
+        MemorySegment memory = table.allocate(8);
+        MemorySegment length = table.allocate(8);
+        var lookup = table.entry(HostAbiDescriptor.RING_LOOKUP_OFFSET, HostAbiDescriptor.RING_LOOKUP);
+        var release = table.entry(HostAbiDescriptor.RING_RELEASE_OFFSET, HostAbiDescriptor.RING_RELEASE);
+        assertEquals(0, (int) lookup.invokeExact(table.cString("capture"), ref.address(), memory.address(), length.address()));
+        assertEquals(ring.ring().memory().address(), memory.get(JAVA_LONG, 0));
+        assertEquals(ring.ring().memory().byteSize(), length.get(JAVA_LONG, 0));
+        assertEquals(1, ring.hostReferences());
+        ring.close();
+        assertTrue(ring.isMemoryLive(), "a host reference keeps the memory");
+        assertEquals(CallStatus.INVALID_ARGUMENT.code(), (int) lookup.invokeExact(table.cString("capture"), ref.address(),
+                memory.address(), length.address()), "closed by Java: no new references");
+        assertEquals(0, (int) release.invokeExact(ref.get(JAVA_LONG, 0)));
+        assertFalse(ring.isMemoryLive(), "the last holder let go");
+        assertEquals(CallStatus.INVALID_ARGUMENT.code(), (int) release.invokeExact(ref.get(JAVA_LONG, 0)), "released twice");
+    }
+
+    @Test
+    void aSignalFiredThroughTheTableDeliversItsPayloadAndAOneShotThenAnswersClosed() throws Throwable {
+        CompletableFuture<Signal> created = new CompletableFuture<>();
+        CountDownLatch fired = new CountDownLatch(1);
+        List<String> payloads = new CopyOnWriteArrayList<>();
+        runtime.spawn("listener", () -> new dev.lanehost.lanes.Behavior() {
+            @Override
+            public void started(dev.lanehost.lanes.ActorContext context) {
+                created.complete(context.signal(SignalMode.ONE_SHOT, (c, payload) -> {
+                    payloads.add(new String(payload));
+                    fired.countDown();
+                }, null));
+            }
+
+            @Override
+            public void receive(dev.lanehost.lanes.ActorContext context, Object message) {
+            }
+        });
+        long handle = abi.exportSignal("ready", created.get(30, TimeUnit.SECONDS));
+        var fire = table.entry(HostAbiDescriptor.SIGNAL_FIRE_OFFSET, HostAbiDescriptor.SIGNAL_FIRE);
+        long payload = table.cString("go");
+        assertEquals(0, (int) fire.invokeExact(handle, payload, 2L));
+        assertTrue(fired.await(30, TimeUnit.SECONDS));
+        assertEquals(List.of("go"), payloads);
+        assertEquals(CallStatus.INVALID_ARGUMENT.code(), (int) fire.invokeExact(handle, payload, 2L), "the fired one-shot left the table");
+        assertEquals(CallStatus.INVALID_ARGUMENT.code(), (int) fire.invokeExact(handle, 0L, 2L));
+    }
+
+    @Test
+    void afterCloseEveryEntryAnswersClosedAndExportsAreRefused() throws Throwable {
+        long lane = abi.exportLane(runtime.registerLane("frame"));
+        abi.close();
+        var drive = table.entry(HostAbiDescriptor.LANE_DRIVE_OFFSET, HostAbiDescriptor.LANE_DRIVE);
+        assertEquals(CallStatus.CLOSED.code(), (int) drive.invokeExact(lane, 0, 0L));
+        assertEquals(CallStatus.CLOSED.code(), table.lookup(HostAbiDescriptor.LANE_LOOKUP_OFFSET, "frame", table.allocate(8)));
+        assertEquals(CallStatus.CLOSED.code(), (int) table.entry(HostAbiDescriptor.THREAD_WARM_UP_OFFSET,
+                HostAbiDescriptor.THREAD_WARM_UP).invokeExact());
+        assertTrue(table.lastError().startsWith("CLOSED"), table.lastError());
+        assertThrows(IllegalStateException.class, () -> abi.exportLane(runtime.registerLane("late")));
+        assertEquals(Map.of("lane", 0, "gate", 0, "signal", 0, "ring reference", 0), abi.liveHandles());
+    }
+
+    @Test
+    void exportNamesAreUniquePerKindAndChecked() {
+        abi.exportLane(runtime.registerLane("frame"));
+        CallGate gate = CallGate.open(runtime.spawn("a", () -> (c, m) -> { }), (c, a) -> a);
+        abi.exportGate("frame", gate); // another kind: fine
+        assertThrows(IllegalArgumentException.class, () -> abi.exportGate("frame", gate));
+        assertThrows(IllegalArgumentException.class, () -> abi.exportGate("", gate));
+        assertThrows(IllegalArgumentException.class, () -> abi.exportGate("n".repeat(257), gate));
+        assertThrows(IllegalArgumentException.class, () -> abi.exportRing("r", 100), "not a power of two");
+    }
+
+    static void awaitTrue(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("condition not reached within 30 s");
+            }
+            Thread.onSpinWait();
+        }
+    }
+}
