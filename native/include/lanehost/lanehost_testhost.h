@@ -144,6 +144,11 @@ LANEHOST_EXPORT int32_t lanehost_testhost_host_thread_run(lanehost_testhost_host
                                                           uint64_t *result_length, int64_t timeout_nanos,
                                                           lanehost_drive_counts *counts);
 
+/* Has the host thread call api->lane_drive(lane, max_turns, NULL) `times` times back to back (a benchmark's
+ * batch); returns how many returned LANEHOST_OK. */
+LANEHOST_EXPORT int64_t lanehost_testhost_host_thread_drive_repeat(lanehost_testhost_host_thread *thread, uint64_t lane,
+                                                                   int32_t max_turns, uint64_t times);
+
 /* Ends the pthread (it exits: the JVM detaches it) and frees it. */
 LANEHOST_EXPORT void lanehost_testhost_host_thread_stop(lanehost_testhost_host_thread *thread);
 

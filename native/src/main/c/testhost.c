@@ -424,7 +424,9 @@ struct lanehost_testhost_host_thread {
     uint64_t *result_length;
     int64_t timeout_nanos;
     lanehost_drive_counts *counts;
+    uint64_t repeat; /* calls per request; 1 unless a benchmark asks for a batch */
     int32_t status;
+    uint64_t ok_calls;
 };
 
 static int32_t host_thread_call(lanehost_testhost_host_thread *t) {
@@ -451,9 +453,15 @@ static void *run_host_thread(void *argument) {
         while (!t->pending && !t->stop) pthread_cond_wait(&t->changed, &t->mutex);
         if (t->stop) break;
         pthread_mutex_unlock(&t->mutex);
-        int32_t status = host_thread_call(t); /* outside the lock: a call may take as long as it likes */
+        int32_t status = LANEHOST_OK;
+        uint64_t ok_calls = 0;
+        for (uint64_t i = 0; i < t->repeat; i++) { /* outside the lock: a call may take as long as it likes */
+            status = host_thread_call(t);
+            ok_calls += status == LANEHOST_OK;
+        }
         pthread_mutex_lock(&t->mutex);
         t->status = status;
+        t->ok_calls = ok_calls;
         t->pending = 0;
         pthread_cond_broadcast(&t->changed);
     }
@@ -496,12 +504,31 @@ int32_t lanehost_testhost_host_thread_run(lanehost_testhost_host_thread *t, int3
     t->result_length = result_length;
     t->timeout_nanos = timeout_nanos;
     t->counts = counts;
+    t->repeat = 1;
     t->pending = 1;
     pthread_cond_broadcast(&t->changed);
     while (t->pending) pthread_cond_wait(&t->changed, &t->mutex);
     int32_t status = t->status;
     pthread_mutex_unlock(&t->mutex);
     return status;
+}
+
+int64_t lanehost_testhost_host_thread_drive_repeat(lanehost_testhost_host_thread *t, uint64_t lane, int32_t max_turns,
+                                                   uint64_t times) {
+    if (t == NULL) return LANEHOST_INVALID_ARGUMENT;
+    if (times == 0) return 0;
+    pthread_mutex_lock(&t->mutex);
+    t->op = LANEHOST_TESTHOST_DRIVE;
+    t->lane = lane;
+    t->max_turns = max_turns;
+    t->counts = NULL;
+    t->repeat = times;
+    t->pending = 1;
+    pthread_cond_broadcast(&t->changed);
+    while (t->pending) pthread_cond_wait(&t->changed, &t->mutex);
+    int64_t ok_calls = (int64_t)t->ok_calls;
+    pthread_mutex_unlock(&t->mutex);
+    return ok_calls;
 }
 
 void lanehost_testhost_host_thread_stop(lanehost_testhost_host_thread *t) {

@@ -8,6 +8,7 @@ import com.sun.jna.Pointer;
 import dev.lanehost.lanes.ActorRuntime;
 import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.Profile;
+import dev.lanehost.nativeabi.HostAbi;
 import dev.lanehost.nativeabi.TestHost;
 import java.lang.foreign.Arena;
 import java.lang.foreign.Linker;
@@ -35,6 +36,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * <ul>
  *   <li>{@code rawUpcall}: an FFM upcall to an empty Java method — the floor;</li>
  *   <li>{@code emptyDrive}: an FFM upcall that calls {@code lane.drive(0)} on an empty lane (target ≤ 1.3× raw);</li>
+ *   <li>{@code tableDrive}: the host ABI's {@code lane_drive} on an empty lane, called through the function
+ *       table a host receives (target ≤ 1.1× raw);</li>
+ *   <li>{@code tableTurns}: {@code lane_drive} through the table with {@link #TURNS_PER_DRIVE} turns per drive,
+ *       reported per turn;</li>
  *   <li>{@code emptyDriveJna}: the same drive through a JNA callback with {@code detach=false} — what users do today;</li>
  *   <li>{@code laneTurns}: one actor on a lane sending itself the next message; each upcall drives
  *       {@link #TURNS_PER_DRIVE} turns. Reported per turn (target ≥ 10 M turns/s, i.e. ≤ 100 ns/turn).</li>
@@ -67,6 +72,10 @@ public class LaneDriveBenchmark {
     private TestHost.Caller drive;
     private TestHost.Caller jna;
     private TestHost.Caller turns;
+    private HostAbi abi;
+    private TestHost.HostThread tableHost;
+    private long tableLane;
+    private long tableTurnsLane;
     private DriveCallback jnaCallback; // strongly held: JNA frees the trampoline when the callback is collected
 
     static int empty(long argument) {
@@ -97,6 +106,14 @@ public class LaneDriveBenchmark {
         turnsLane = runtime.registerLane("turns");
         runtime.spawnOnLane("turns", "self-sender", () -> (context, message) -> context.self().tell(message)).tell("go");
 
+        abi = HostAbi.open(runtime);
+        tableLane = abi.exportLane(runtime.registerLane("table"));
+        tableTurnsLane = abi.exportLane(runtime.registerLane("table-turns"));
+        runtime.spawnOnLane("table-turns", "self-sender", () -> (context, message) -> context.self().tell(message)).tell("go");
+        tableHost = TestHost.startHostThread(abi.table());
+        tableHost.driveRepeat(tableLane, 0, 1); // attaches the pthread and binds both lanes before measuring
+        tableHost.driveRepeat(tableTurnsLane, 1, 1);
+
         raw = TestHost.startCaller(stub("empty"), 0);
         drive = TestHost.startCaller(stub("driveFfm"), 0);
         turns = TestHost.startCaller(stub("driveTurns"), TURNS_PER_DRIVE);
@@ -124,6 +141,8 @@ public class LaneDriveBenchmark {
         drive.close();
         jna.close();
         turns.close();
+        tableHost.close();
+        abi.close();
         runtime.close();
         arena.close();
     }
@@ -138,6 +157,18 @@ public class LaneDriveBenchmark {
     @OperationsPerInvocation(BATCH)
     public long emptyDrive() {
         return drive.run(BATCH);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public long tableDrive() {
+        return tableHost.driveRepeat(tableLane, 0, BATCH);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(TURN_DRIVES * TURNS_PER_DRIVE)
+    public long tableTurns() {
+        return tableHost.driveRepeat(tableTurnsLane, TURNS_PER_DRIVE, TURN_DRIVES);
     }
 
     @Benchmark

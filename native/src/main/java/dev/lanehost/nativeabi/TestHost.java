@@ -74,6 +74,8 @@ public final class TestHost {
     private static final MethodHandle HOST_THREAD_RUN = downcall("lanehost_testhost_host_thread_run",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS,
                     JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS));
+    private static final MethodHandle HOST_THREAD_DRIVE_REPEAT = downcall("lanehost_testhost_host_thread_drive_repeat",
+            FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_LONG));
     private static final MethodHandle HOST_THREAD_STOP = downcall("lanehost_testhost_host_thread_stop", FunctionDescriptor.ofVoid(ADDRESS));
 
     private TestHost() {
@@ -296,6 +298,18 @@ public final class TestHost {
         /** {@code lane_drive(lane, maxTurns, counts)} on the pthread; counts may be NULL. @return the status code */
         public int drive(long lane, int maxTurns, MemorySegment counts) {
             return run(DRIVE, lane, 0, maxTurns, MemorySegment.NULL, 0, MemorySegment.NULL, 0, MemorySegment.NULL, 0, counts);
+        }
+
+        /** {@code lane_drive(lane, maxTurns, NULL)} {@code times} times back to back on the pthread. @return how many were OK */
+        public long driveRepeat(long lane, int maxTurns, long times) {
+            if (handle == null) {
+                throw new IllegalStateException("this host thread was stopped");
+            }
+            try {
+                return (long) HOST_THREAD_DRIVE_REPEAT.invokeExact(handle, lane, maxTurns, times);
+            } catch (Throwable e) {
+                throw new IllegalStateException(e);
+            }
         }
 
         /** {@code op} on the pthread with the arguments it uses (see {@code enum lanehost_testhost_op}). @return the status code */
