@@ -127,8 +127,9 @@ public final class TopologyDeclaration {
             if (realNode.isEmpty()) {
                 warnings.add("node " + node.getKey() + " is declared but this machine has no NUMA node " + node.getKey());
             } else if (!realNode.get().cpus().containsAll(present)) {
-                warnings.add("node " + node.getKey() + " declares core(s) " + present.minus(realNode.get().cpus())
-                        + " that are on another NUMA node here (node " + node.getKey() + " holds " + realNode.get().cpus() + ")");
+                CpuSet held = realNode.get().cpus();
+                warnings.add("node " + node.getKey() + " declares core(s) " + present.minus(held) + " that are on another NUMA node here ("
+                        + (held.isEmpty() ? "node " + node.getKey() + " has memory but no CPUs" : "node " + node.getKey() + " holds " + held) + ")");
             }
         }
         return warnings;
