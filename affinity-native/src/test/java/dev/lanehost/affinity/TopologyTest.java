@@ -18,6 +18,7 @@ class TopologyTest {
 
     @Test
     void thisMachinesTopologyMatchesSysfs() throws IOException {
+        Fixtures.assumeProcAndSys();
         Topology topology = affinity.topology();
         assertTrue(topology.available(), topology.toString());
         assertEquals(CpuSet.parse(Fixtures.read(CPU.resolve("present"))).toArray().length, topology.cpus().size());

@@ -24,6 +24,7 @@ import java.util.Properties;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,6 +44,8 @@ class NativeLibraryLoaderTest {
         LanehostLibrary.library(); // before any test changes the search properties
     }
 
+    /** Each test sets the search properties it needs; none inherits them from the command line or another test. */
+    @BeforeEach
     @AfterEach
     void restoreProperties() {
         System.clearProperty(NativeLibraryLoader.PATH_PROPERTY);
