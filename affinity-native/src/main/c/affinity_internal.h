@@ -17,7 +17,10 @@ void affinity_clear_errno(void);
 #define AFFINITY_DETAIL_LENGTH 4352u
 
 /* Sets what lanehost_affinity_last_detail reports on this thread, printf-style. */
-void affinity_set_detail(const char *format, ...) __attribute__((format(printf, 1, 2)));
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+void affinity_set_detail(const char *format, ...);
 
 /* Remembers `err` for lanehost_affinity_last_errno and maps it to the status that says the most. */
 int32_t affinity_status_from_errno(int err);

@@ -11,7 +11,7 @@ import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
- * The host's core partition as the deployment declares it (seed 003's {@code topology { }} block):
+ * The host's core partition as the deployment declares it (a {@code topology { }} block built in code):
  * reserved cores, NUMA nodes, and named L3 domains inside them. Placement entries then say
  * {@code l3 = fast} or {@code node = 0} instead of raw core numbers.
  *
