@@ -50,7 +50,7 @@ final class PrivateDirectory {
             return require(directory);
         }
         String runtime = System.getenv("XDG_RUNTIME_DIR");
-        if (runtime != null && !runtime.isBlank() && Path.of(runtime).isAbsolute() && problem(Path.of(runtime)) == null) {
+        if (runtime != null && !runtime.isBlank() && isPrivate(Path.of(runtime))) {
             return require(Path.of(runtime, "lanehost"));
         }
         String user = System.getProperty("user.name", "unknown").replaceAll("[^A-Za-z0-9._-]", "_");
@@ -77,6 +77,15 @@ final class PrivateDirectory {
             throw new UnsafeDirectoryException(directory, problem, fix(directory, problem));
         }
         return directory;
+    }
+
+    /** Whether {@code XDG_RUNTIME_DIR} is what the XDG base directory spec promises; if not, it is passed over. */
+    private static boolean isPrivate(Path runtime) {
+        try {
+            return runtime.isAbsolute() && problem(runtime) == null;
+        } catch (IOException | UnsupportedOperationException unreadable) {
+            return false;
+        }
     }
 
     /** Why {@code directory} is not ours alone, or null if it is. */

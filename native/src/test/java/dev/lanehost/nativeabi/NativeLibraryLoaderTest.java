@@ -21,6 +21,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -71,6 +72,26 @@ class NativeLibraryLoaderTest {
             assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(directory, LinkOption.NOFOLLOW_LINKS)),
                     directory.toString());
             assertEquals(new UnixSystem().getUid(), ((Number) Files.getAttribute(directory, "unix:uid")).longValue(), directory.toString());
+        }
+    }
+
+    @Test
+    void privateXdgRuntimeDirIsPreferred() throws IOException, InterruptedException {
+        Path runtime = Files.createDirectory(directory.resolve("runtime"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Path tmp = Files.createDirectory(directory.resolve("tmp"));
+        String printed = bundledPathInChildJvm(runtime, tmp);
+        assertTrue(printed.startsWith(runtime.resolve("lanehost") + "/" + buildVersion() + "-"), printed);
+    }
+
+    @Test
+    void xdgRuntimeDirOthersCanWriteIsPassedOverForTheTemporaryDirectory() throws IOException, InterruptedException {
+        Path runtime = Files.createDirectory(directory.resolve("runtime"));
+        Files.setPosixFilePermissions(runtime, PosixFilePermissions.fromString("rwxrwxrwx"));
+        Path tmp = Files.createDirectory(directory.resolve("tmp"));
+        String printed = bundledPathInChildJvm(runtime, tmp);
+        assertTrue(printed.startsWith(tmp.resolve("lanehost-" + System.getProperty("user.name")) + "/" + buildVersion() + "-"), printed);
+        try (var entries = Files.list(runtime)) {
+            assertEquals(0, entries.count(), "nothing is written into an XDG_RUNTIME_DIR that is not private");
         }
     }
 
@@ -263,6 +284,28 @@ class NativeLibraryLoaderTest {
             return version;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Where a fresh JVM with this {@code XDG_RUNTIME_DIR} and {@code java.io.tmpdir} extracts liblanehost. */
+    private String bundledPathInChildJvm(Path runtime, Path tmp) throws IOException, InterruptedException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Path output = directory.resolve("child-output.txt");
+        ProcessBuilder builder = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-Djava.io.tmpdir=" + tmp,
+                "-cp", System.getProperty("java.class.path"), PrintBundledPath.class.getName())
+                .redirectErrorStream(true).redirectOutput(output.toFile());
+        builder.environment().put("XDG_RUNTIME_DIR", runtime.toString());
+        Process child = builder.start();
+        assertTrue(child.waitFor(60, TimeUnit.SECONDS), "child JVM did not finish");
+        String printed = Files.readString(output).strip();
+        assertEquals(0, child.exitValue(), printed);
+        return printed;
+    }
+
+    /** The child JVM of {@link #bundledPathInChildJvm}: prints where liblanehost was loaded from. */
+    static final class PrintBundledPath {
+        public static void main(String[] arguments) {
+            System.out.println(LanehostLibrary.library().path());
         }
     }
 
