@@ -8,7 +8,8 @@
  *  3. Bad input (NULL, zero length, a negative CPU, an unknown flag) is INVALID_ARGUMENT or a more
  *     precise status; it never reaches the kernel.
  *  4. When the status comes from a failed system call, lanehost_affinity_last_errno() on the same
- *     thread returns that call's errno until the next call into this library.
+ *     thread returns that call's errno until the next call into this library; when a sysfs file is
+ *     MALFORMED, lanehost_affinity_last_detail() names the file and what is wrong with it.
  *
  * CPU masks cross this ABI as arrays of uint64_t words, CPU n being bit (n % 64) of word n / 64:
  * exactly java.util.BitSet.toLongArray()'s order, so Java hands its bits over without reshuffling.
@@ -86,6 +87,13 @@ LANEHOST_AFFINITY_EXPORT const char *lanehost_affinity_status_text(int32_t statu
 /* The errno of the last failed system call made by this library on the calling thread, or 0. */
 LANEHOST_AFFINITY_EXPORT int32_t lanehost_affinity_last_errno(void);
 
+/*
+ * What the last call of this library on the calling thread found wrong, beyond its status: for MALFORMED
+ * from the topology readers, the sysfs file and its problem ("<root>/devices/system/cpu/present is
+ * empty"). "" when there is nothing to add; never NULL. Valid until the next call into this library.
+ */
+LANEHOST_AFFINITY_EXPORT const char *lanehost_affinity_last_detail(void);
+
 /* OK if this process can use the capability right now, else the status saying why not. */
 LANEHOST_AFFINITY_EXPORT int32_t lanehost_affinity_probe(int32_t capability);
 
@@ -117,10 +125,23 @@ LANEHOST_AFFINITY_EXPORT int32_t lanehost_affinity_pin_thread(const uint64_t *wo
 /*
  * Reads the CPU topology under sysfs_root (NULL: "/sys"; a test passes a fixture directory).
  * Fills cpus[0..*count) ordered by CPU number. On BUFFER_TOO_SMALL, *count is the number of CPUs.
- * NOT_FOUND if sysfs_root has no devices/system/cpu.
+ * NOT_FOUND if sysfs_root has no devices/system/cpu. An offline CPU is listed with core, package,
+ * L3 and node all -1, whatever sysfs still says of it (arm64 and powerpc keep its files and list it
+ * in its node's cpulist). MALFORMED, with the file in lanehost_affinity_last_detail(), if a file holds
+ * garbage, the present/possible/online list is empty, or a list names a CPU at or past 65536.
  */
 LANEHOST_AFFINITY_EXPORT int32_t lanehost_affinity_topology(const char *sysfs_root, lanehost_affinity_cpu *cpus,
                                                             uint32_t capacity, uint32_t *count);
+
+/*
+ * The online NUMA nodes under sysfs_root (NULL: "/sys"), in the mask word format, node n being bit n:
+ * devices/system/node/online, or the nodeN directories where that file is missing. A node with memory
+ * but no CPUs (an empty cpulist: CXL or HBM memory, a CPU-less node) is included. Without
+ * devices/system/node (a kernel without NUMA) the set is empty and the status OK. The same buffer
+ * rules as lanehost_affinity_allowed_cpus; a node number past the words this library handles is MALFORMED.
+ */
+LANEHOST_AFFINITY_EXPORT int32_t lanehost_affinity_numa_nodes(const char *sysfs_root, uint64_t *words, uint32_t word_count,
+                                                              uint32_t *words_needed);
 
 /* The page size mbind works in. */
 LANEHOST_AFFINITY_EXPORT int32_t lanehost_affinity_page_size(int64_t *page_size);

@@ -1,6 +1,7 @@
 /* affinity_common.c - version, status texts, errno bookkeeping, sysfs text parsing, the constants report. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,8 @@
 
 /* Thread-local, so a failure on one thread is never reported to another. */
 static _Thread_local int last_errno;
+/* A path and a problem fit in it: sysfs paths are short, a fixture root under a build tree is longer. */
+static _Thread_local char last_detail[AFFINITY_DETAIL_LENGTH];
 
 uint32_t lanehost_affinity_abi_version(void) {
     return LANEHOST_AFFINITY_ABI_VERSION;
@@ -62,6 +65,18 @@ int32_t lanehost_affinity_last_errno(void) {
 
 void affinity_clear_errno(void) {
     last_errno = 0;
+    last_detail[0] = '\0';
+}
+
+const char *lanehost_affinity_last_detail(void) {
+    return last_detail;
+}
+
+void affinity_set_detail(const char *format, ...) {
+    va_list arguments;
+    va_start(arguments, format);
+    vsnprintf(last_detail, sizeof last_detail, format, arguments);
+    va_end(arguments);
 }
 
 int32_t affinity_status_from_errno(int err) {

@@ -10,8 +10,17 @@
 /* Largest CPU mask we ask the kernel about: 65536 CPUs, far above any NR_CPUS a kernel builds with. */
 #define AFFINITY_MAX_MASK_WORDS 1024u
 
-/* Forgets the previous call's errno: every exported function starts with this (contract step 4). */
+/* Forgets the previous call's errno and detail: every exported function starts with this (contract step 4). */
 void affinity_clear_errno(void);
+
+/* Longest text lanehost_affinity_last_detail returns, NUL included; longer texts are cut. */
+#define AFFINITY_DETAIL_LENGTH 4352u
+
+/* Sets what lanehost_affinity_last_detail reports on this thread, printf-style. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+void affinity_set_detail(const char *format, ...);
 
 /* Remembers `err` for lanehost_affinity_last_errno and maps it to the status that says the most. */
 int32_t affinity_status_from_errno(int err);

@@ -191,11 +191,20 @@ public final class Affinity {
     private Topology read(String root, String source, CpuSet allowed) {
         Reading<List<CpuRecord>> records = library.topology(root);
         if (!records.ok()) {
-            int errno = library.lastErrno();
-            return Topology.unavailable("reading " + source + " failed: " + records.status().description()
-                    + (errno != 0 ? " (errno " + errno + ")" : ""));
+            return Topology.unavailable("reading " + source + " failed: " + failure(records.status()));
         }
-        return Topology.fromRecords(source, records.value(), allowed);
+        Reading<CpuSet> nodes = library.numaNodes(root);
+        if (!nodes.ok()) {
+            return Topology.unavailable("reading the NUMA nodes of " + source + " failed: " + failure(nodes.status()));
+        }
+        return Topology.fromRecords(source, records.value(), nodes.value(), allowed);
+    }
+
+    /** The status, then what C says about it (the file and its problem, the errno); read right after the call. */
+    private String failure(AffinityStatus status) {
+        int errno = library.lastErrno();
+        String detail = library.lastDetail();
+        return status.description() + (detail.isEmpty() ? "" : ": " + detail) + (errno != 0 ? " (errno " + errno + ")" : "");
     }
 
     private Capabilities.Capability probe(String name, int capability) {

@@ -3,7 +3,7 @@ package dev.lanehost.affinity;
 import java.util.Arrays;
 
 /**
- * How the runtime pins its worker threads (seed 000 §6). Affinity belongs to runtime configuration and
+ * How the runtime pins its worker threads. Affinity belongs to runtime configuration and
  * applies to threads, never to individual actors; applying it is a best-effort start-up step whose
  * result the runtime records.
  *

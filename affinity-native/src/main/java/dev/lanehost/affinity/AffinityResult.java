@@ -2,7 +2,7 @@ package dev.lanehost.affinity;
 
 /**
  * What applying an affinity to the current thread did: the runtime records one per worker or blocking
- * thread at start (seed 000 §6: "record affinity success" / "record best-effort fallback").
+ * thread at start, whether it was applied or fell back.
  *
  * @param outcome   applied, fell back, or nothing was asked
  * @param requested the CPUs asked for (empty when nothing was asked or none could be chosen)

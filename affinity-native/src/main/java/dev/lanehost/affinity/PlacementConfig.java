@@ -9,7 +9,7 @@ import java.util.OptionalInt;
 import java.util.Set;
 
 /**
- * The placement block of seed 003: which named entries get their own pinned thread (or K replicas),
+ * The placement block: which named entries get their own pinned thread (or K replicas),
  * which share a cooperative pool, and where each may run.
  *
  * <pre>{@code

@@ -3,7 +3,7 @@ package dev.lanehost.affinity;
 import java.util.OptionalInt;
 
 /**
- * Where a placement entry's thread may run (seed 003): raw cores, a declared NUMA node, a declared
+ * Where a placement entry's thread may run: raw cores, a declared NUMA node, a declared
  * L3 domain, or anywhere. Written as in the configuration: {@code core = 1}, {@code cores = 4..8},
  * {@code cores = 4..=7}, {@code cores = {4, 5, 6, 7}}, {@code node = 0}, {@code l3 = fast}.
  */
@@ -112,7 +112,7 @@ public sealed interface PlacementTarget {
         };
     }
 
-    /** The NUMA node whose memory the thread's arena should use (seed 003, co-location), if the target implies one. */
+    /** The NUMA node whose memory the thread's arena should use (co-location), if the target implies one. */
     default OptionalInt memoryNode(TopologyDeclaration declared) {
         return switch (this) {
             case Node node -> OptionalInt.of(node.id());

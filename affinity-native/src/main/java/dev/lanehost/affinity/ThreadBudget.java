@@ -3,8 +3,7 @@ package dev.lanehost.affinity;
 import java.util.List;
 
 /**
- * How many threads a placement configuration starts and why, readable before anything runs
- * (seed 003: "the thread count is something you can read before you run").
+ * How many threads a placement configuration starts and why, readable before anything runs.
  *
  * @param lines one per placement entry and one per pool
  * @param total the sum of {@link Line#threads()}

@@ -7,7 +7,7 @@ import java.util.OptionalInt;
  *
  * @param thread     its name: the entry name, {@code name[i]} for replica i, {@code pool:name} for a pool
  * @param entry      the placement entry (or pool) it comes from
- * @param replica    the replica index, 0 when not replicated (seed 003's {@code replica})
+ * @param replica    the replica index, 0 when not replicated
  * @param cpus       the affinity mask to apply; empty means unpinned
  * @param memoryNode the NUMA node its arena should be bound to, when the target names one
  */

@@ -14,8 +14,11 @@ import java.util.TreeMap;
  *
  * <p>Grouping rules: a core is a (package, {@code core_id}) pair, because {@code core_id} restarts in
  * every package; an L3 domain is the set of CPUs sharing one level-3 cache, keyed by the lowest of
- * them (cache ids are missing on old kernels); a NUMA node is a {@code node<N>/cpulist}. Offline CPUs
- * are listed in {@link #cpus()} but belong to no core, domain or node, because sysfs says nothing of them.
+ * them (cache ids are missing on old kernels); a NUMA node is an online {@code node<N>} with the CPUs
+ * of its {@code cpulist}. Offline CPUs are listed in {@link #cpus()} but belong to no core, domain or
+ * node, whatever sysfs still says of them (arm64 and powerpc keep their files): no thread can run there.
+ * A node with memory and no CPUs (CXL or HBM memory) is listed with an empty CPU set: memory can be
+ * bound to it, threads cannot be placed on it.
  *
  * <p>An {@linkplain #unavailable unavailable} topology (no library, no sysfs) has no CPUs and an empty
  * allowed set, and {@link #unavailableReason()} says why; placement against it falls back to unpinned.
@@ -38,6 +41,7 @@ public final class Topology {
     public record CacheDomain(int cacheId, CpuSet cpus, int node) {
     }
 
+    /** @param cpus its online CPUs; empty for a node with memory only */
     public record NumaNode(int id, CpuSet cpus) {
     }
 
@@ -49,7 +53,7 @@ public final class Topology {
     private final List<NumaNode> numaNodes;
     private final CpuSet allowed;
 
-    private Topology(String source, String unavailableReason, List<LogicalCpu> cpus, CpuSet allowed) {
+    private Topology(String source, String unavailableReason, List<LogicalCpu> cpus, CpuSet nodes, CpuSet allowed) {
         this.source = source;
         this.unavailableReason = unavailableReason;
         this.cpus = List.copyOf(cpus);
@@ -58,7 +62,11 @@ public final class Topology {
         Map<Integer, CpuSet> domainCpus = new TreeMap<>();
         Map<Integer, Integer> domainIds = new TreeMap<>();
         Map<Integer, CpuSet> nodeCpus = new TreeMap<>();
+        nodes.stream().forEach(node -> nodeCpus.put(node, CpuSet.empty()));
         for (LogicalCpu cpu : cpus) {
+            if (!cpu.online()) {
+                continue; // whatever ids it carries, a thread placed by them would never run
+            }
             CpuSet one = CpuSet.of(cpu.cpu());
             if (cpu.coreId() >= 0 && cpu.packageId() >= 0) {
                 coreCpus.merge(((long) cpu.packageId() << 32) | cpu.coreId(), one, CpuSet::union);
@@ -84,25 +92,27 @@ public final class Topology {
         this.l3Domains = List.copyOf(domainList);
     }
 
-    static Topology fromRecords(String source, List<CpuRecord> records, CpuSet allowed) {
+    /** @param nodes the online NUMA nodes, those without CPUs included */
+    static Topology fromRecords(String source, List<CpuRecord> records, CpuSet nodes, CpuSet allowed) {
         List<LogicalCpu> cpus = records.stream()
                 .map(r -> new LogicalCpu(r.cpu(), r.online(), r.coreId(), r.packageId(), r.l3Id(), r.l3FirstCpu(), r.node()))
                 .toList();
-        return new Topology(source, null, cpus, allowed);
+        return new Topology(source, null, cpus, nodes, allowed);
     }
 
     /** A topology that knows nothing, with the reason. */
     public static Topology unavailable(String reason) {
-        return new Topology("unavailable", reason, List.of(), CpuSet.empty());
+        return new Topology("unavailable", reason, List.of(), CpuSet.empty(), CpuSet.empty());
     }
 
     /**
-     * A topology described in code rather than read (for tests and simulations).
+     * A topology described in code rather than read (for tests and simulations); its NUMA nodes are
+     * those its online CPUs name.
      *
      * @param allowed the CPUs the process may use
      */
     public static Topology of(String source, List<LogicalCpu> cpus, CpuSet allowed) {
-        return new Topology(source, null, cpus, allowed);
+        return new Topology(source, null, cpus, CpuSet.empty(), allowed);
     }
 
     public boolean available() {
@@ -136,7 +146,7 @@ public final class Topology {
         return l3Domains;
     }
 
-    /** Empty on a kernel without NUMA support (no {@code devices/system/node}). */
+    /** Every online node, in id order, memory-only ones with no CPUs; empty on a kernel without NUMA support. */
     public List<NumaNode> numaNodes() {
         return numaNodes;
     }
@@ -167,7 +177,8 @@ public final class Topology {
             text.append("  NUMA: not described (kernel without NUMA support)\n");
         }
         for (NumaNode node : numaNodes) {
-            text.append("  node ").append(node.id()).append(": CPUs ").append(node.cpus()).append('\n');
+            text.append("  node ").append(node.id()).append(": ")
+                    .append(node.cpus().isEmpty() ? "no CPUs (memory only)" : "CPUs " + node.cpus()).append('\n');
         }
         return text.toString();
     }

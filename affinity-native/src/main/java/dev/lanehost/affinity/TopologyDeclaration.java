@@ -11,7 +11,7 @@ import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
- * The host's core partition as the deployment declares it (seed 003's {@code topology { }} block):
+ * The host's core partition as the deployment declares it (a {@code topology { }} block built in code):
  * reserved cores, NUMA nodes, and named L3 domains inside them. Placement entries then say
  * {@code l3 = fast} or {@code node = 0} instead of raw core numbers.
  *
@@ -127,8 +127,9 @@ public final class TopologyDeclaration {
             if (realNode.isEmpty()) {
                 warnings.add("node " + node.getKey() + " is declared but this machine has no NUMA node " + node.getKey());
             } else if (!realNode.get().cpus().containsAll(present)) {
-                warnings.add("node " + node.getKey() + " declares core(s) " + present.minus(realNode.get().cpus())
-                        + " that are on another NUMA node here (node " + node.getKey() + " holds " + realNode.get().cpus() + ")");
+                CpuSet held = realNode.get().cpus();
+                warnings.add("node " + node.getKey() + " declares core(s) " + present.minus(held) + " that are on another NUMA node here ("
+                        + (held.isEmpty() ? "node " + node.getKey() + " has memory but no CPUs" : "node " + node.getKey() + " holds " + held) + ")");
             }
         }
         return warnings;

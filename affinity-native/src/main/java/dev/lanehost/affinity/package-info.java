@@ -9,10 +9,10 @@
  *       {@link dev.lanehost.affinity.Topology}, binding memory to a node. Backed by
  *       {@code liblanehost_affinity} (C, {@code affinity-native/include/lanehost/lanehost_affinity.h}).</li>
  *   <li>{@link dev.lanehost.affinity.CpuSet}: the kernel's list syntax and the placement range forms.</li>
- *   <li>{@link dev.lanehost.affinity.AffinityPolicy}: NONE / BEST_EFFORT / FIXED for worker threads
- *       (seed 000 §6), each application an {@link dev.lanehost.affinity.AffinityResult} the runtime records.</li>
+ *   <li>{@link dev.lanehost.affinity.AffinityPolicy}: NONE / BEST_EFFORT / FIXED for worker threads,
+ *       each application an {@link dev.lanehost.affinity.AffinityResult} the runtime records.</li>
  *   <li>{@link dev.lanehost.affinity.TopologyDeclaration} and {@link dev.lanehost.affinity.PlacementConfig}:
- *       seed 003's named topology and placement, validated with every problem at once, resolved to
+ *       the named topology and placement, validated with every problem at once, resolved to
  *       {@link dev.lanehost.affinity.ThreadPlan}s, counted as a {@link dev.lanehost.affinity.ThreadBudget}.</li>
  * </ul>
  *

@@ -1,5 +1,7 @@
 package dev.lanehost.affinity;
 
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -11,6 +13,25 @@ final class Fixtures {
     static final Path SYSFS = Path.of("src/test/fixtures/sysfs").toAbsolutePath();
 
     private Fixtures() {
+    }
+
+    /** Skips the calling test unless the kernel's own views it compares against, /proc and /sys, are here. */
+    static void assumeProcAndSys() {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/task")) && Files.isDirectory(Path.of("/sys/devices/system/cpu")),
+                "needs Linux's /proc/self/task and /sys/devices/system/cpu to compare against");
+    }
+
+    /**
+     * This process's allowed CPUs, skipping the calling test when there are fewer than {@code atLeast}: with
+     * one allowed CPU every thread already runs there, so a pin to it reads back the same whether or not
+     * pinning works.
+     */
+    static CpuSet assumeAllowedCpus(Affinity affinity, int atLeast) {
+        assumeProcAndSys();
+        CpuSet allowed = affinity.allowedCpus().orElseThrow();
+        assumeTrue(allowed.size() >= atLeast, "needs at least " + atLeast + " allowed CPUs to tell a pin from no pin; this process may use CPUs "
+                + allowed + " (cgroup cpuset or taskset)");
+        return allowed;
     }
 
     /** {@code Cpus_allowed_list} of a thread, as the kernel reports it. */

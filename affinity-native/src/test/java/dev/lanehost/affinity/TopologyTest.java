@@ -18,6 +18,7 @@ class TopologyTest {
 
     @Test
     void thisMachinesTopologyMatchesSysfs() throws IOException {
+        Fixtures.assumeProcAndSys();
         Topology topology = affinity.topology();
         assertTrue(topology.available(), topology.toString());
         assertEquals(CpuSet.parse(Fixtures.read(CPU.resolve("present"))).toArray().length, topology.cpus().size());
@@ -38,19 +39,15 @@ class TopologyTest {
             }
         }
         Path nodes = Path.of("/sys/devices/system/node");
-        if (Files.isDirectory(nodes)) {
-            try (Stream<Path> entries = Files.list(nodes)) {
-                List<Path> nodeDirs = entries.filter(p -> p.getFileName().toString().matches("node\\d+")).toList();
-                long withCpus = nodeDirs.stream().filter(p -> !Fixtures.read(p.resolve("cpulist")).isEmpty()).count();
-                assertEquals(withCpus, topology.numaNodes().size());
-                for (Path node : nodeDirs) {
-                    int id = Integer.parseInt(node.getFileName().toString().substring(4));
-                    CpuSet cpus = CpuSet.parse(Fixtures.read(node.resolve("cpulist")));
-                    if (!cpus.isEmpty()) {
-                        assertEquals(cpus, topology.numaNode(id).orElseThrow().cpus());
-                    }
-                }
+        if (Files.isRegularFile(nodes.resolve("online"))) {
+            CpuSet online = CpuSet.parse(Fixtures.read(nodes.resolve("online")));
+            assertEquals(online, CpuSet.of(topology.numaNodes().stream().mapToInt(Topology.NumaNode::id).toArray()), topology.toString());
+            for (Topology.NumaNode node : topology.numaNodes()) {
+                CpuSet listed = CpuSet.parse(Fixtures.read(nodes.resolve("node" + node.id() + "/cpulist")));
+                assertEquals(listed.intersection(topology.onlineCpus()), node.cpus(), "node " + node.id());
             }
+        } else {
+            assertTrue(topology.numaNodes().isEmpty(), topology.toString());
         }
     }
 
@@ -84,10 +81,83 @@ class TopologyTest {
     }
 
     @Test
+    void memoryOnlyNodeIsListedWithNoCpus() {
+        Topology topology = affinity.topology(Fixtures.SYSFS.resolve("memory-only-node"), CpuSet.parse("0-3"));
+        assertTrue(topology.available(), topology.toString());
+        assertEquals(List.of(new Topology.NumaNode(0, CpuSet.parse("0-3")), new Topology.NumaNode(1, CpuSet.empty())), topology.numaNodes());
+        assertEquals(List.of(new Topology.CacheDomain(0, CpuSet.parse("0-3"), 0)), topology.l3Domains());
+        assertEquals(4, topology.cores().size());
+        assertTrue(topology.toString().contains("  node 1: no CPUs (memory only)\n"), topology.toString());
+    }
+
+    @Test
+    void placementAgainstAMemoryOnlyNodeWarnsAndNeverDividesByItsCpus() {
+        Topology topology = affinity.topology(Fixtures.SYSFS.resolve("memory-only-node"), CpuSet.parse("0-3"));
+        TopologyDeclaration declared = TopologyDeclaration.builder()
+                .node(0, node -> node.l3("near", "0..2"))
+                .node(1, node -> node.l3("far", "2..4"))
+                .build();
+        assertEquals(List.of("node 1 declares core(s) 2-3 that are on another NUMA node here (node 1 has memory but no CPUs)"),
+                declared.checkAgainst(topology));
+        TopologyDeclaration memoryOnly = TopologyDeclaration.builder().node(0, node -> node.l3("near", "0..4")).node(1, node -> { }).build();
+        assertEquals(List.of(), memoryOnly.checkAgainst(topology));
+        PlacementConfig placement = PlacementConfig.parse("workers: pinned(node = 1, replicas = 3)");
+        placement.validate(memoryOnly, topology);
+        List<ThreadPlan> threads = placement.resolve(memoryOnly);
+        assertEquals(3, threads.size());
+        for (ThreadPlan thread : threads) {
+            assertTrue(thread.cpus().isEmpty(), thread.toString()); // nothing to pin to; memory still goes to node 1
+            assertEquals(1, thread.memoryNode().orElseThrow());
+        }
+    }
+
+    @Test
+    void offlineCpuNamedByItsNodeJoinsNoCoreL3OrNode() {
+        Topology topology = affinity.topology(Fixtures.SYSFS.resolve("offline-listed"), CpuSet.parse("0-1,3"));
+        assertTrue(topology.available(), topology.toString());
+        assertEquals(new Topology.LogicalCpu(2, false, -1, -1, -1, -1, -1), topology.cpus().get(2));
+        assertEquals(CpuSet.parse("0-1,3"), topology.onlineCpus());
+        assertEquals(List.of(new Topology.Core(0, 0, CpuSet.of(0)), new Topology.Core(0, 1, CpuSet.of(1)), new Topology.Core(0, 3, CpuSet.of(3))),
+                topology.cores());
+        assertEquals(List.of(new Topology.CacheDomain(0, CpuSet.parse("0-1,3"), 0)), topology.l3Domains());
+        assertEquals(List.of(new Topology.NumaNode(0, CpuSet.parse("0-1,3"))), topology.numaNodes());
+    }
+
+    @Test
+    void offlineCpuDescribedInCodeJoinsNothingEither() {
+        Topology topology = Topology.of("code", List.of(
+                new Topology.LogicalCpu(0, true, 0, 0, 0, 0, 0),
+                new Topology.LogicalCpu(1, false, 0, 0, 0, 0, 0)), CpuSet.of(0));
+        assertEquals(List.of(new Topology.Core(0, 0, CpuSet.of(0))), topology.cores());
+        assertEquals(List.of(new Topology.CacheDomain(0, CpuSet.of(0), 0)), topology.l3Domains());
+        assertEquals(List.of(new Topology.NumaNode(0, CpuSet.of(0))), topology.numaNodes());
+    }
+
+    @Test
+    void emptyPresentListIsMalformedNamingTheFile() {
+        Path root = Fixtures.SYSFS.resolve("empty-present");
+        Topology topology = affinity.topology(root, CpuSet.empty());
+        assertFalse(topology.available());
+        assertEquals("reading " + root + " failed: a sysfs file does not hold what it should: " + root
+                + "/devices/system/cpu/present is empty, but a machine has at least one CPU", topology.unavailableReason());
+    }
+
+    @Test
+    void cpuPastTheSupportedLimitIsMalformedNamingTheFileNotAShortBuffer() {
+        Path root = Fixtures.SYSFS.resolve("cpu-past-limit");
+        Topology topology = affinity.topology(root, CpuSet.empty());
+        assertFalse(topology.available());
+        assertEquals("reading " + root + " failed: a sysfs file does not hold what it should: " + root
+                + "/devices/system/cpu/present holds \"0-1,70000\", which names a number at or past 65536, the most this library handles",
+                topology.unavailableReason());
+    }
+
+    @Test
     void malformedSysfsGivesAnUnavailableTopologyWithTheReason() {
         Topology topology = affinity.topology(Fixtures.SYSFS.resolve("malformed"), CpuSet.empty());
         assertFalse(topology.available());
-        assertTrue(topology.unavailableReason().contains("does not hold what it should"), topology.unavailableReason());
+        assertTrue(topology.unavailableReason().contains("does not hold what it should: " + Fixtures.SYSFS.resolve("malformed")
+                + "/devices/system/cpu/cpu0/topology/core_id holds \"zero\", not a number"), topology.unavailableReason());
         Topology missing = affinity.topology(Fixtures.SYSFS.resolve("no-such-tree"), CpuSet.empty());
         assertTrue(missing.unavailableReason().contains("does not exist"), missing.unavailableReason());
     }

@@ -10,6 +10,7 @@ import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
@@ -33,11 +34,16 @@ import java.util.concurrent.ConcurrentHashMap;
  *       tried: a user who names a path wants that copy, and silently loading another one would
  *       hide the mistake.</li>
  *   <li><b>The bundled copy.</b> The jar of the module that owns the library carries it at
- *       {@code dev/lanehost/native/<platform>/lib<name>.so}. It is extracted once into
- *       {@code <java.io.tmpdir>/lanehost-<version>-<content hash>/} and loaded from there. The
- *       directory name carries the content hash, so two builds of the same version never share a
- *       stale copy, and the copy is written to a temporary name and moved into place atomically, so
- *       concurrent JVMs never load a half-written file.</li>
+ *       {@code dev/lanehost/native/<platform>/lib<name>.so}. It is extracted into
+ *       {@code <per-user directory>/<version>-<content hash>/} and loaded from there. The per-user
+ *       directory is {@code -D}{@value #EXTRACT_DIR_PROPERTY} if set, else
+ *       {@code $XDG_RUNTIME_DIR/lanehost} if that is a private directory of this user, else
+ *       {@code <java.io.tmpdir>/lanehost-<user.name>}; it and the versioned directory in it are created
+ *       {@code rwx------}, and one that another user owns or can write is refused with the fix (a
+ *       library is code, and such a directory would let them run theirs in this JVM). A copy already
+ *       there is loaded only if its SHA-256 equals the bundled one's; any other copy is replaced, never
+ *       loaded. A copy is written to a temporary file in the same directory and moved into place
+ *       atomically, so concurrent JVMs never load a half-written file.</li>
  *   <li><b>{@code java.library.path}.</b> Each directory in order.</li>
  * </ol>
  *
@@ -47,7 +53,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>When every step fails, the {@link NativeLibraryException} lists what each step tried and how
  * to fix it. Each step is also logged at {@code DEBUG} on the {@code dev.lanehost.nativeloader}
- * {@link System.Logger}.
+ * {@link System.Logger}; a refused directory and a replaced copy at {@code WARNING}.
  *
  * <p>Libraries are loaded into the global arena and never unloaded; a library is loaded at most
  * once per JVM (later calls return the same {@link LoadedLibrary}).
@@ -55,6 +61,14 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class NativeLibraryLoader {
     /** System property naming a directory that holds lanehost's libraries; overrides the bundled copy. */
     public static final String PATH_PROPERTY = "lanehost.native.path";
+
+    /**
+     * System property naming the directory bundled libraries are extracted into, instead of
+     * {@code $XDG_RUNTIME_DIR/lanehost} or {@code <java.io.tmpdir>/lanehost-<user.name>} (for a
+     * {@code /tmp} mounted {@code noexec}, say). It must be owned by this user and not group- or
+     * world-writable; it is created {@code rwx------} if absent.
+     */
+    public static final String EXTRACT_DIR_PROPERTY = "lanehost.native.extractdir";
 
     /** Root of the bundled libraries inside a jar: {@code <root>/<platform>/<mapped name>}. */
     public static final String RESOURCE_ROOT = "dev/lanehost/native/";
@@ -129,10 +143,12 @@ public final class NativeLibraryLoader {
         }
         tried.add("step 1: -D" + PATH_PROPERTY + " is not set");
 
-        // Step 2: the copy bundled in the owner's jar, extracted to a versioned temporary directory.
+        // Step 2: the copy bundled in the owner's jar, extracted into this user's private directory.
         String resource = RESOURCE_ROOT + platform() + "/" + fileName;
         LOG.log(System.Logger.Level.DEBUG, "lanehost native {0}: step 2, bundled resource {1}", name, resource);
         ClassLoader classLoader = owner.getClassLoader() != null ? owner.getClassLoader() : ClassLoader.getSystemClassLoader();
+        String fix = "Build the project (bin/test or mvn install) so the jar bundles " + fileName
+                + ", or pass -D" + PATH_PROPERTY + "=<directory holding " + fileName + ">.";
         try (InputStream in = classLoader.getResourceAsStream(resource)) {
             if (in == null) {
                 tried.add("step 2: no bundled copy at " + resource + " on " + owner.getName() + "'s class path (platform " + platform() + ")");
@@ -143,6 +159,10 @@ public final class NativeLibraryLoader {
                     return loaded;
                 }
             }
+        } catch (UnsafeDirectoryException e) {
+            LOG.log(System.Logger.Level.WARNING, "lanehost native {0}: step 2 {1}", name, e.getMessage());
+            tried.add("step 2: " + e.getMessage());
+            fix = "The bundled copy was not extracted: " + e.fix();
         } catch (IOException | UncheckedIOException e) {
             tried.add("step 2: could not extract " + resource + ": " + e);
         }
@@ -167,8 +187,7 @@ public final class NativeLibraryLoader {
         tried.add(anyDirectory
                 ? "step 3: " + fileName + " is in no directory of java.library.path (" + libraryPath + ")"
                 : "step 3: java.library.path is empty");
-        throw failure(name, fileName, tried, "Build the project (bin/test or mvn install) so the jar bundles " + fileName
-                + ", or pass -D" + PATH_PROPERTY + "=<directory holding " + fileName + ">.");
+        throw failure(name, fileName, tried, fix);
     }
 
     private static LoadedLibrary tryLoad(String name, Path candidate, String step, String abiSymbol, int expectedAbi, List<String> tried) {
@@ -202,19 +221,22 @@ public final class NativeLibraryLoader {
         return new LoadedLibrary(name, candidate, step, abi, lookup);
     }
 
+    /**
+     * Writes {@code bytes} to {@code <per-user directory>/<version>-<hash>/<fileName>} unless an identical
+     * copy is already there. An existing file is trusted only by content: anything that does not hash
+     * like the bundled copy (a planted library of the same size, a truncated write) is replaced.
+     */
     private static Path extract(byte[] bytes, String fileName) throws IOException {
-        String hash;
-        try {
-            hash = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes), 0, 8);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every JDK", e);
-        }
-        Path directory = Path.of(System.getProperty("java.io.tmpdir"), "lanehost-" + VERSION + "-" + hash);
+        byte[] digest = sha256(bytes);
+        String hash = HexFormat.of().formatHex(digest, 0, 8);
+        Path directory = PrivateDirectory.require(PrivateDirectory.forCurrentUser().resolve(VERSION + "-" + hash));
         Path target = directory.resolve(fileName);
-        if (Files.isRegularFile(target) && Files.size(target) == bytes.length) {
-            return target; // the name carries the content hash, and the copy was moved in atomically
+        if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
+            if (Files.size(target) == bytes.length && MessageDigest.isEqual(digest, sha256(Files.readAllBytes(target)))) {
+                return target;
+            }
+            LOG.log(System.Logger.Level.WARNING, "lanehost native: {0} differs from the bundled copy; replacing it", target);
         }
-        Files.createDirectories(directory);
         Path partial = Files.createTempFile(directory, fileName, ".partial");
         try {
             Files.write(partial, bytes);
@@ -223,6 +245,14 @@ public final class NativeLibraryLoader {
             Files.deleteIfExists(partial);
         }
         return target;
+    }
+
+    private static byte[] sha256(byte[] bytes) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(bytes);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every JDK", e);
+        }
     }
 
     private static NativeLibraryException failure(String name, String fileName, List<String> tried, String fix) {

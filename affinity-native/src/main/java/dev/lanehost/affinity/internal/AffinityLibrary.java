@@ -54,6 +54,7 @@ public final class AffinityLibrary {
     private final MethodHandle platform;
     private final MethodHandle statusText;
     private final MethodHandle lastErrno;
+    private final MethodHandle lastDetail;
     private final MethodHandle probe;
     private final MethodHandle currentThreadId;
     private final MethodHandle currentCpu;
@@ -61,6 +62,7 @@ public final class AffinityLibrary {
     private final MethodHandle threadMask;
     private final MethodHandle pinThread;
     private final MethodHandle topology;
+    private final MethodHandle numaNodes;
     private final MethodHandle pageSize;
     private final MethodHandle bindMemory;
     private final MethodHandle memoryNode;
@@ -73,6 +75,7 @@ public final class AffinityLibrary {
         this.platform = downcall("lanehost_affinity_platform", FunctionDescriptor.of(ADDRESS));
         this.statusText = downcall("lanehost_affinity_status_text", FunctionDescriptor.of(ADDRESS, JAVA_INT));
         this.lastErrno = downcall("lanehost_affinity_last_errno", FunctionDescriptor.of(JAVA_INT));
+        this.lastDetail = downcall("lanehost_affinity_last_detail", FunctionDescriptor.of(ADDRESS));
         this.probe = downcall("lanehost_affinity_probe", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
         this.currentThreadId = downcall("lanehost_affinity_current_thread_id", FunctionDescriptor.of(JAVA_INT, ADDRESS));
         this.currentCpu = downcall("lanehost_affinity_current_cpu", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
@@ -80,6 +83,7 @@ public final class AffinityLibrary {
         this.threadMask = downcall("lanehost_affinity_thread_mask", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
         this.pinThread = downcall("lanehost_affinity_pin_thread", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
         this.topology = downcall("lanehost_affinity_topology", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS));
+        this.numaNodes = downcall("lanehost_affinity_numa_nodes", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS));
         this.pageSize = downcall("lanehost_affinity_page_size", FunctionDescriptor.of(JAVA_INT, ADDRESS));
         this.bindMemory = downcall("lanehost_affinity_bind_memory", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT));
         this.memoryNode = downcall("lanehost_affinity_memory_node", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
@@ -90,8 +94,8 @@ public final class AffinityLibrary {
     private AffinityLibrary(String unavailableReason) {
         this.library = null;
         this.unavailableReason = unavailableReason;
-        this.platform = this.statusText = this.lastErrno = this.probe = this.currentThreadId = this.currentCpu = null;
-        this.allowedCpus = this.threadMask = this.pinThread = this.topology = this.pageSize = null;
+        this.platform = this.statusText = this.lastErrno = this.lastDetail = this.probe = this.currentThreadId = this.currentCpu = null;
+        this.allowedCpus = this.threadMask = this.pinThread = this.topology = this.numaNodes = this.pageSize = null;
         this.bindMemory = this.memoryNode = this.constantName = this.constantValue = null;
     }
 
@@ -144,6 +148,14 @@ public final class AffinityLibrary {
         return call(() -> (int) lastErrno.invokeExact());
     }
 
+    /**
+     * What the last call of this library on this thread found wrong beyond its status (the sysfs file and
+     * its problem for a MALFORMED topology), or "" (valid right after a call).
+     */
+    public String lastDetail() {
+        return string(() -> (MemorySegment) lastDetail.invokeExact());
+    }
+
     public AffinityStatus probe(int capability) {
         return status(call(() -> (int) probe.invokeExact(capability)));
     }
@@ -174,11 +186,11 @@ public final class AffinityLibrary {
     }
 
     public Reading<CpuSet> allowedCpus() {
-        return readMask(allowedCpus);
+        return readMask((mask, count, needed) -> (int) allowedCpus.invokeExact(mask, count, needed));
     }
 
     public Reading<CpuSet> threadMask() {
-        return readMask(threadMask);
+        return readMask((mask, count, needed) -> (int) threadMask.invokeExact(mask, count, needed));
     }
 
     /** Pins the calling thread. On CPU_NOT_ALLOWED the value is the first refused CPU, else -1. */
@@ -204,7 +216,7 @@ public final class AffinityLibrary {
                 MemorySegment count = arena.allocate(JAVA_INT);
                 int slots = capacity;
                 AffinityStatus status = status(call(() -> (int) topology.invokeExact(root, records, slots, count)));
-                if (status == AffinityStatus.BUFFER_TOO_SMALL) {
+                if (status == AffinityStatus.BUFFER_TOO_SMALL && count.get(JAVA_INT, 0) > slots) {
                     capacity = count.get(JAVA_INT, 0); // the C side says how many CPUs there are
                     continue;
                 }
@@ -219,6 +231,14 @@ public final class AffinityLibrary {
             }
         }
         return new Reading<>(AffinityStatus.BUFFER_TOO_SMALL, null);
+    }
+
+    /** The online NUMA nodes under {@code sysfsRoot} (null: {@code /sys}), memory-only ones included; empty without NUMA. */
+    public Reading<CpuSet> numaNodes(String sysfsRoot) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment root = sysfsRoot == null ? MemorySegment.NULL : arena.allocateFrom(sysfsRoot);
+            return readMask((mask, count, needed) -> (int) numaNodes.invokeExact(root, mask, count, needed));
+        }
     }
 
     public Reading<Long> pageSize() {
@@ -258,15 +278,21 @@ public final class AffinityLibrary {
         }
     }
 
-    private Reading<CpuSet> readMask(MethodHandle handle) {
+    /** A C function of the shape {@code status fn(uint64_t *words, uint32_t word_count, uint32_t *words_needed)}. */
+    @FunctionalInterface
+    private interface MaskCall {
+        int invoke(MemorySegment mask, int wordCount, MemorySegment wordsNeeded) throws Throwable;
+    }
+
+    private Reading<CpuSet> readMask(MaskCall handle) {
         int words = FIRST_MASK_WORDS;
         for (int attempt = 0; attempt < 2; attempt++) {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment mask = arena.allocate(JAVA_LONG, words);
                 MemorySegment needed = arena.allocate(JAVA_INT);
                 int count = words;
-                AffinityStatus status = status(call(() -> (int) handle.invokeExact(mask, count, needed)));
-                if (status == AffinityStatus.BUFFER_TOO_SMALL) {
+                AffinityStatus status = status(call(() -> handle.invoke(mask, count, needed)));
+                if (status == AffinityStatus.BUFFER_TOO_SMALL && needed.get(JAVA_INT, 0) > count) {
                     words = needed.get(JAVA_INT, 0);
                     continue;
                 }

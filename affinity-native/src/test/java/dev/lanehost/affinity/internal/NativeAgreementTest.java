@@ -2,6 +2,7 @@ package dev.lanehost.affinity.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.lanehost.affinity.AffinityStatus;
 import java.lang.reflect.Field;
@@ -16,6 +17,8 @@ class NativeAgreementTest {
 
     @Test
     void libraryLoadsFromTheBundledCopy() {
+        assumeTrue(System.getProperty(dev.lanehost.nativeloader.NativeLibraryLoader.PATH_PROPERTY) == null,
+                "needs the default search: -D" + dev.lanehost.nativeloader.NativeLibraryLoader.PATH_PROPERTY + " names another copy");
         assertTrue(library.available(), library.unavailableReason());
         assertEquals("step 2: bundled copy", library.library().step());
         assertEquals(AffinityLibrary.ABI_VERSION, library.library().abiVersion());
