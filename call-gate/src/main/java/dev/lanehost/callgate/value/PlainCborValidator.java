@@ -1,6 +1,7 @@
 package dev.lanehost.callgate.value;
 
 import dev.lanehost.callgate.CallStatus;
+import java.util.BitSet;
 
 /**
  * Checks that a byte region holds exactly one well-formed CBOR data item of the plain subset, before
@@ -27,6 +28,10 @@ import dev.lanehost.callgate.CallStatus;
  *   <li>nothing after the item.</li>
  * </ol>
  * It recurses once per nesting level, so its stack use is bounded by the depth limit, not by the input.
+ *
+ * <p>It also reports the one value it knows better than Jackson: where a negative bignum over an empty
+ * byte string starts (RFC 8949: −1 − 0 = −1; Jackson 2.23 reads 0). The answer comes from the parsed tag
+ * number and length, so every spelling of the heads counts, not only {@code c3 40}.
  */
 final class PlainCborValidator {
 
@@ -40,6 +45,8 @@ final class PlainCborValidator {
     private final int start;
     private final int end;
     private int position;
+    /** Array positions of the tag heads of negative bignums over an empty byte string; null while there are none. */
+    private BitSet emptyNegativeBignums;
 
     private PlainCborValidator(byte[] input, int offset, int length) {
         this.input = input;
@@ -48,8 +55,12 @@ final class PlainCborValidator {
         this.position = offset;
     }
 
-    /** Throws {@code INVALID_ARGUMENT} naming the first problem and its byte offset from {@code offset}. */
-    static void validate(byte[] input, int offset, int length) throws PlainValueException {
+    /**
+     * Throws {@code INVALID_ARGUMENT} naming the first problem and its byte offset from {@code offset}.
+     * Returns the positions in {@code input} (not in the region) where a negative bignum over an empty byte
+     * string starts: each is −1, whatever Jackson makes of it.
+     */
+    static BitSet validate(byte[] input, int offset, int length) throws PlainValueException {
         if (length == 0) {
             throw new PlainValueException(CallStatus.INVALID_ARGUMENT, "no value: the input is empty");
         }
@@ -59,6 +70,7 @@ final class PlainCborValidator {
             throw validator.invalid(validator.position, "trailing bytes: the value ends at byte "
                     + (validator.position - offset) + " but the input has " + length + " bytes");
         }
+        return validator.emptyNegativeBignums == null ? new BitSet(0) : validator.emptyNegativeBignums;
     }
 
     /** One data item enclosed by {@code depth} arrays and maps. */
@@ -201,6 +213,12 @@ final class PlainCborValidator {
                     + PlainCodec.MAX_BIGNUM_BYTES);
         }
         skip(length, contentAt, "the bignum");
+        if (tag == 3 && length == 0) {
+            if (emptyNegativeBignums == null) {
+                emptyNegativeBignums = new BitSet();
+            }
+            emptyNegativeBignums.set(at);
+        }
     }
 
     private void simpleOrFloat(int info, int at) throws PlainValueException {

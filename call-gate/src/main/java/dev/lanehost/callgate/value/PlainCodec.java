@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.BitSet;
 
 /**
  * Encodes plain values to CBOR (RFC 8949) and decodes them back: the values that cross a call gate.
@@ -135,9 +136,9 @@ public final class PlainCodec {
     public Object decode(byte[] bytes, int offset, int length) throws PlainValueException {
         checkRegion(bytes, offset, length);
         try {
-            PlainCborValidator.validate(bytes, offset, length);
+            BitSet emptyNegativeBignums = PlainCborValidator.validate(bytes, offset, length);
             try (JsonParser parser = factory.createParser(bytes, offset, length)) {
-                return new PlainValueReader(parser, bytes, offset).readTop();
+                return new PlainValueReader(parser, emptyNegativeBignums, offset).readTop();
             }
         } catch (JsonProcessingException e) {
             // What Jackson checks itself while reading contents: invalid UTF-8 in a string or key.
