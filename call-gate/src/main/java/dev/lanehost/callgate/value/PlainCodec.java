@@ -57,9 +57,9 @@ public final class PlainCodec {
     private static final long MAX_ARRAY_LENGTH = Integer.MAX_VALUE - 8;
 
     private final CBORFactory factory = CBORFactory.builder()
-            // Jackson 2.x reads and writes tag 3 as -n rather than RFC 8949's -1-n unless asked.
+            // Jackson 2.x reads tag 3 as -n rather than RFC 8949's -1-n unless asked. (Bignums are written
+            // by PlainValueWriter itself, tag and shortest magnitude, so the generator's twin option is moot.)
             .enable(CBORParser.Feature.DECODE_USING_STANDARD_NEGATIVE_BIGINT_ENCODING)
-            .enable(CBORGenerator.Feature.ENCODE_USING_STANDARD_NEGATIVE_BIGINT_ENCODING)
             .enable(CBORGenerator.Feature.WRITE_MINIMAL_INTS)
             // Nesting is limited here too, as a second guard. Strings need no length limit: the validator
             // has checked every declared length against the input, so none is longer than the input.

@@ -72,4 +72,61 @@ class PlainCodecBignumTest {
         assertEquals(-1L, codec.decode(hex("c34100")));
         assertEquals(-1L, codec.decode(hex("d900035a000000020000")));
     }
+
+    private static BigInteger two(int power) {
+        return BigInteger.ONE.shiftLeft(power);
+    }
+
+    private static String repeat(String hexByte, int count) {
+        return hexByte.repeat(count);
+    }
+
+    private void assertEncodesAndRoundTrips(BigInteger value, String expectedHex) throws PlainValueException {
+        assertEquals(expectedHex, hex(codec.encode(value)), () -> "encoding " + value);
+        assertPlainEquals(value, codec.decode(hex(expectedHex)));
+        assertEquals("81" + expectedHex, hex(codec.encode(List.of(value))), () -> "encoding [" + value + "]");
+    }
+
+    @Test
+    void aPositiveBignumIsWrittenWithItsMinimalMagnitude() throws PlainValueException {
+        assertEncodesAndRoundTrips(two(64), "c249" + "01" + repeat("00", 8));
+        assertEncodesAndRoundTrips(two(71).subtract(BigInteger.ONE), "c249" + "7f" + repeat("ff", 8));
+        // The top magnitude bit set: no 00 sign byte in front (BigInteger.toByteArray would add one).
+        assertEncodesAndRoundTrips(two(71), "c249" + "80" + repeat("00", 8));
+        assertEncodesAndRoundTrips(two(72).subtract(BigInteger.ONE), "c249" + repeat("ff", 9));
+        assertEncodesAndRoundTrips(two(72), "c24a" + "01" + repeat("00", 9));
+        assertEncodesAndRoundTrips(two(255), "c25820" + "80" + repeat("00", 31));
+        assertEncodesAndRoundTrips(two(256).subtract(BigInteger.ONE), "c25820" + repeat("ff", 32));
+        assertEncodesAndRoundTrips(two(256), "c25821" + "01" + repeat("00", 32));
+        assertEncodesAndRoundTrips(two(511).subtract(BigInteger.ONE), "c25840" + "7f" + repeat("ff", 63));
+    }
+
+    @Test
+    void aNegativeBignumIsWrittenWithTheMinimalMagnitudeOfMinusOneMinusN() throws PlainValueException {
+        // -2^64 .. -2^63-1 are bignums too (see the README); their magnitude -1-n has at most 8 bytes.
+        assertEncodesAndRoundTrips(two(64).negate(), "c348" + repeat("ff", 8));
+        assertEncodesAndRoundTrips(two(63).negate().subtract(BigInteger.ONE), "c348" + "80" + repeat("00", 7));
+        assertEncodesAndRoundTrips(two(64).negate().subtract(BigInteger.ONE), "c349" + "01" + repeat("00", 8));
+        assertEncodesAndRoundTrips(two(71).negate(), "c349" + "7f" + repeat("ff", 8));
+        assertEncodesAndRoundTrips(two(71).negate().subtract(BigInteger.ONE), "c349" + "80" + repeat("00", 8));
+        assertEncodesAndRoundTrips(two(72).negate(), "c349" + repeat("ff", 9));
+        assertEncodesAndRoundTrips(two(255).negate().subtract(BigInteger.ONE), "c35820" + "80" + repeat("00", 31));
+        assertEncodesAndRoundTrips(two(256).negate(), "c35820" + repeat("ff", 32));
+        assertEncodesAndRoundTrips(two(511).negate(), "c35840" + "7f" + repeat("ff", 63));
+    }
+
+    @Test
+    void everyBignumHasTheShortestMagnitude() throws PlainValueException {
+        // Preferred serialization for every width from 65 to 511 bits, both signs, at and around each power of 2.
+        for (int bits = 64; bits < PlainCodec.MAX_BIG_INTEGER_BITS; bits++) {
+            for (BigInteger magnitude : List.of(two(bits), two(bits + 1).subtract(BigInteger.ONE))) {
+                for (BigInteger value : List.of(magnitude, magnitude.negate().subtract(BigInteger.ONE))) {
+                    byte[] encoded = codec.encode(value);
+                    int contentLength = (magnitude.bitLength() + 7) / 8;
+                    assertEquals(contentLength, encoded.length - (contentLength < 24 ? 2 : 3), () -> "length of " + value);
+                    assertEquals(value, codec.decode(encoded), () -> hex(encoded));
+                }
+            }
+        }
+    }
 }
