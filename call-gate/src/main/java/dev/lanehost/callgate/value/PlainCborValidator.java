@@ -8,7 +8,7 @@ import java.util.BitSet;
  * Jackson reads any of it. It reads heads only and skips over string contents.
  *
  * <p>Why it exists: Jackson's {@code CBORParser} is lenient where a gate must not be, and trusts declared
- * lengths. Measured on 2.23: it turns integer and byte-string map keys into names, skips unknown tags
+ * lengths; and where Jackson does refuse (invalid UTF-8), it names the end of the string, not the bad byte. Measured on 2.23: it turns integer and byte-string map keys into names, skips unknown tags
  * (and returns nothing at all for a lone tag), reads the simple value 16 as the number 16 and
  * {@code undefined} as null, reads several top-level items one after another, and sizes a byte-string
  * buffer from its header before finding the input too short. After this check every declared length fits
@@ -18,8 +18,9 @@ import java.util.BitSet;
  * <ol>
  *   <li>integers (major types 0 and 1) with 1-, 2-, 4- or 8-byte arguments [3.1];</li>
  *   <li>byte and text strings, definite or indefinite-length; an indefinite one is definite-length chunks
- *       of its own major type ended by a break, and a text chunk does not start inside a UTF-8 character
- *       [3.2.3] (Jackson checks that the UTF-8 itself is valid);</li>
+ *       of its own major type ended by a break [3.2.3]. Text, map keys included, is valid UTF-8 [3.1]:
+ *       Unicode's well-formed byte sequences (no overlong forms, surrogates or code points past U+10FFFF),
+ *       each chunk on its own;</li>
  *   <li>arrays and maps, definite or indefinite-length, nested at most {@link PlainCodec#MAX_DEPTH} deep,
  *       whose map keys are text strings;</li>
  *   <li>tags 2 and 3 (bignums) on a definite-length byte string of at most {@link PlainCodec#MAX_BIGNUM_BYTES}
@@ -27,6 +28,7 @@ import java.util.BitSet;
  *   <li>false, true, null and half, single and double floats; no other simple value, no undefined [3.3];</li>
  *   <li>nothing after the item.</li>
  * </ol>
+ * Every error names the offending byte: for UTF-8, the byte that no valid sequence can have there.
  * It recurses once per nesting level, so its stack use is bounded by the depth limit, not by the input.
  *
  * <p>It also reports the one value it knows better than Jackson: where a negative bignum over an empty
@@ -88,7 +90,7 @@ final class PlainCborValidator {
                 }
                 argument(info, at);
             }
-            case MAJOR_BYTES, MAJOR_TEXT -> string(initial, at);
+            case MAJOR_BYTES, MAJOR_TEXT -> string(initial, at, kind(initial >>> 5));
             case 4 -> array(info, at, depth);
             case 5 -> map(info, at, depth);
             case 6 -> tag(info, at);
@@ -96,10 +98,16 @@ final class PlainCborValidator {
         }
     }
 
-    private void string(int initial, int at) throws PlainValueException {
+    /** A string whose head byte at {@code at} has been read; {@code what} names it in messages. */
+    private void string(int initial, int at, String what) throws PlainValueException {
         int major = initial >>> 5;
         if ((initial & 0x1f) != INDEFINITE) {
-            skip(argument(initial & 0x1f, at), at, "the " + kind(major));
+            long length = argument(initial & 0x1f, at);
+            checkFits(length, at, "the " + what);
+            if (major == MAJOR_TEXT) {
+                checkUtf8(position, position + (int) length, what, at);
+            }
+            position += (int) length;
             return;
         }
         while (true) {
@@ -117,8 +125,8 @@ final class PlainCborValidator {
             }
             long length = argument(chunk & 0x1f, chunkAt);
             checkFits(length, chunkAt, "the chunk");
-            if (major == MAJOR_TEXT && length > 0 && (input[position] & 0xc0) == 0x80) {
-                throw invalid(position, "a text chunk starts inside a UTF-8 character (each chunk must be valid UTF-8 on its own)");
+            if (major == MAJOR_TEXT) {
+                checkUtf8(position, position + (int) length, "chunk of the " + what, chunkAt);
             }
             position += (int) length;
         }
@@ -174,7 +182,7 @@ final class PlainCborValidator {
         if (initial >>> 5 != MAJOR_TEXT) {
             throw invalid(at, "a map key is " + describe(initial) + "; plain map keys are text strings");
         }
-        string(initial, at);
+        string(initial, at, "map key");
     }
 
     private void enterContainer(int at, int depth) throws PlainValueException {
@@ -257,6 +265,75 @@ final class PlainCborValidator {
             value = value << 8 | (input[position++] & 0xff);
         }
         return value;
+    }
+
+    /**
+     * Checks that {@code input[from, to)} is well-formed UTF-8 (Unicode table 3-7), naming the first byte
+     * that cannot be where it is. The string's head is at {@code head}, for the message.
+     */
+    private void checkUtf8(int from, int to, String what, int head) throws PlainValueException {
+        int i = from;
+        while (i < to) {
+            int lead = input[i] & 0xff;
+            if (lead < 0x80) {
+                i++;
+                continue;
+            }
+            int length;
+            int secondLow = 0x80;
+            int secondHigh = 0xbf;
+            if (lead >= 0xc2 && lead <= 0xdf) {
+                length = 2;
+            } else if (lead >= 0xe0 && lead <= 0xef) {
+                length = 3;
+                secondLow = lead == 0xe0 ? 0xa0 : 0x80;  // below: an overlong form of a 2-byte character
+                secondHigh = lead == 0xed ? 0x9f : 0xbf; // above: a surrogate
+            } else if (lead >= 0xf0 && lead <= 0xf4) {
+                length = 4;
+                secondLow = lead == 0xf0 ? 0x90 : 0x80;  // below: an overlong form of a 3-byte character
+                secondHigh = lead == 0xf4 ? 0x8f : 0xbf; // above: past U+10FFFF
+            } else {
+                throw invalidUtf8(i, what, head, "0x" + hex(lead) + " cannot start a character (" + whyNotALead(lead) + ")");
+            }
+            for (int k = 1; k < length; k++) {
+                if (i + k >= to) {
+                    throw invalidUtf8(i, what, head, "the " + what + " ends inside a UTF-8 character (0x" + hex(lead)
+                            + " starts a " + length + "-byte character but " + (to - i) + " of " + length + " bytes remain)");
+                }
+                int next = input[i + k] & 0xff;
+                int low = k == 1 ? secondLow : 0x80;
+                int high = k == 1 ? secondHigh : 0xbf;
+                if (next < low || next > high) {
+                    throw invalidUtf8(i + k, what, head, "0x" + hex(next) + " cannot follow 0x" + hex(lead)
+                            + (k == 1 ? "" : " and " + (k - 1) + " continuation byte" + (k == 2 ? "" : "s"))
+                            + (next >= 0x80 && next <= 0xbf ? " (" + whyOutOfRange(lead) + ")" : " (not a continuation byte)"));
+                }
+            }
+            i += length;
+        }
+    }
+
+    private PlainValueException invalidUtf8(int at, String what, int head, String problem) {
+        return invalid(at, "invalid UTF-8 in the " + what + " at byte " + (head - start) + ": " + problem);
+    }
+
+    private static String whyNotALead(int lead) {
+        if (lead <= 0xbf) {
+            return "a continuation byte with no lead byte before it";
+        }
+        if (lead <= 0xc1) {
+            return "it would be an overlong encoding of an ASCII character";
+        }
+        return lead <= 0xf7 ? "it would encode a code point past U+10FFFF" : "never used in UTF-8";
+    }
+
+    /** A continuation byte out of the range allowed right after these lead bytes. */
+    private static String whyOutOfRange(int lead) {
+        return switch (lead) {
+            case 0xe0, 0xf0 -> "an overlong encoding";
+            case 0xed -> "it would encode a surrogate, U+D800..U+DFFF";
+            default -> "it would encode a code point past U+10FFFF"; // 0xf4
+        };
     }
 
     /** Skips a string's content after checking its declared length against what remains. */

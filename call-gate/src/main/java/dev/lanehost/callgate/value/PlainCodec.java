@@ -141,7 +141,8 @@ public final class PlainCodec {
                 return new PlainValueReader(parser, emptyNegativeBignums, offset).readTop();
             }
         } catch (JsonProcessingException e) {
-            // What Jackson checks itself while reading contents: invalid UTF-8 in a string or key.
+            // Jackson's own checks while reading contents (UTF-8), a second guard: the validator has
+            // checked UTF-8 already and names the bad byte, where Jackson names the string's end.
             String at = e.getLocation() == null ? "" : " at byte " + (e.getLocation().getByteOffset() - offset);
             throw new PlainValueException(CallStatus.INVALID_ARGUMENT, "malformed CBOR" + at + ": " + e.getOriginalMessage(), e);
         } catch (IOException e) {
