@@ -5,10 +5,11 @@ import java.util.BitSet;
 
 /**
  * Checks that a byte region holds exactly one well-formed CBOR data item of the plain subset, before
- * Jackson reads any of it. It reads heads only and skips over string contents.
+ * Jackson reads any of it. It reads heads, and string contents only to check that text is UTF-8.
  *
- * <p>Why it exists: Jackson's {@code CBORParser} is lenient where a gate must not be, and trusts declared
- * lengths; and where Jackson does refuse (invalid UTF-8), it names the end of the string, not the bad byte. Measured on 2.23: it turns integer and byte-string map keys into names, skips unknown tags
+ * <p>Why it exists: Jackson's {@code CBORParser} is lenient where a gate must not be, trusts declared
+ * lengths, and where it does refuse (invalid UTF-8) names the end of the string, not the bad byte.
+ * Measured on 2.23: it turns integer and byte-string map keys into names, skips unknown tags
  * (and returns nothing at all for a lone tag), reads the simple value 16 as the number 16 and
  * {@code undefined} as null, reads several top-level items one after another, and sizes a byte-string
  * buffer from its header before finding the input too short. After this check every declared length fits

@@ -13,9 +13,9 @@ import java.util.Map;
 
 /**
  * Builds plain values from the tokens of a Jackson {@code CBORParser} over input that
- * {@link PlainCborValidator} has already accepted, so the structure is known to be sound; what is left to
- * fail here is what Jackson checks while reading contents (UTF-8) and what only values show (duplicate
- * keys, bignums out of range).
+ * {@link PlainCborValidator} has already accepted, so the structure and the UTF-8 are known to be sound;
+ * what is left to fail here is what only values show (duplicate keys, bignums out of range), and Jackson's
+ * own UTF-8 check, a second guard.
  *
  * <p>Produces {@code null}, {@code Boolean}, {@code Long} (or {@code BigInteger} outside 64 bits),
  * {@code Double}, {@code String}, {@code byte[]}, {@code ArrayList} and {@code LinkedHashMap} in input order.
