@@ -67,6 +67,16 @@ class PlainCodecBignumTest {
     }
 
     @Test
+    void anEmptyNegativeBignumIsMinusOneInARegionThatDoesNotStartTheArray() throws PlainValueException {
+        // The validator marks array positions and Jackson reports them; a region offset must not shift either.
+        byte[] framed = hex("c340 c240 d80340 c240");
+        assertEquals(0L, codec.decode(framed, 2, 2));
+        assertEquals(-1L, codec.decode(framed, 4, 3));
+        assertEquals(-1L, codec.decode(framed, 0, 2));
+        assertEquals(List.of(-1L), codec.decode(hex("ffff 81d80340 ff"), 2, 4));
+    }
+
+    @Test
     void aNegativeBignumOverZeroBytesIsMinusOne() throws PlainValueException {
         // Not empty, but a magnitude of 0 all the same: -1 - 0.
         assertEquals(-1L, codec.decode(hex("c34100")));
