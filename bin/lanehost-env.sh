@@ -50,6 +50,11 @@ lanehost_require_tools() {
         gcc -x c -fsanitize=undefined -o /dev/null - >/dev/null 2>&1; then
         missing="$missing libubsan1"
     fi
+    # libcbor, the independent CBOR implementation call-gate's interop test checks the codec against.
+    if command -v gcc >/dev/null 2>&1 && ! printf '#include <cbor.h>\nint main(void){cbor_item_t *i = cbor_new_null(); cbor_decref(&i); return 0;}\n' |
+        gcc -x c -o /dev/null - -lcbor >/dev/null 2>&1; then
+        missing="$missing libcbor-dev"
+    fi
     [ -z "$missing" ] && return 0
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         echo "lanehost: installing$missing" >&2

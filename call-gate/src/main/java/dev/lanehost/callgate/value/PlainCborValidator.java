@@ -1,13 +1,15 @@
 package dev.lanehost.callgate.value;
 
 import dev.lanehost.callgate.CallStatus;
+import java.util.BitSet;
 
 /**
  * Checks that a byte region holds exactly one well-formed CBOR data item of the plain subset, before
- * Jackson reads any of it. It reads heads only and skips over string contents.
+ * Jackson reads any of it. It reads heads, and string contents only to check that text is UTF-8.
  *
- * <p>Why it exists: Jackson's {@code CBORParser} is lenient where a gate must not be, and trusts declared
- * lengths. Measured on 2.23: it turns integer and byte-string map keys into names, skips unknown tags
+ * <p>Why it exists: Jackson's {@code CBORParser} is lenient where a gate must not be, trusts declared
+ * lengths, and where it does refuse (invalid UTF-8) names the end of the string, not the bad byte.
+ * Measured on 2.23: it turns integer and byte-string map keys into names, skips unknown tags
  * (and returns nothing at all for a lone tag), reads the simple value 16 as the number 16 and
  * {@code undefined} as null, reads several top-level items one after another, and sizes a byte-string
  * buffer from its header before finding the input too short. After this check every declared length fits
@@ -17,8 +19,9 @@ import dev.lanehost.callgate.CallStatus;
  * <ol>
  *   <li>integers (major types 0 and 1) with 1-, 2-, 4- or 8-byte arguments [3.1];</li>
  *   <li>byte and text strings, definite or indefinite-length; an indefinite one is definite-length chunks
- *       of its own major type ended by a break, and a text chunk does not start inside a UTF-8 character
- *       [3.2.3] (Jackson checks that the UTF-8 itself is valid);</li>
+ *       of its own major type ended by a break [3.2.3]. Text, map keys included, is valid UTF-8 [3.1]:
+ *       Unicode's well-formed byte sequences (no overlong forms, surrogates or code points past U+10FFFF),
+ *       each chunk on its own;</li>
  *   <li>arrays and maps, definite or indefinite-length, nested at most {@link PlainCodec#MAX_DEPTH} deep,
  *       whose map keys are text strings;</li>
  *   <li>tags 2 and 3 (bignums) on a definite-length byte string of at most {@link PlainCodec#MAX_BIGNUM_BYTES}
@@ -26,7 +29,12 @@ import dev.lanehost.callgate.CallStatus;
  *   <li>false, true, null and half, single and double floats; no other simple value, no undefined [3.3];</li>
  *   <li>nothing after the item.</li>
  * </ol>
+ * Every error names the offending byte: for UTF-8, the byte that no valid sequence can have there.
  * It recurses once per nesting level, so its stack use is bounded by the depth limit, not by the input.
+ *
+ * <p>It also reports the one value it knows better than Jackson: where a negative bignum over an empty
+ * byte string starts (RFC 8949: −1 − 0 = −1; Jackson 2.23 reads 0). The answer comes from the parsed tag
+ * number and length, so every spelling of the heads counts, not only {@code c3 40}.
  */
 final class PlainCborValidator {
 
@@ -40,6 +48,8 @@ final class PlainCborValidator {
     private final int start;
     private final int end;
     private int position;
+    /** Array positions of the tag heads of negative bignums over an empty byte string; null while there are none. */
+    private BitSet emptyNegativeBignums;
 
     private PlainCborValidator(byte[] input, int offset, int length) {
         this.input = input;
@@ -48,8 +58,12 @@ final class PlainCborValidator {
         this.position = offset;
     }
 
-    /** Throws {@code INVALID_ARGUMENT} naming the first problem and its byte offset from {@code offset}. */
-    static void validate(byte[] input, int offset, int length) throws PlainValueException {
+    /**
+     * Throws {@code INVALID_ARGUMENT} naming the first problem and its byte offset from {@code offset}.
+     * Returns the positions in {@code input} (not in the region) where a negative bignum over an empty byte
+     * string starts: each is −1, whatever Jackson makes of it.
+     */
+    static BitSet validate(byte[] input, int offset, int length) throws PlainValueException {
         if (length == 0) {
             throw new PlainValueException(CallStatus.INVALID_ARGUMENT, "no value: the input is empty");
         }
@@ -59,6 +73,7 @@ final class PlainCborValidator {
             throw validator.invalid(validator.position, "trailing bytes: the value ends at byte "
                     + (validator.position - offset) + " but the input has " + length + " bytes");
         }
+        return validator.emptyNegativeBignums == null ? new BitSet(0) : validator.emptyNegativeBignums;
     }
 
     /** One data item enclosed by {@code depth} arrays and maps. */
@@ -76,7 +91,7 @@ final class PlainCborValidator {
                 }
                 argument(info, at);
             }
-            case MAJOR_BYTES, MAJOR_TEXT -> string(initial, at);
+            case MAJOR_BYTES, MAJOR_TEXT -> string(initial, at, kind(initial >>> 5));
             case 4 -> array(info, at, depth);
             case 5 -> map(info, at, depth);
             case 6 -> tag(info, at);
@@ -84,10 +99,16 @@ final class PlainCborValidator {
         }
     }
 
-    private void string(int initial, int at) throws PlainValueException {
+    /** A string whose head byte at {@code at} has been read; {@code what} names it in messages. */
+    private void string(int initial, int at, String what) throws PlainValueException {
         int major = initial >>> 5;
         if ((initial & 0x1f) != INDEFINITE) {
-            skip(argument(initial & 0x1f, at), at, "the " + kind(major));
+            long length = argument(initial & 0x1f, at);
+            checkFits(length, at, "the " + what);
+            if (major == MAJOR_TEXT) {
+                checkUtf8(position, position + (int) length, what, at);
+            }
+            position += (int) length;
             return;
         }
         while (true) {
@@ -105,8 +126,8 @@ final class PlainCborValidator {
             }
             long length = argument(chunk & 0x1f, chunkAt);
             checkFits(length, chunkAt, "the chunk");
-            if (major == MAJOR_TEXT && length > 0 && (input[position] & 0xc0) == 0x80) {
-                throw invalid(position, "a text chunk starts inside a UTF-8 character (each chunk must be valid UTF-8 on its own)");
+            if (major == MAJOR_TEXT) {
+                checkUtf8(position, position + (int) length, "chunk of the " + what, chunkAt);
             }
             position += (int) length;
         }
@@ -162,7 +183,7 @@ final class PlainCborValidator {
         if (initial >>> 5 != MAJOR_TEXT) {
             throw invalid(at, "a map key is " + describe(initial) + "; plain map keys are text strings");
         }
-        string(initial, at);
+        string(initial, at, "map key");
     }
 
     private void enterContainer(int at, int depth) throws PlainValueException {
@@ -201,6 +222,12 @@ final class PlainCborValidator {
                     + PlainCodec.MAX_BIGNUM_BYTES);
         }
         skip(length, contentAt, "the bignum");
+        if (tag == 3 && length == 0) {
+            if (emptyNegativeBignums == null) {
+                emptyNegativeBignums = new BitSet();
+            }
+            emptyNegativeBignums.set(at);
+        }
     }
 
     private void simpleOrFloat(int info, int at) throws PlainValueException {
@@ -239,6 +266,75 @@ final class PlainCborValidator {
             value = value << 8 | (input[position++] & 0xff);
         }
         return value;
+    }
+
+    /**
+     * Checks that {@code input[from, to)} is well-formed UTF-8 (Unicode table 3-7), naming the first byte
+     * that cannot be where it is. The string's head is at {@code head}, for the message.
+     */
+    private void checkUtf8(int from, int to, String what, int head) throws PlainValueException {
+        int i = from;
+        while (i < to) {
+            int lead = input[i] & 0xff;
+            if (lead < 0x80) {
+                i++;
+                continue;
+            }
+            int length;
+            int secondLow = 0x80;
+            int secondHigh = 0xbf;
+            if (lead >= 0xc2 && lead <= 0xdf) {
+                length = 2;
+            } else if (lead >= 0xe0 && lead <= 0xef) {
+                length = 3;
+                secondLow = lead == 0xe0 ? 0xa0 : 0x80;  // below: an overlong form of a 2-byte character
+                secondHigh = lead == 0xed ? 0x9f : 0xbf; // above: a surrogate
+            } else if (lead >= 0xf0 && lead <= 0xf4) {
+                length = 4;
+                secondLow = lead == 0xf0 ? 0x90 : 0x80;  // below: an overlong form of a 3-byte character
+                secondHigh = lead == 0xf4 ? 0x8f : 0xbf; // above: past U+10FFFF
+            } else {
+                throw invalidUtf8(i, what, head, "0x" + hex(lead) + " cannot start a character (" + whyNotALead(lead) + ")");
+            }
+            for (int k = 1; k < length; k++) {
+                if (i + k >= to) {
+                    throw invalidUtf8(i, what, head, "the " + what + " ends inside a UTF-8 character (0x" + hex(lead)
+                            + " starts a " + length + "-byte character but " + (to - i) + " of " + length + " bytes remain)");
+                }
+                int next = input[i + k] & 0xff;
+                int low = k == 1 ? secondLow : 0x80;
+                int high = k == 1 ? secondHigh : 0xbf;
+                if (next < low || next > high) {
+                    throw invalidUtf8(i + k, what, head, "0x" + hex(next) + " cannot follow 0x" + hex(lead)
+                            + (k == 1 ? "" : " and " + (k - 1) + " continuation byte" + (k == 2 ? "" : "s"))
+                            + (next >= 0x80 && next <= 0xbf ? " (" + whyOutOfRange(lead) + ")" : " (not a continuation byte)"));
+                }
+            }
+            i += length;
+        }
+    }
+
+    private PlainValueException invalidUtf8(int at, String what, int head, String problem) {
+        return invalid(at, "invalid UTF-8 in the " + what + " at byte " + (head - start) + ": " + problem);
+    }
+
+    private static String whyNotALead(int lead) {
+        if (lead <= 0xbf) {
+            return "a continuation byte with no lead byte before it";
+        }
+        if (lead <= 0xc1) {
+            return "it would be an overlong encoding of an ASCII character";
+        }
+        return lead <= 0xf7 ? "it would encode a code point past U+10FFFF" : "never used in UTF-8";
+    }
+
+    /** A continuation byte out of the range allowed right after these lead bytes. */
+    private static String whyOutOfRange(int lead) {
+        return switch (lead) {
+            case 0xe0, 0xf0 -> "an overlong encoding";
+            case 0xed -> "it would encode a surrogate, U+D800..U+DFFF";
+            default -> "it would encode a code point past U+10FFFF"; // 0xf4
+        };
     }
 
     /** Skips a string's content after checking its declared length against what remains. */

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.BitSet;
 
 /**
  * Encodes plain values to CBOR (RFC 8949) and decodes them back: the values that cross a call gate.
@@ -56,9 +57,9 @@ public final class PlainCodec {
     private static final long MAX_ARRAY_LENGTH = Integer.MAX_VALUE - 8;
 
     private final CBORFactory factory = CBORFactory.builder()
-            // Jackson 2.x reads and writes tag 3 as -n rather than RFC 8949's -1-n unless asked.
+            // Jackson 2.x reads tag 3 as -n rather than RFC 8949's -1-n unless asked. (Bignums are written
+            // by PlainValueWriter itself, tag and shortest magnitude, so the generator's twin option is moot.)
             .enable(CBORParser.Feature.DECODE_USING_STANDARD_NEGATIVE_BIGINT_ENCODING)
-            .enable(CBORGenerator.Feature.ENCODE_USING_STANDARD_NEGATIVE_BIGINT_ENCODING)
             .enable(CBORGenerator.Feature.WRITE_MINIMAL_INTS)
             // Nesting is limited here too, as a second guard. Strings need no length limit: the validator
             // has checked every declared length against the input, so none is longer than the input.
@@ -135,12 +136,13 @@ public final class PlainCodec {
     public Object decode(byte[] bytes, int offset, int length) throws PlainValueException {
         checkRegion(bytes, offset, length);
         try {
-            PlainCborValidator.validate(bytes, offset, length);
+            BitSet emptyNegativeBignums = PlainCborValidator.validate(bytes, offset, length);
             try (JsonParser parser = factory.createParser(bytes, offset, length)) {
-                return new PlainValueReader(parser, bytes, offset).readTop();
+                return new PlainValueReader(parser, emptyNegativeBignums, offset).readTop();
             }
         } catch (JsonProcessingException e) {
-            // What Jackson checks itself while reading contents: invalid UTF-8 in a string or key.
+            // Jackson's own checks while reading contents (UTF-8), a second guard: the validator has
+            // checked UTF-8 already and names the bad byte, where Jackson names the string's end.
             String at = e.getLocation() == null ? "" : " at byte " + (e.getLocation().getByteOffset() - offset);
             throw new PlainValueException(CallStatus.INVALID_ARGUMENT, "malformed CBOR" + at + ": " + e.getOriginalMessage(), e);
         } catch (IOException e) {

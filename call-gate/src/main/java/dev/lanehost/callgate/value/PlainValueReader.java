@@ -6,33 +6,31 @@ import dev.lanehost.callgate.CallStatus;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Builds plain values from the tokens of a Jackson {@code CBORParser} over input that
- * {@link PlainCborValidator} has already accepted, so the structure is known to be sound; what is left to
- * fail here is what Jackson checks while reading contents (UTF-8) and what only values show (duplicate
- * keys, bignums out of range).
+ * {@link PlainCborValidator} has already accepted, so the structure and the UTF-8 are known to be sound;
+ * what is left to fail here is what only values show (duplicate keys, bignums out of range), and Jackson's
+ * own UTF-8 check, a second guard.
  *
  * <p>Produces {@code null}, {@code Boolean}, {@code Long} (or {@code BigInteger} outside 64 bits),
  * {@code Double}, {@code String}, {@code byte[]}, {@code ArrayList} and {@code LinkedHashMap} in input order.
  */
 final class PlainValueReader {
 
-    private static final int NEGATIVE_BIGNUM_TAG = 0xc3;
-    private static final int EMPTY_BYTE_STRING = 0x40;
-
     private final JsonParser in;
-    /** The parser's input, for the one correction below. */
-    private final byte[] bytes;
+    /** Where in the parser's input a negative bignum over an empty byte string starts, as the validator parsed it. */
+    private final BitSet emptyNegativeBignums;
     /** Jackson counts offsets from the start of the array, the caller from the start of the region. */
     private final int regionOffset;
 
-    PlainValueReader(JsonParser in, byte[] bytes, int regionOffset) {
+    PlainValueReader(JsonParser in, BitSet emptyNegativeBignums, int regionOffset) {
         this.in = in;
-        this.bytes = bytes;
+        this.emptyNegativeBignums = emptyNegativeBignums;
         this.regionOffset = regionOffset;
     }
 
@@ -67,8 +65,10 @@ final class PlainValueReader {
             return in.getLongValue();
         }
         BigInteger value = in.getBigIntegerValue();
-        if (value.signum() == 0 && isEmptyNegativeBignum(in.currentTokenLocation().getByteOffset())) {
-            value = BigInteger.ONE.negate(); // Jackson 2.23 reads tag 3 over h'' as 0; RFC 8949 says -1 - 0
+        // Jackson 2.23 reads tag 3 over h'' as 0; RFC 8949 says -1 - 0. A bignum token's location is its
+        // tag head, where the validator marked it.
+        if (emptyNegativeBignums.get((int) in.currentTokenLocation().getByteOffset())) {
+            value = BigInteger.ONE.negate();
         }
         int bits = value.bitLength();
         if (bits < Long.SIZE) {
@@ -80,12 +80,6 @@ final class PlainValueReader {
                     + PlainCodec.MAX_BIG_INTEGER_BITS + " bits plus sign");
         }
         return value;
-    }
-
-    private boolean isEmptyNegativeBignum(long tokenAt) {
-        return tokenAt >= 0 && tokenAt + 1 < bytes.length
-                && (bytes[(int) tokenAt] & 0xff) == NEGATIVE_BIGNUM_TAG
-                && (bytes[(int) tokenAt + 1] & 0xff) == EMPTY_BYTE_STRING;
     }
 
     private byte[] readBytes() throws IOException, PlainValueException {

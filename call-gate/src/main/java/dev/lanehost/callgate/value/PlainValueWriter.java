@@ -107,11 +107,25 @@ final class PlainValueWriter {
         } else if (bits == Long.SIZE && value.signum() > 0) {
             out.writeNumberUnsigned(value.longValue()); // 2^63 .. 2^64-1: major type 0, what a C uint64_t sends
         } else if (bits <= PlainCodec.MAX_BIG_INTEGER_BITS) {
-            out.writeNumber(value); // a bignum, tag 2 or 3
+            writeBignum(value);
         } else {
             throw notSerializable("integer at " + path() + " has " + bits + " bits; plain integers have at most "
                     + PlainCodec.MAX_BIG_INTEGER_BITS + " bits plus sign");
         }
+    }
+
+    /**
+     * Tag 2 over n, or tag 3 over −1 − n, with the magnitude in as few bytes as hold it (RFC 8949 preferred
+     * serialization). Jackson's {@code writeNumber(BigInteger)} writes {@code toByteArray()}, which puts a
+     * 00 sign byte in front of a magnitude whose top bit is set.
+     */
+    private void writeBignum(BigInteger value) throws IOException {
+        boolean negative = value.signum() < 0;
+        BigInteger magnitude = negative ? value.not() : value; // not() is -1 - n
+        byte[] bytes = magnitude.toByteArray();
+        int start = bytes[0] == 0 ? 1 : 0; // the sign byte; a bignum's magnitude is never 0, so one byte remains
+        out.writeTag(negative ? 3 : 2);
+        out.writeBinary(bytes, start, bytes.length - start);
     }
 
     private void writeByteBuffer(ByteBuffer buffer) throws IOException {

@@ -23,10 +23,13 @@
  * <ol>
  *   <li>Check the region's bounds (a C caller's pointer and length).</li>
  *   <li>{@code PlainCborValidator} reads every head once: declared lengths fit in what remains,
- *       indefinite lengths are closed, keys are text, tags are bignums, nesting is within the limit, and
- *       nothing follows the item. Jackson is lenient on each of these; the validator is not.</li>
- *   <li>{@code PlainValueReader} builds values from Jackson's tokens; Jackson checks UTF-8, the reader
- *       refuses duplicate keys and out-of-range bignums.</li>
+ *       indefinite lengths are closed, keys are text, text is well-formed UTF-8 (the error names the bad
+ *       byte), tags are bignums, nesting is within the limit, and nothing follows the item. Jackson is
+ *       lenient on most of these; the validator is not. It also marks where a negative bignum over an
+ *       empty byte string starts, from the tag and length it parsed.</li>
+ *   <li>{@code PlainValueReader} builds values from Jackson's tokens: it reads each marked bignum as −1
+ *       (Jackson reads 0), and refuses duplicate keys and out-of-range bignums. Jackson checks UTF-8 a
+ *       second time.</li>
  * </ol>
  */
 package dev.lanehost.callgate.value;

