@@ -2,9 +2,10 @@
  * lanehost_testhost.h - real foreign threads for tests, samples and benchmarks.
  *
  * The test host starts pthreads that Java never created, the way an audio engine or a frame loop
- * would, and drives lanehost from them. Today it moves bytes through SPSC rings: a producer thread
+ * would, and drives lanehost from them. It moves bytes through SPSC rings: a producer thread
  * writes a known byte pattern, a consumer thread reads and verifies it, or either side runs free
- * until stopped (for benchmarks). Every function returns a status and never aborts.
+ * until stopped (for benchmarks). It calls Java from its threads through upcalls and gate calls, and
+ * fuzzes a host function table. Every function returns a status and never aborts.
  */
 #ifndef LANEHOST_TESTHOST_H
 #define LANEHOST_TESTHOST_H
