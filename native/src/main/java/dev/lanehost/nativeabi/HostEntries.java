@@ -59,7 +59,7 @@ final class HostEntries {
     int laneDrive(long laneHandle, int maxTurns, long counts) {
         try {
             HostAbi host = abi;
-            if (host == null || host.closed) {
+            if (isClosed(host)) {
                 return closed();
             }
             ExecutionLane lane = host.lanes.lookup(laneHandle);
@@ -262,10 +262,15 @@ final class HostEntries {
 
     private HostAbi open() {
         HostAbi host = abi;
-        if (host == null || host.closed) {
+        if (isClosed(host)) {
             throw new Closed();
         }
         return host;
+    }
+
+    /** The host ABI closed (detached), or the runtime behind it closed while the host ABI was left open. */
+    private static boolean isClosed(HostAbi host) {
+        return host == null || host.closed || host.runtime().isClosed();
     }
 
     private ExecutionLane lane(HostAbi host, long handle) {
