@@ -76,7 +76,7 @@ LANEHOST_EXPORT const char *lanehost_status_name(int32_t status);
  *  - Handles are opaque 64-bit numbers with a kind and a generation: a handle whose object went away, or one
  *    of another kind, is recognised and refused. 0 is never a handle.
  *  - Names are NUL-terminated UTF-8 of at most LANEHOST_MAX_NAME_BYTES bytes.
- *  - On any non-OK status, last_error gives the calling thread a sentence saying what was wrong.
+ *  - After a non-OK status, last_error gives the calling thread a sentence saying what was wrong.
  *  - The table only grows: `size` is the number of bytes the runtime filled. Before calling a member added
  *    after version 1, check LANEHOST_API_HAS(api, member).
  *
@@ -149,8 +149,11 @@ typedef struct lanehost_api {
     int32_t (*ring_release)(uint64_t ring);
 
     /*
-     * The calling thread's last error: copies at most capacity - 1 bytes and a NUL into buffer, stores the full
-     * length (without NUL) in *length_out. LANEHOST_OK with length 0 when the last entry succeeded.
+     * The calling thread's last failure, errno-style: the sentence the most recent non-OK entry on this thread
+     * left (a success does not clear it, so a real-time drive pays nothing for it). Read it right after a
+     * non-OK status. Copies at most capacity - 1 bytes and a NUL into buffer (buffer may be NULL when capacity
+     * is 0) and stores the full length without the NUL in *length_out; length 0 if no entry has failed on
+     * this thread yet.
      */
     int32_t (*last_error)(char *buffer, uint64_t capacity, uint64_t *length_out);
 } lanehost_api;

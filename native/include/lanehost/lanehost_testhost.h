@@ -2,9 +2,10 @@
  * lanehost_testhost.h - real foreign threads for tests, samples and benchmarks.
  *
  * The test host starts pthreads that Java never created, the way an audio engine or a frame loop
- * would, and drives lanehost from them. Today it moves bytes through SPSC rings: a producer thread
+ * would, and drives lanehost from them. It moves bytes through SPSC rings: a producer thread
  * writes a known byte pattern, a consumer thread reads and verifies it, or either side runs free
- * until stopped (for benchmarks). Every function returns a status and never aborts.
+ * until stopped (for benchmarks). It calls Java from its threads through upcalls and gate calls, and
+ * fuzzes a host function table. Every function returns a status and never aborts.
  */
 #ifndef LANEHOST_TESTHOST_H
 #define LANEHOST_TESTHOST_H
@@ -151,6 +152,62 @@ LANEHOST_EXPORT int64_t lanehost_testhost_host_thread_drive_repeat(lanehost_test
 
 /* Ends the pthread (it exits: the JVM detaches it) and frees it. */
 LANEHOST_EXPORT void lanehost_testhost_host_thread_stop(lanehost_testhost_host_thread *thread);
+
+/* ---- Fuzzing the host function table ---- */
+
+/*
+ * The names the fuzzer looks up as real targets. The runtime under test exports them before the run:
+ * a lane, a gate whose handler echoes its arguments (on a worker actor), a gate whose handler throws (on a
+ * worker actor), a gate whose handler echoes on an actor placed on that lane, a multishot signal, a one-shot
+ * signal and a ring. Missing ones are only looked up in vain (LANEHOST_INVALID_ARGUMENT), which is no error.
+ */
+#define LANEHOST_TESTHOST_FUZZ_LANE "fuzz.lane"
+#define LANEHOST_TESTHOST_FUZZ_ECHO_GATE "fuzz.echo"
+#define LANEHOST_TESTHOST_FUZZ_THROWING_GATE "fuzz.throw"
+#define LANEHOST_TESTHOST_FUZZ_LANE_GATE "fuzz.lane.echo"
+#define LANEHOST_TESTHOST_FUZZ_SIGNAL "fuzz.signal"
+#define LANEHOST_TESTHOST_FUZZ_ONE_SHOT_SIGNAL "fuzz.once"
+#define LANEHOST_TESTHOST_FUZZ_RING "fuzz.ring"
+
+/* The members of lanehost_api the fuzzer calls, in the table's order (indexes of by_entry). */
+#define LANEHOST_TESTHOST_FUZZ_ENTRIES 13u
+/* lanehost_status values 0..LANEHOST_INTERNAL_ERROR (indexes of by_status). */
+#define LANEHOST_TESTHOST_FUZZ_STATUSES 12u
+
+/* What a fuzz run saw. The "first_*" fields are -1 when their count is 0. */
+typedef struct lanehost_testhost_fuzz_report {
+    uint64_t calls;                                       /* entry calls made, last_error checks included */
+    uint64_t by_status[LANEHOST_TESTHOST_FUZZ_STATUSES];  /* returns per valid lanehost_status */
+    uint64_t by_entry[LANEHOST_TESTHOST_FUZZ_ENTRIES];    /* calls per table member, in table order */
+    uint64_t invalid_statuses;  /* returns outside 0..LANEHOST_INTERNAL_ERROR */
+    uint64_t missing_errors;    /* non-OK returns after which last_error gave no text (or failed itself) */
+    uint64_t stale_errors;      /* OK returns after which last_error still gave text */
+    uint64_t wrong_answers;     /* calls that must succeed and did not: lookups of the names above, the
+                                   lane driver's own drives, releases of references the thread holds */
+    int32_t first_invalid_status;
+    int32_t first_invalid_entry;
+    int32_t first_missing_error_status;
+    int32_t first_missing_error_entry;
+    int32_t first_wrong_answer_status;
+    int32_t first_wrong_answer_entry;
+} lanehost_testhost_fuzz_report;
+
+/*
+ * Calls every member of *api from `threads` new pthreads at once, `calls_per_thread` calls each (plus a
+ * last_error check after each), with arguments drawn from `seed`: unknown, stale, forged and wrong-kind
+ * handles, NULL for every pointer, lengths at, just above and far above the documented caps and negative
+ * as int64, negative max_turns and timeouts, empty, over-long, unterminated, invalid-UTF-8 and unknown names,
+ * zero and one-byte last_error buffers, random bytes as CBOR, mixed with valid calls on the targets above.
+ * Pointers are always NULL or real memory of at least the length passed (a C API cannot detect a wild
+ * pointer); a length beyond the buffer is only ever one beyond the documented cap, which is refused unread.
+ *
+ * Thread 0 drives the lane: it binds it before the others start and keeps driving it until they finish,
+ * so a blocking call to the lane's gate from any other thread is answered. Returns the calls made, or
+ * LANEHOST_RING_INVALID_ARGUMENT (NULL api or report, threads 0 or > 64), LANEHOST_TESTHOST_OUT_OF_MEMORY or
+ * LANEHOST_TESTHOST_THREAD_FAILED; *report is filled whenever the run happened.
+ */
+LANEHOST_EXPORT int64_t lanehost_testhost_fuzz(const lanehost_api *api, uint32_t threads, uint64_t calls_per_thread,
+                                               uint64_t seed, lanehost_testhost_fuzz_report *report);
 
 #ifdef __cplusplus
 }

@@ -27,11 +27,17 @@ final class HostEntries {
     static final long MAX_PAYLOAD_BYTES = 16L << 20;
 
     private volatile HostAbi abi;
+    /**
+     * The host's ring references, kept past {@link #detach()}: a release after close may be the one that
+     * frees a ring's memory, so it must still find its reference.
+     */
+    private final HandleTable<HostRing> ringReferences;
     /** The calling thread's last failure, for {@code last_error}; written only when an entry fails. */
     private final ThreadLocal<String> lastError = new ThreadLocal<>();
 
     HostEntries(HostAbi abi) {
         this.abi = abi;
+        this.ringReferences = abi.ringReferences;
     }
 
     void detach() {
@@ -53,7 +59,7 @@ final class HostEntries {
     int laneDrive(long laneHandle, int maxTurns, long counts) {
         try {
             HostAbi host = abi;
-            if (host == null || host.closed) {
+            if (isClosed(host)) {
                 return closed();
             }
             ExecutionLane lane = host.lanes.lookup(laneHandle);
@@ -218,8 +224,7 @@ final class HostEntries {
 
     int ringRelease(long reference) {
         try {
-            HostAbi host = abi; // a release is honoured after close too: it may be what frees the memory
-            HostRing ring = host == null ? null : host.ringReferences.unregister(reference);
+            HostRing ring = ringReferences.unregister(reference); // honoured after close too (see ringReferences)
             if (ring == null) {
                 return fail(CallStatus.INVALID_ARGUMENT, unknown("ring reference", reference) + " (or already released)");
             }
@@ -257,10 +262,15 @@ final class HostEntries {
 
     private HostAbi open() {
         HostAbi host = abi;
-        if (host == null || host.closed) {
+        if (isClosed(host)) {
             throw new Closed();
         }
         return host;
+    }
+
+    /** The host ABI closed (detached), or the runtime behind it closed while the host ABI was left open. */
+    private static boolean isClosed(HostAbi host) {
+        return host == null || host.closed || host.runtime().isClosed();
     }
 
     private ExecutionLane lane(HostAbi host, long handle) {

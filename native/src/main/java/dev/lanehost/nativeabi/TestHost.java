@@ -5,14 +5,17 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import dev.lanehost.callgate.CallStatus;
 import dev.lanehost.nativeloader.LoadedLibrary;
 import dev.lanehost.nativeloader.NativeLibraryLoader;
 import dev.lanehost.ring.SpscByteRing;
 import dev.lanehost.ring.SpscByteRingDescriptor;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import java.util.List;
 
 /**
  * Java's handle on {@code liblanehost_testhost} ({@code lanehost_testhost.h}): pthreads that Java did not
@@ -68,6 +71,8 @@ public final class TestHost {
     private static final MethodHandle GATE_CALL_ON_LANE = downcall("lanehost_testhost_gate_call_on_lane_on_new_thread",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS,
                     JAVA_INT, ADDRESS));
+    private static final MethodHandle FUZZ = downcall("lanehost_testhost_fuzz",
+            FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_INT, JAVA_LONG, JAVA_LONG, ADDRESS));
 
     private static final MethodHandle HOST_THREAD_START = downcall("lanehost_testhost_host_thread_start",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
@@ -436,5 +441,150 @@ public final class TestHost {
      * @param firstMismatch stream position of the first byte that failed verification, or {@link #NO_MISMATCH}
      */
     public record Result(int status, long moved, long firstMismatch) {
+    }
+
+    // ---------------------------------------------------------------- fuzzing the host function table
+
+    /** The names {@link #fuzz} looks up as real targets ({@code LANEHOST_TESTHOST_FUZZ_*}); export them before a run. */
+    public static final String FUZZ_LANE = "fuzz.lane";
+    /** A gate on a worker actor whose handler returns (a plain value built from) its arguments. */
+    public static final String FUZZ_ECHO_GATE = "fuzz.echo";
+    /** A gate on a worker actor whose handler throws. */
+    public static final String FUZZ_THROWING_GATE = "fuzz.throw";
+    /** A gate whose handler echoes, on an actor placed on {@link #FUZZ_LANE}. */
+    public static final String FUZZ_LANE_GATE = "fuzz.lane.echo";
+    /** A multishot signal. */
+    public static final String FUZZ_SIGNAL = "fuzz.signal";
+    /** A one-shot signal. */
+    public static final String FUZZ_ONE_SHOT_SIGNAL = "fuzz.once";
+    /** A ring. */
+    public static final String FUZZ_RING = "fuzz.ring";
+
+    /** The members of {@code lanehost_api} in the table's order: the indexes of {@link FuzzReport#byEntry()}. */
+    public static final List<String> FUZZ_ENTRIES = List.of("lane_lookup", "lane_drive", "lane_bind", "lane_release",
+            "thread_warm_up", "gate_lookup", "gate_call", "gate_call_on_lane", "signal_lookup", "signal_fire",
+            "ring_lookup", "ring_release", "last_error");
+    private static final int FUZZ_STATUSES = 12;
+
+    /** {@code lanehost_testhost_fuzz_report}; C pins the same 264 bytes with {@code _Static_assert}s. */
+    private static final MemoryLayout FUZZ_REPORT = MemoryLayout.structLayout(
+            JAVA_LONG.withName("calls"),
+            MemoryLayout.sequenceLayout(FUZZ_STATUSES, JAVA_LONG).withName("by_status"),
+            MemoryLayout.sequenceLayout(FUZZ_ENTRIES.size(), JAVA_LONG).withName("by_entry"),
+            JAVA_LONG.withName("invalid_statuses"),
+            JAVA_LONG.withName("missing_errors"),
+            JAVA_LONG.withName("stale_errors"),
+            JAVA_LONG.withName("wrong_answers"),
+            JAVA_INT.withName("first_invalid_status"),
+            JAVA_INT.withName("first_invalid_entry"),
+            JAVA_INT.withName("first_missing_error_status"),
+            JAVA_INT.withName("first_missing_error_entry"),
+            JAVA_INT.withName("first_wrong_answer_status"),
+            JAVA_INT.withName("first_wrong_answer_entry"));
+
+    /**
+     * Calls every member of the host function table {@code api} from {@code threads} new pthreads at once,
+     * {@code callsPerThread} calls each, with random and adversarial arguments drawn from {@code seed}, mixed
+     * with valid calls on the targets named {@code FUZZ_*} (see {@code lanehost_testhost_fuzz}). Blocks until
+     * every thread has finished.
+     *
+     * @throws IllegalStateException if the run could not start its threads
+     */
+    public static FuzzReport fuzz(MemorySegment api, int threads, long callsPerThread, long seed) {
+        if (threads < 1 || callsPerThread < 0) {
+            throw new IllegalArgumentException("threads must be >= 1 and callsPerThread >= 0, got " + threads + ", " + callsPerThread);
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment report = arena.allocate(FUZZ_REPORT);
+            long calls = (long) FUZZ.invokeExact(api, threads, callsPerThread, seed, report);
+            if (calls < 0) {
+                throw new IllegalStateException("lanehost_testhost_fuzz failed: " + statusText(calls));
+            }
+            return FuzzReport.read(report);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * What a fuzz run saw.
+     *
+     * @param calls            entry calls made, the last_error check after each included
+     * @param byStatus         returns per status code 0..11
+     * @param byEntry          calls per table member, in {@link #FUZZ_ENTRIES} order
+     * @param invalidStatuses  returns that are no {@code lanehost_status}
+     * @param missingErrors    failures after which {@code last_error} gave no text
+     * @param staleErrors      successes after which {@code last_error} still gave text
+     * @param wrongAnswers     calls that must succeed (or be refused) and did not: lookups of the exported names,
+     *                         the driver's drives, releases of held ring references, double releases, the caps,
+     *                         {@code *result_length} against the status
+     * @param firstInvalid     the first invalid status and its entry, or null
+     * @param firstMissingError the status and entry of the first failure without text, or null
+     * @param firstWrongAnswer the status and entry of the first wrong answer, or null
+     */
+    public record FuzzReport(long calls, long[] byStatus, long[] byEntry, long invalidStatuses, long missingErrors,
+                             long staleErrors, long wrongAnswers, String firstInvalid, String firstMissingError,
+                             String firstWrongAnswer) {
+
+        private static FuzzReport read(MemorySegment report) {
+            long statusesAt = FUZZ_REPORT.byteOffset(MemoryLayout.PathElement.groupElement("by_status"));
+            long entriesAt = FUZZ_REPORT.byteOffset(MemoryLayout.PathElement.groupElement("by_entry"));
+            return new FuzzReport(longAt(report, "calls"),
+                    report.asSlice(statusesAt, FUZZ_STATUSES * 8L).toArray(JAVA_LONG),
+                    report.asSlice(entriesAt, FUZZ_ENTRIES.size() * 8L).toArray(JAVA_LONG),
+                    longAt(report, "invalid_statuses"), longAt(report, "missing_errors"), longAt(report, "stale_errors"),
+                    longAt(report, "wrong_answers"),
+                    first(report, "first_invalid_status", "first_invalid_entry", true),
+                    first(report, "first_missing_error_status", "first_missing_error_entry", false),
+                    first(report, "first_wrong_answer_status", "first_wrong_answer_entry", false));
+        }
+
+        /** Returns of {@code status}. */
+        public long count(CallStatus status) {
+            return byStatus[status.code()];
+        }
+
+        /** Calls of the table member named {@code entry} (e.g. {@code "gate_call"}). */
+        public long calls(String entry) {
+            int index = FUZZ_ENTRIES.indexOf(entry);
+            if (index < 0) {
+                throw new IllegalArgumentException("no table member named " + entry);
+            }
+            return byEntry[index];
+        }
+
+        @Override
+        public String toString() {
+            StringBuilder text = new StringBuilder().append(calls).append(" calls; by status:");
+            for (int code = 0; code < byStatus.length; code++) {
+                if (byStatus[code] > 0) {
+                    text.append(' ').append(CallStatus.ofCode(code)).append('=').append(byStatus[code]);
+                }
+            }
+            text.append("; by entry:");
+            for (int index = 0; index < byEntry.length; index++) {
+                text.append(' ').append(FUZZ_ENTRIES.get(index)).append('=').append(byEntry[index]);
+            }
+            return text.append("; invalid statuses ").append(invalidStatuses).append(" (first ").append(firstInvalid)
+                    .append("), failures without error text ").append(missingErrors).append(" (first ").append(firstMissingError)
+                    .append("), stale error texts ").append(staleErrors).append(", wrong answers ").append(wrongAnswers)
+                    .append(" (first ").append(firstWrongAnswer).append(')').toString();
+        }
+
+        private static long longAt(MemorySegment report, String field) {
+            return report.get(JAVA_LONG, FUZZ_REPORT.byteOffset(MemoryLayout.PathElement.groupElement(field)));
+        }
+
+        private static String first(MemorySegment report, String statusField, String entryField, boolean rawStatus) {
+            int status = report.get(JAVA_INT, FUZZ_REPORT.byteOffset(MemoryLayout.PathElement.groupElement(statusField)));
+            int entry = report.get(JAVA_INT, FUZZ_REPORT.byteOffset(MemoryLayout.PathElement.groupElement(entryField)));
+            if (entry < 0) {
+                return null;
+            }
+            CallStatus named = rawStatus ? null : CallStatus.ofCode(status);
+            return (named == null ? "status " + status : named.name()) + " from " + FUZZ_ENTRIES.get(entry);
+        }
     }
 }
