@@ -1,5 +1,6 @@
 package dev.lanehost.nativeabi;
 
+import dev.lanehost.nativeabi.internal.HandleTable;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 

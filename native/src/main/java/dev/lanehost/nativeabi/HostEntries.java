@@ -1,5 +1,6 @@
 package dev.lanehost.nativeabi;
 
+import dev.lanehost.nativeabi.internal.HandleTable;
 import dev.lanehost.callgate.CallGate;
 import dev.lanehost.callgate.CallStatus;
 import dev.lanehost.callgate.EncodedCallResult;

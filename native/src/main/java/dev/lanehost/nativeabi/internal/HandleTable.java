@@ -1,4 +1,4 @@
-package dev.lanehost.nativeabi;
+package dev.lanehost.nativeabi.internal;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -23,7 +23,7 @@ import java.util.Arrays;
  * <p>Registration and removal take the table's lock (they are rare: exports, lookups by name); a lookup reads
  * the slot array and one entry with acquire semantics.
  */
-final class HandleTable<T> {
+public final class HandleTable<T> {
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(Entry[].class);
     private static final int GENERATION_BITS = 24;
     private static final int INITIAL_SLOTS = 16;
@@ -43,7 +43,7 @@ final class HandleTable<T> {
     private int live;
 
     @SuppressWarnings("unchecked")
-    HandleTable(int kind, String kindName) {
+    public HandleTable(int kind, String kindName) {
         if (kind < 1 || kind > 0x7F) {
             throw new IllegalArgumentException("kind must be in 1..127, got " + kind);
         }
@@ -54,7 +54,7 @@ final class HandleTable<T> {
         this.free = new int[INITIAL_SLOTS];
     }
 
-    synchronized long register(T value) {
+    public synchronized long register(T value) {
         int index;
         if (freeCount > 0) {
             index = free[--freeCount];
@@ -72,7 +72,7 @@ final class HandleTable<T> {
 
     /** The object, or null if the handle is unknown, stale, or of another kind. Lock-free, allocation-free. */
     @SuppressWarnings("unchecked")
-    T lookup(long handle) {
+    public T lookup(long handle) {
         long index = handle & 0xFFFF_FFFFL;
         Entry<T>[] current = slots;
         if (index >= current.length) {
@@ -83,7 +83,7 @@ final class HandleTable<T> {
     }
 
     /** Frees the handle's slot for a later object under the next generation. @return the object, or null if the handle was not live */
-    synchronized T unregister(long handle) {
+    public synchronized T unregister(long handle) {
         T value = lookup(handle);
         if (value == null) {
             return null;
@@ -97,13 +97,13 @@ final class HandleTable<T> {
     }
 
     /** Handles live now. */
-    synchronized int size() {
+    public synchronized int size() {
         return live;
     }
 
     /** Unregisters every entry (the host ABI closed): every handle reads unknown afterwards. */
     @SuppressWarnings("unchecked")
-    synchronized void clear() {
+    public synchronized void clear() {
         for (int index = 0; index < used; index++) {
             Entry<T> entry = (Entry<T>) SLOT.getAcquire(slots, index);
             if (entry != null) {
@@ -112,7 +112,7 @@ final class HandleTable<T> {
         }
     }
 
-    String kindName() {
+    public String kindName() {
         return kindName;
     }
 
