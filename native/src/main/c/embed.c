@@ -41,7 +41,7 @@
 /* More options than this is a garbage count, not a JVM command line. */
 #define EMBED_MAX_JVM_OPTIONS 4096u
 #define EMBED_NATIVE_ACCESS "--enable-native-access=ALL-UNNAMED"
-#define EMBED_BOOTSTRAP "dev/lanehost/nativeabi/EmbeddedRuntime"
+#define EMBED_BOOTSTRAP "dev.lanehost.nativeabi.EmbeddedRuntime"
 /* Sized for a sentence that quotes a class path or a JVM path. */
 #define EMBED_ERROR_CAPACITY 4096
 /* Local references one start or stop creates at most; the frame is popped before returning. */
@@ -384,16 +384,38 @@ static void describe_exception(JNIEnv *env, char *buffer, size_t capacity) {
 
 /* ---------------------------------------------------------------- start and stop */
 
+/*
+ * The bootstrap class, from the application class loader. Not FindClass: it picks the loader of the Java
+ * frame below the caller, and a thread inside an FFM downcall has only the JDK's own frames there (the boot
+ * loader, which cannot see the class path). NULL with the exception pending if it cannot be loaded.
+ */
+static jclass load_bootstrap(JNIEnv *env) {
+    jclass loader_class = (*env)->FindClass(env, "java/lang/ClassLoader");
+    jmethodID system_loader = loader_class == NULL ? NULL
+        : (*env)->GetStaticMethodID(env, loader_class, "getSystemClassLoader", "()Ljava/lang/ClassLoader;");
+    jmethodID load_class = system_loader == NULL ? NULL
+        : (*env)->GetMethodID(env, loader_class, "loadClass", "(Ljava/lang/String;)Ljava/lang/Class;");
+    if (load_class == NULL) {
+        return NULL;
+    }
+    jobject loader = (*env)->CallStaticObjectMethod(env, loader_class, system_loader);
+    jstring name = (*env)->ExceptionCheck(env) ? NULL : (*env)->NewStringUTF(env, EMBED_BOOTSTRAP);
+    if (name == NULL) {
+        return NULL;
+    }
+    return (jclass)(*env)->CallObjectMethod(env, loader, load_class, name);
+}
+
 /* Step 3 on an attached thread inside a local frame: the EmbeddedRuntime, or a status and last error. */
 static int32_t start_runtime(JNIEnv *env, const char *setup_class, jobject *runtime_out, const lanehost_api **api_out) {
     char exception[2048];
-    jclass bootstrap = (*env)->FindClass(env, EMBED_BOOTSTRAP);
-    if (bootstrap == NULL) {
+    jclass bootstrap = load_bootstrap(env);
+    if (bootstrap == NULL || (*env)->ExceptionCheck(env)) {
         describe_exception(env, exception, sizeof exception);
         return fail(LANEHOST_INVALID_ARGUMENT,
-                    "dev.lanehost.nativeabi.EmbeddedRuntime cannot be loaded (%s): the class path must hold "
-                    "lanehost-native and its dependencies, built for this JDK",
-                    exception);
+                    "%s cannot be loaded (%s): the class path must hold lanehost-native and its dependencies, "
+                    "built for this JDK",
+                    EMBED_BOOTSTRAP, exception);
     }
     jmethodID start = (*env)->GetStaticMethodID(env, bootstrap, "start",
                                                 "(Ljava/lang/String;I)Ldev/lanehost/nativeabi/EmbeddedRuntime;");

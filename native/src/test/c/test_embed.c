@@ -8,6 +8,8 @@
  * Each start prints "start <what>: <STATUS> <last error>" so the Java test can check the sentences too.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
+#include <dlfcn.h>
+#include <jni.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -269,6 +271,45 @@ static void aJvmOptionTheJvmRefusesIsAnInvalidArgument(void) {
     CHECK(strstr(lanehost_embed_last_error(), "the JVM refused its options") != NULL);
 }
 
+/* A host that runs a JVM of its own (created here with JNI): lanehost uses it, but does not end it. */
+static void aJvmTheHostStartedIsUsedButNotShutDown(void) {
+    char path[8192];
+    snprintf(path, sizeof path, "%s/lib/server/libjvm.so", java_home);
+    void *libjvm = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+    CHECK(libjvm != NULL);
+    if (libjvm == NULL) {
+        return;
+    }
+    jint (*create)(JavaVM **, void **, void *) = (jint(*)(JavaVM **, void **, void *))dlsym(libjvm, "JNI_CreateJavaVM");
+    snprintf(path, sizeof path, "-Djava.class.path=%s", class_path);
+    JavaVMOption jvm_options[] = {{path, NULL}, {"--enable-native-access=ALL-UNNAMED", NULL}};
+    JavaVMInitArgs arguments = {JNI_VERSION_24, 2, jvm_options, JNI_FALSE};
+    JavaVM *jvm = NULL;
+    JNIEnv *env = NULL;
+    CHECK_EQ(JNI_OK, create(&jvm, (void **)&env, &arguments));
+    if (jvm == NULL) {
+        return;
+    }
+    (*jvm)->DetachCurrentThread(jvm);
+
+    lanehost_embed_options options = options_for(SETUP("Frames"));
+    startFails("the host's JVM with a class path", &options, LANEHOST_INVALID_ARGUMENT);
+    options.class_path = NULL;
+    options.java_home = "/nonexistent-jdk"; /* not needed: no libjvm is loaded */
+    lanehost_embed *embed = NULL;
+    const lanehost_api *api = NULL;
+    CHECK_EQ(LANEHOST_OK, start("the host's JVM", &options, &embed, &api));
+    if (embed != NULL) {
+        uint64_t frame = 0;
+        CHECK_EQ(LANEHOST_OK, api->lane_lookup("frame", &frame));
+        CHECK_EQ(LANEHOST_OK, api->lane_drive(frame, 0, NULL));
+        CHECK_EQ(LANEHOST_OK, lanehost_embed_stop(embed));
+    }
+    CHECK_EQ(LANEHOST_INVALID_ARGUMENT, lanehost_embed_shutdown());
+    printf("shutdown of the host's JVM: %s\n", lanehost_embed_last_error());
+    CHECK_EQ(JNI_OK, (*jvm)->DestroyJavaVM(jvm)); /* its owner ends it */
+}
+
 int main(int argc, char **argv) {
     if (argc == 2 && strcmp(argv[1], "options") == 0) {
         RUN_TEST(badOptionsAreRefusedBeforeAnyJvm);
@@ -285,27 +326,31 @@ int main(int argc, char **argv) {
     static const struct {
         const char *name;
         void (*run)(void);
+        int lanehost_owns_the_jvm;
     } scenarios[] = {
-        {"drive", drivesFramesAndCallsGatesFromItsOwnLoop},
-        {"unknown-setup", anUnknownSetupClassIsAnInvalidArgument},
-        {"throwing-setup", aThrowingSetupIsACallbackFailure},
-        {"throwing-constructor", aThrowingConstructorIsACallbackFailure},
-        {"unreadable-message", anExceptionWhoseMessageThrowsIsStillReported},
-        {"not-a-setup", aClassThatIsNoSetupIsAnInvalidArgument},
-        {"no-lanehost", aClassPathWithoutLanehostIsAnInvalidArgument},
-        {"second-configuration", aSecondJvmConfigurationIsRefused},
-        {"refused-jvm-option", aJvmOptionTheJvmRefusesIsAnInvalidArgument},
+        {"drive", drivesFramesAndCallsGatesFromItsOwnLoop, 1},
+        {"unknown-setup", anUnknownSetupClassIsAnInvalidArgument, 1},
+        {"throwing-setup", aThrowingSetupIsACallbackFailure, 1},
+        {"throwing-constructor", aThrowingConstructorIsACallbackFailure, 1},
+        {"unreadable-message", anExceptionWhoseMessageThrowsIsStillReported, 1},
+        {"not-a-setup", aClassThatIsNoSetupIsAnInvalidArgument, 1},
+        {"no-lanehost", aClassPathWithoutLanehostIsAnInvalidArgument, 1},
+        {"second-configuration", aSecondJvmConfigurationIsRefused, 1},
+        {"refused-jvm-option", aJvmOptionTheJvmRefusesIsAnInvalidArgument, 1},
+        {"running-jvm", aJvmTheHostStartedIsUsedButNotShutDown, 0},
     };
     for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++) {
         if (strcmp(argv[1], scenarios[i].name) == 0) {
             check_current_test = scenarios[i].name;
             scenarios[i].run();
-            /* Like a well-behaved host: end the JVM, after which nothing starts. */
-            CHECK_EQ(LANEHOST_OK, lanehost_embed_shutdown());
-            lanehost_embed_options options = options_for(SETUP("Frames"));
-            lanehost_embed *embed = NULL;
-            const lanehost_api *api = NULL;
-            CHECK_EQ(LANEHOST_CLOSED, start("after the shutdown", &options, &embed, &api));
+            if (scenarios[i].lanehost_owns_the_jvm) {
+                /* Like a well-behaved host: end the JVM, after which nothing starts. */
+                CHECK_EQ(LANEHOST_OK, lanehost_embed_shutdown());
+                lanehost_embed_options options = options_for(SETUP("Frames"));
+                lanehost_embed *embed = NULL;
+                const lanehost_api *api = NULL;
+                CHECK_EQ(LANEHOST_CLOSED, start("after the shutdown", &options, &embed, &api));
+            }
             printf("%s %s\n", check_failures == 0 ? "ok  " : "FAIL", scenarios[i].name);
             return CHECK_EXIT();
         }

@@ -111,7 +111,7 @@ class EmbedFromCTest {
     void aClassPathWithoutLanehostIsAnInvalidArgumentThatSaysSo() throws Exception {
         String output = passes("no-lanehost");
         assertContains(output, "start without lanehost: INVALID_ARGUMENT dev.lanehost.nativeabi.EmbeddedRuntime cannot be "
-                + "loaded (java.lang.NoClassDefFoundError: dev/lanehost/nativeabi/EmbeddedRuntime): the class path must "
+                + "loaded (java.lang.ClassNotFoundException: dev.lanehost.nativeabi.EmbeddedRuntime): the class path must "
                 + "hold lanehost-native");
     }
 
@@ -123,6 +123,17 @@ class EmbedFromCTest {
         assertContains(output, "start other JVM options: INVALID_ARGUMENT");
         assertContains(output, "start Frames, same class path: OK");
         assertContains(output, "shutdown with a runtime started: 1 runtime(s) are started or starting");
+    }
+
+    @Test
+    void aJvmTheHostStartedItselfIsUsedButNotShutDown() throws Exception {
+        Run run = run("running-jvm");
+        assertEquals(0, run.exitCode(), "test_embed running-jvm failed:\n" + run.output());
+        assertContains(run.output(), "start the host's JVM with a class path: INVALID_ARGUMENT a JVM lanehost did not start "
+                + "already runs in this process");
+        assertContains(run.output(), "start the host's JVM: OK");
+        assertContains(run.output(), "shutdown of the host's JVM: lanehost_embed did not start this process's JVM; its owner ends it");
+        assertContains(run.output(), "ok   running-jvm");
     }
 
     @Test
