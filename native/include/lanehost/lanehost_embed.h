@@ -83,7 +83,8 @@ typedef struct lanehost_embed lanehost_embed;
  *
  *  1. The first start in a process loads libjvm from java_home (else $JAVA_HOME) and creates the JVM with
  *     class_path and jvm_options, unless a JVM already runs in the process (the host's own, or this is a
- *     `java` process): that one is used as it is, and class_path and jvm_options must be NULL and 0. A process has one JVM for the rest of its life: later starts reuse it and
+ *     `java` process): that one is used as it is, class_path and jvm_options must be NULL and 0, and its
+ *     owner must not end it while a runtime is started. A process has one JVM for the rest of its life: later starts reuse it and
  *     must pass the same class_path and jvm_options, or NULL and 0 to take the running JVM's. A JVM that
  *     refuses to be created is not tried again in that process (HotSpot keeps state from the failed attempt);
  *     a libjvm that is not found may be looked for again with another java_home.

@@ -1,6 +1,7 @@
 package dev.lanehost.nativeabi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
@@ -15,7 +16,8 @@ import org.junit.jupiter.api.Test;
  * The C-first way in, for real: test_embed (a C program built by CMake, {@code native/src/test/c/test_embed.c})
  * starts a JVM through liblanehost_embed in a child process, with this JDK and this test's class path, and
  * drives lanes and calls gates from its own main thread. Each test runs one scenario; the program checks the
- * statuses and results itself, and this test checks its exit code and the sentences it printed.
+ * statuses and results itself, and this test checks its exit code, the sentences it printed, and that HotSpot's
+ * JNI checker ({@code -Xcheck:jni}) found nothing to warn about.
  */
 class EmbedFromCTest {
     private static final Path PROGRAM = Path.of(System.getProperty("lanehost.cmake.dir", "target/cmake"), "test_embed");
@@ -36,6 +38,8 @@ class EmbedFromCTest {
                     .redirectErrorStream(true)
                     .redirectOutput(output);
             builder.environment().put("JAVA_HOME", javaHome); // the drive scenario takes the JDK from here
+            // HotSpot's JNI checker reports a JNI call made with an exception pending, a leaked local frame...
+            builder.environment().put("JAVA_TOOL_OPTIONS", "-Xcheck:jni");
             Process process = builder.start();
             if (!process.waitFor(DEADLINE_SECONDS, TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor();
@@ -51,6 +55,7 @@ class EmbedFromCTest {
     private static String passes(String scenario) throws IOException, InterruptedException {
         Run run = run(scenario);
         assertEquals(0, run.exitCode(), "test_embed " + scenario + " failed:\n" + run.output());
+        assertFalse(run.output().contains("WARNING in native method"), "-Xcheck:jni found a misuse:\n" + run.output());
         assertTrue(run.output().contains("ok   " + scenario), run.output());
         // Every scenario ends like a host should: lanehost_embed_shutdown, after which nothing starts.
         assertContains(run.output(), "start after the shutdown: CLOSED lanehost_embed_shutdown ended this process's JVM");
@@ -129,6 +134,7 @@ class EmbedFromCTest {
     void aJvmTheHostStartedItselfIsUsedButNotShutDown() throws Exception {
         Run run = run("running-jvm");
         assertEquals(0, run.exitCode(), "test_embed running-jvm failed:\n" + run.output());
+        assertFalse(run.output().contains("WARNING in native method"), "-Xcheck:jni found a misuse:\n" + run.output());
         assertContains(run.output(), "start the host's JVM with a class path: INVALID_ARGUMENT a JVM lanehost did not start "
                 + "already runs in this process");
         assertContains(run.output(), "start the host's JVM: OK");
