@@ -4,5 +4,9 @@
  * test-host library of foreign pthreads used by tests, samples and benchmarks. ({@code native} is a
  * Java keyword, hence {@code nativeabi}.) Both libraries are built by CMake in this module and bundled
  * in its jar; {@link dev.lanehost.nativeloader.NativeLibraryLoader} loads them.
+ *
+ * <p>A C program can also come in first: {@code liblanehost_embed} ({@code lanehost_embed.h}) starts the JVM
+ * in the program's process, runs the program's {@link dev.lanehost.nativeabi.HostSetup} against a new runtime
+ * and {@link dev.lanehost.nativeabi.HostAbi}, and hands the program that host ABI's function table.
  */
 package dev.lanehost.nativeabi;

@@ -1,0 +1,60 @@
+package dev.lanehost.nativeabi;
+
+import dev.lanehost.callgate.CallStatus;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Modifier;
+
+/**
+ * The user's {@link HostSetup}, found by name on the JVM's class path and created. A name that does not lead
+ * to a usable class is the host's mistake ({@code INVALID_ARGUMENT}); a constructor or static initializer
+ * that throws is the setup's own failure ({@code CALLBACK_FAILED}).
+ */
+final class SetupClass {
+    private SetupClass() {
+    }
+
+    static HostSetup instantiate(String name) throws EmbedFailure {
+        if (name == null || name.isBlank()) {
+            throw invalid("the setup class name is empty");
+        }
+        Class<?> type;
+        try {
+            // The application class loader: the class path lanehost_embed_options.class_path gave the JVM.
+            type = Class.forName(name, false, ClassLoader.getSystemClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw invalid("the setup class " + name + " is not on the class path (" + System.getProperty("java.class.path")
+                    + "); a nested class is named Outer$Inner");
+        } catch (LinkageError e) {
+            throw invalid("the setup class " + name + " cannot be loaded: " + ThrowableSummary.of(e));
+        }
+        if (!HostSetup.class.isAssignableFrom(type)) {
+            throw invalid("the setup class " + name + " does not implement " + HostSetup.class.getName());
+        }
+        int modifiers = type.getModifiers();
+        if (!Modifier.isPublic(modifiers) || Modifier.isAbstract(modifiers)) {
+            throw invalid("the setup class " + name + " must be public and not abstract");
+        }
+        Constructor<? extends HostSetup> constructor;
+        try {
+            constructor = type.asSubclass(HostSetup.class).getConstructor();
+        } catch (NoSuchMethodException e) {
+            throw invalid("the setup class " + name + " has no public no-argument constructor");
+        }
+        try {
+            return constructor.newInstance();
+        } catch (InvocationTargetException e) {
+            throw new EmbedFailure(CallStatus.CALLBACK_FAILED,
+                    "the constructor of the setup class " + name + " threw " + ThrowableSummary.of(e.getCause()));
+        } catch (ExceptionInInitializerError e) {
+            throw new EmbedFailure(CallStatus.CALLBACK_FAILED,
+                    "the static initializer of the setup class " + name + " threw " + ThrowableSummary.of(e.getCause()));
+        } catch (ReflectiveOperationException | LinkageError e) {
+            throw invalid("the setup class " + name + " cannot be created: " + ThrowableSummary.of(e));
+        }
+    }
+
+    private static EmbedFailure invalid(String sentence) {
+        return new EmbedFailure(CallStatus.INVALID_ARGUMENT, sentence);
+    }
+}

@@ -1,0 +1,85 @@
+package dev.lanehost.nativeabi;
+
+import dev.lanehost.callgate.CallGate;
+import dev.lanehost.lanes.ActorRef;
+import dev.lanehost.lanes.ActorRuntime;
+import java.util.List;
+
+/** The setup classes test_embed.c starts through {@code lanehost_embed_start}, one per scenario of EmbedFromCTest. */
+public final class EmbedSetups {
+    private EmbedSetups() {
+    }
+
+    /**
+     * A lane "frame" with an actor that counts the letters it gets; a gate "echo" (on a worker) that answers its
+     * arguments and forwards them to that actor; a gate "frames" on the lane actor that answers
+     * [letters counted, the thread name of its turn].
+     */
+    public static final class Frames implements HostSetup {
+        @Override
+        public void setup(ActorRuntime runtime, HostAbi abi) {
+            abi.exportLane(runtime.registerLane("frame"));
+            int[] letters = {0}; // touched only by the lane actor's turns, which never overlap
+            ActorRef counter = runtime.spawnOnLane("frame", "counter", () -> (context, message) -> letters[0]++);
+            abi.exportGate("frames", CallGate.open(counter,
+                    (context, args) -> List.of(letters[0], Thread.currentThread().getName())));
+            ActorRef echo = runtime.spawn("echo", () -> (context, message) -> { });
+            abi.exportGate("echo", CallGate.open(echo, (context, args) -> {
+                counter.tell(args);
+                return args;
+            }));
+        }
+    }
+
+    public static final class Throwing implements HostSetup {
+        @Override
+        public void setup(ActorRuntime runtime, HostAbi abi) {
+            abi.exportLane(runtime.registerLane("frame")); // closed again with the runtime
+            throw new IllegalStateException("setup refuses on purpose");
+        }
+    }
+
+    public static final class ThrowingConstructor implements HostSetup {
+        public ThrowingConstructor() {
+            throw new UnsupportedOperationException("constructor refuses on purpose");
+        }
+
+        @Override
+        public void setup(ActorRuntime runtime, HostAbi abi) {
+        }
+    }
+
+    /** Throws an exception whose getMessage() and toString() throw: the report must survive it. */
+    public static final class ThrowingUnreadably implements HostSetup {
+        @Override
+        public void setup(ActorRuntime runtime, HostAbi abi) {
+            throw new Unreadable();
+        }
+    }
+
+    static final class Unreadable extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public String getMessage() {
+            throw new UnsupportedOperationException("no message for you");
+        }
+
+        @Override
+        public String toString() {
+            throw new UnsupportedOperationException("no text for you");
+        }
+    }
+
+    public static final class NotASetup {
+    }
+
+    public static final class NoPublicConstructor implements HostSetup {
+        NoPublicConstructor() {
+        }
+
+        @Override
+        public void setup(ActorRuntime runtime, HostAbi abi) {
+        }
+    }
+}
