@@ -196,6 +196,7 @@ final class ActorCell extends MpscNode implements ActorContext {
             }
         } catch (Throwable failure) {
             halt(new ExitReason.Failed(failure));
+            runtime.turnFailed(this, failure); // a turn runs at most once after its actor halts, so once per actor
         } finally {
             turnThread = null;
             TURN_STARTED.setRelease(this, 0L);

@@ -429,12 +429,40 @@ public final class ActorRuntime implements AutoCloseable {
         openArenas.decrementAndGet();
     }
 
+    /**
+     * A turn threw and halted its actor. The line names the actor, its placement and the exception's class;
+     * the exception itself goes to the logger, never through its {@code getMessage}/{@code toString} here,
+     * and nothing the logger does may break the halt that follows.
+     */
+    void turnFailed(ActorCell cell, Throwable failure) {
+        logSafely(System.Logger.Level.WARNING, "actor " + cell.id + " '" + cell.name + "' on " + cell.placement
+                + " halted: a turn threw " + failure.getClass().getName(), failure);
+    }
+
     void hookFailed(ActorCell cell, String what, Throwable failure) {
-        LOG.log(System.Logger.Level.WARNING, "actor " + cell.id + " (" + cell.name + "): " + what + " threw", failure);
+        logSafely(System.Logger.Level.WARNING, "actor " + cell.id + " '" + cell.name + "' on " + cell.placement + ": "
+                + what + " threw " + failure.getClass().getName(), failure);
     }
 
     void internalError(String where, Throwable failure) {
-        LOG.log(System.Logger.Level.ERROR, "lanehost internal error in " + where, failure);
+        logSafely(System.Logger.Level.ERROR, "lanehost internal error in " + where + ": " + failure.getClass().getName(), failure);
+    }
+
+    /** Logs from a path that must not throw (a halt, a teardown, a drive): a failing logger is swallowed. */
+    static void logSafely(System.Logger.Level level, String message, Throwable failure) {
+        try {
+            LOG.log(level, message, failure);
+        } catch (Throwable ignored) {
+            // The logger (or the exception it formats) failed; the runtime's own path goes on.
+        }
+    }
+
+    static void logSafely(System.Logger.Level level, String message) {
+        try {
+            LOG.log(level, message);
+        } catch (Throwable ignored) {
+            // As above: logging never breaks a runtime path.
+        }
     }
 
     void laneStalled(ExecutionLane lane, long nanos) {
