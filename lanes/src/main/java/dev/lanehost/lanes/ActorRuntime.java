@@ -124,7 +124,7 @@ public final class ActorRuntime implements AutoCloseable {
      * actor's first turn, on that placement.
      */
     public ActorRef spawn(String name, Supplier<? extends Behavior> factory) {
-        return spawn(name, factory, Placement.NORMAL, normal);
+        return spawn(name, factory, Placement.NORMAL, null);
     }
 
     /**
@@ -141,14 +141,15 @@ public final class ActorRuntime implements AutoCloseable {
             throw new IllegalArgumentException("cannot spawn '" + name + "' on lane '" + lane
                     + "': no lane of that name is registered (registered: " + new TreeSet<>(lanes.keySet()) + ")");
         }
-        return spawn(name, factory, Placement.lane(lane), target.queue);
+        return spawn(name, factory, Placement.lane(lane), target);
     }
 
-    private ActorRef spawn(String name, Supplier<? extends Behavior> factory, Placement placement, RunQueue home) {
+    private ActorRef spawn(String name, Supplier<? extends Behavior> factory, Placement placement, ExecutionLane lane) {
         Objects.requireNonNull(name, "actor name");
         Objects.requireNonNull(factory, "behaviour factory");
         checkOpen();
-        ActorCell cell = new ActorCell(nextActorId.incrementAndGet(), name, placement, this, home, factory);
+        RunQueue home = lane == null ? normal : lane.queue;
+        ActorCell cell = new ActorCell(nextActorId.incrementAndGet(), name, placement, this, home, lane, factory);
         registry.put(cell.id, cell);
         cells.put(cell.id, cell);
         cell.schedule();
@@ -467,8 +468,8 @@ public final class ActorRuntime implements AutoCloseable {
 
     void laneStalled(ExecutionLane lane, long nanos) {
         stallReports.incrementAndGet();
-        LOG.log(System.Logger.Level.WARNING, "lane '" + lane.name() + "' has " + lane.queued()
-                + " actor(s) queued and has not been driven for " + nanos / 1_000_000 + " ms: its host stopped calling back?");
+        LOG.log(System.Logger.Level.WARNING, "lane '" + lane.name() + "' has " + lane.queued() + " actor(s) with "
+                + lane.queuedLetters() + " letter(s) queued and has not been driven for " + nanos / 1_000_000 + " ms: its host stopped calling back?");
     }
 
     private void observeLanes() {

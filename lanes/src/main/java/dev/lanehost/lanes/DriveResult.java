@@ -5,7 +5,8 @@ package dev.lanehost.lanes;
  *
  * @param status    whether it ran
  * @param turns     turns run by this drive
- * @param remaining actors still queued on the lane when it returned (work left for the next drive)
+ * @param remaining letters still queued on the lane when it returned, in the mailboxes of all its actors
+ *                  (work left for the next drive; {@link ExecutionLane#queuedLetters()})
  */
 public record DriveResult(DriveStatus status, int turns, long remaining) {
     static final DriveResult WRONG_THREAD = new DriveResult(DriveStatus.WRONG_THREAD, 0, 0);

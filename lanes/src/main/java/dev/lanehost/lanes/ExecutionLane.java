@@ -28,6 +28,7 @@ public final class ExecutionLane {
     private static final VarHandle DRIVES;
     private static final VarHandle TURNS;
     private static final VarHandle LAST_WORK_DRIVE;
+    private static final VarHandle QUEUED_LETTERS;
     private static final Pattern ATTACHED_THREAD_NAME = Pattern.compile("Thread-\\d+");
     /** Polls that find a producer mid-offer before a drive gives up and reports the work as remaining. */
     private static final int SPURIOUS_EMPTY_RETRIES = 100;
@@ -39,6 +40,7 @@ public final class ExecutionLane {
             DRIVES = lookup.findVarHandle(ExecutionLane.class, "drives", long.class);
             TURNS = lookup.findVarHandle(ExecutionLane.class, "turns", long.class);
             LAST_WORK_DRIVE = lookup.findVarHandle(ExecutionLane.class, "lastWorkDriveNanos", long.class);
+            QUEUED_LETTERS = lookup.findVarHandle(ExecutionLane.class, "queuedLetters", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -58,6 +60,12 @@ public final class ExecutionLane {
     private long turns;
     @SuppressWarnings("unused")
     private long lastWorkDriveNanos;
+    /**
+     * Letters in the mailboxes of this lane's actors. Senders add one each (atomically); the driver takes
+     * the letters its turns consumed once per drive, and a teardown the letters it dropped.
+     */
+    @SuppressWarnings("unused")
+    private volatile long queuedLetters;
     // Stall watch, updated by observers under `this`.
     private long observedDrives;
     private long observedAtNanos;
@@ -79,7 +87,7 @@ public final class ExecutionLane {
     /**
      * Lends the calling thread to this lane for at most {@code maxTurns} turns ({@code 0}: until quiescent).
      *
-     * @return the status, the turns run, and how many actors are still queued
+     * @return the status, the turns run, and the letters still queued on the lane ({@link #queuedLetters()})
      */
     public DriveResult drive(int maxTurns) {
         if (maxTurns < 0) {
@@ -128,10 +136,12 @@ public final class ExecutionLane {
             driving = false;
             DRIVES.setRelease(this, (long) DRIVES.get(this) + 1);
             if (ran > 0) {
+                lettersTaken(ran); // each turn took exactly one letter
                 TURNS.setRelease(this, (long) TURNS.get(this) + ran);
                 LAST_WORK_DRIVE.setRelease(this, runtime.nanoTime());
             }
         }
+        remaining = queuedLetters();
         return ran == 0 && remaining == 0 ? DriveResult.NOTHING : new DriveResult(DriveStatus.OK, ran, remaining);
     }
 
@@ -162,6 +172,23 @@ public final class ExecutionLane {
     /** Actors queued now, all bands. */
     public long queued() {
         return queue.depth();
+    }
+
+    /**
+     * Letters waiting in the mailboxes of this lane's actors: the lane's backlog, which a host can watch
+     * grow. O(1), never negative; exact between drives, and during a drive it still counts the letters that
+     * drive has taken so far (the driver settles its count when the drive returns).
+     */
+    public long queuedLetters() {
+        return Math.max(0, (long) QUEUED_LETTERS.getVolatile(this));
+    }
+
+    void letterQueued() {
+        QUEUED_LETTERS.getAndAdd(this, 1L);
+    }
+
+    void lettersTaken(long letters) {
+        QUEUED_LETTERS.getAndAdd(this, -letters);
     }
 
     private boolean bind(Thread current) {
@@ -213,7 +240,8 @@ public final class ExecutionLane {
             driveSeenAt = observedAtNanos;
         }
         return new Snapshot.LaneRow(name, bound == null ? null : bound.getName(), drives(), turns(),
-                Math.max(0, now - driveSeenAt), lastWork == 0 ? -1 : Math.max(0, now - lastWork), List.copyOf(bands), stalled);
+                Math.max(0, now - driveSeenAt), lastWork == 0 ? -1 : Math.max(0, now - lastWork), List.copyOf(bands),
+                queuedLetters(), stalled);
     }
 
     @Override
