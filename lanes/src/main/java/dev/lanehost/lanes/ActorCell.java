@@ -373,8 +373,9 @@ final class ActorCell extends MpscNode implements ActorContext {
     }
 
     /**
-     * Runtime close: tear down here, whatever the placement, unless a turn is still running after a grace
-     * period; then its runner tears down when the turn ends (the halt is already claimed).
+     * Runtime close, on the closing thread (a normal actor, or a lane actor whose lane thread will not):
+     * tear down here, unless a turn is still running after a grace period; then its runner tears down when
+     * the turn ends (the halt is already claimed).
      */
     void finishOnClose() {
         if (!tryLockTurn(CLOSE_GRACE_NANOS)) {

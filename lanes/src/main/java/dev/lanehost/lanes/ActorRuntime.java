@@ -10,9 +10,11 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -58,6 +60,11 @@ public final class ActorRuntime implements AutoCloseable {
     private final AtomicLong openArenas = new AtomicLong();
     private final AtomicLong stallReports = new AtomicLong();
     private volatile boolean closed;
+    private final AtomicBoolean closing = new AtomicBoolean();
+    private final long laneCloseGraceNanos;
+    private volatile CloseReport closeReport;
+    /** Opened when the close that won {@link #closing} has finished. */
+    private final CountDownLatch closeFinished = new CountDownLatch(1);
     private final HostedThreads hosted;
     private final AffinityPolicy affinityPolicy;
     private final Affinity affinity;
@@ -67,6 +74,7 @@ public final class ActorRuntime implements AutoCloseable {
     private ActorRuntime(Builder builder) {
         this.profile = builder.profile;
         this.laneStallThresholdNanos = builder.laneStallThreshold.toNanos();
+        this.laneCloseGraceNanos = builder.laneCloseGrace.toNanos();
         this.observer = builder.observer == null ? new RuntimeObserver() { } : guarded(builder.observer);
         this.simulated = profile == Profile.SIMULATED ? new SimulatedSchedule(builder.seed, builder.replay) : null;
         this.affinityPolicy = builder.affinityPolicy;
@@ -105,7 +113,7 @@ public final class ActorRuntime implements AutoCloseable {
             throw new IllegalArgumentException("a lane name must not be blank");
         }
         checkOpen();
-        ExecutionLane lane = new ExecutionLane(name, this, new RunQueue(name, simulated, null));
+        ExecutionLane lane = new ExecutionLane(name, this, new RunQueue(name, simulated, null), true);
         if (lanes.putIfAbsent(name, lane) != null) {
             throw new IllegalArgumentException("a lane named '" + name + "' is already registered; lane names are unique");
         }
@@ -150,6 +158,9 @@ public final class ActorRuntime implements AutoCloseable {
         checkOpen();
         RunQueue home = lane == null ? normal : lane.queue;
         ActorCell cell = new ActorCell(nextActorId.incrementAndGet(), name, placement, this, home, lane, factory);
+        if (lane != null) {
+            lane.actorSpawned();
+        }
         registry.put(cell.id, cell);
         cells.put(cell.id, cell);
         cell.schedule();
@@ -239,6 +250,13 @@ public final class ActorRuntime implements AutoCloseable {
             drainer.set(null);
         }
     }
+
+    /**
+     * Fifteen frames at 60 Hz, a dozen periods of a 1024-frame audio buffer at 48 kHz, two ticks of a 10 Hz
+     * control loop: a host that is still calling back drives within it, and a close whose hosts have gone
+     * quiet costs a quarter of a second.
+     */
+    static final Duration DEFAULT_LANE_CLOSE_GRACE = Duration.ofMillis(250);
 
     /** Passes that find a sender mid-queue (counted, nothing pollable) before the queue is taken as idle. */
     private static final int SPURIOUS_EMPTY_PASSES = 1000;
@@ -342,25 +360,93 @@ public final class ActorRuntime implements AutoCloseable {
         return closed;
     }
 
-    /**
-     * Halts every actor with {@link ExitReason#SHUTDOWN} and tears each down on this thread (waiting for
-     * any running turn to end), then stops the HOSTED threads. Lanes refuse later drives with
-     * {@link DriveStatus#CLOSED}. Idempotent.
-     */
+    /** As {@link #closeAndReport()}, for try-with-resources; {@link #lastCloseReport()} keeps what it did. */
     @Override
     public void close() {
-        if (closed) {
-            return;
+        closeAndReport();
+    }
+
+    /**
+     * Closes the runtime: halts every actor with {@link ExitReason#SHUTDOWN}, stops the HOSTED threads, and
+     * tears every actor down, each lane's on its lane's thread:
+     * <ol>
+     *   <li>a lane whose bound thread is the caller is torn down here (close() from inside one of its turns:
+     *       when that turn returns);</li>
+     *   <li>a lane whose bound thread is alive is torn down by that thread's next drive (or bind/release),
+     *       which then returns {@link DriveStatus#CLOSED}; close waits for it, on a latch per lane, at most
+     *       the lane close grace ({@link Builder#laneCloseGrace}) for all lanes together;</li>
+     *   <li>a lane never bound, released, whose thread has ended, or whose host did not drive it within the
+     *       grace is torn down on this thread, and that is logged;</li>
+     *   <li>normal actors are torn down on this thread (the HOSTED worker has stopped).</li>
+     * </ol>
+     * Idempotent: a second call (from any thread) tears down the lanes bound to its thread, waits for the
+     * first close to finish, and returns the same report.
+     *
+     * @return per lane, where its actors were torn down and why
+     */
+    public CloseReport closeAndReport() {
+        Thread current = Thread.currentThread();
+        if (!closing.compareAndSet(false, true)) {
+            for (ExecutionLane lane : lanes.values()) {
+                lane.bind(); // closed: on the lane's own bound thread this runs its pending teardown
+            }
+            awaitUninterruptibly(closeFinished);
+            return closeReport;
         }
-        closed = true;
-        if (hosted != null) {
-            hosted.stop();
+        Map<String, LaneTeardown> outcomes = new TreeMap<>();
+        try {
+            closed = true;
+            if (hosted != null) {
+                hosted.stop();
+            }
+            List<ActorCell> all = cellsInIdOrder();
+            for (ActorCell cell : all) {
+                cell.halt(ExitReason.SHUTDOWN);
+            }
+            List<ExecutionLane> awaited = new ArrayList<>();
+            List<ExecutionLane> ordered = new ArrayList<>(lanes.values());
+            ordered.sort(Comparator.comparing(ExecutionLane::name));
+            for (ExecutionLane lane : ordered) {
+                LaneTeardown settled = lane.beginClose(current);
+                if (settled == null) {
+                    awaited.add(lane);
+                } else {
+                    outcomes.put(lane.name(), settled);
+                }
+            }
+            long deadline = System.nanoTime() + laneCloseGraceNanos; // lane hosts drive meanwhile
+            for (ActorCell cell : all) {
+                if (cell.lane == null) {
+                    cell.finishOnClose();
+                }
+            }
+            for (ExecutionLane lane : awaited) {
+                outcomes.put(lane.name(), lane.awaitTeardown(deadline, laneCloseGraceNanos, current));
+            }
+        } finally {
+            closeReport = new CloseReport(outcomes);
+            closeFinished.countDown();
         }
-        for (ActorCell cell : List.copyOf(cells.values())) {
-            cell.halt(ExitReason.SHUTDOWN);
+        return closeReport;
+    }
+
+    /** What the close did with each lane, or null while the runtime is open (or its close is running). */
+    public CloseReport lastCloseReport() {
+        return closeReport;
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                latch.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
         }
-        for (ActorCell cell : List.copyOf(cells.values())) {
-            cell.finishOnClose();
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -388,6 +474,25 @@ public final class ActorRuntime implements AutoCloseable {
 
     void actorTornDown(ActorCell cell) {
         cells.remove(cell.id);
+        if (cell.lane != null) {
+            cell.lane.actorTornDown();
+        }
+    }
+
+    /** Close's fallback for one lane, on the closing thread: its actors, in id order. */
+    void tearDownOnClosingThread(ExecutionLane lane) {
+        for (ActorCell cell : cellsInIdOrder()) {
+            if (cell.lane == lane) {
+                cell.halt(ExitReason.SHUTDOWN); // no-op but for an actor spawned as the close began
+                cell.finishOnClose();
+            }
+        }
+    }
+
+    private List<ActorCell> cellsInIdOrder() {
+        List<ActorCell> ordered = new ArrayList<>(cells.values());
+        ordered.sort(Comparator.comparingLong(cell -> cell.id));
+        return ordered;
     }
 
     Timer newTimer(ActorCell owner, Duration delay, TurnCallback callback) {
@@ -641,6 +746,7 @@ public final class ActorRuntime implements AutoCloseable {
         private long seed = 0x1A7E5EEDL;
         private Schedule replay;
         private Duration laneStallThreshold = Duration.ofSeconds(1);
+        private Duration laneCloseGrace = DEFAULT_LANE_CLOSE_GRACE;
         private RuntimeObserver observer;
         private AffinityPolicy affinityPolicy = AffinityPolicy.NONE;
         private Affinity affinity;
@@ -669,6 +775,19 @@ public final class ActorRuntime implements AutoCloseable {
                 throw new IllegalArgumentException("the lane stall threshold must be positive; got " + threshold);
             }
             this.laneStallThreshold = threshold;
+            return this;
+        }
+
+        /**
+         * How long close waits for the hosts of lanes bound to live threads to drive them once more, so that
+         * each lane's actors are torn down on its own thread (default 250 ms). Lanes not driven within it are
+         * torn down on the closing thread, and the close report says so. Zero: do not wait.
+         */
+        public Builder laneCloseGrace(Duration grace) {
+            if (grace.isNegative()) {
+                throw new IllegalArgumentException("the lane close grace must not be negative; got " + grace);
+            }
+            this.laneCloseGrace = grace;
             return this;
         }
 

@@ -15,4 +15,18 @@ public record DriveResult(DriveStatus status, int turns, long remaining) {
     static final DriveResult CLOSED = new DriveResult(DriveStatus.CLOSED, 0, 0);
     /** The common case of a host callback finding nothing to do, without allocating. */
     static final DriveResult NOTHING = new DriveResult(DriveStatus.OK, 0, 0);
+
+    /** The shared constant when nothing ran and nothing is left; a new result otherwise. */
+    static DriveResult of(DriveStatus status, int turns, long remaining) {
+        if (turns == 0 && remaining == 0) {
+            return switch (status) {
+                case OK -> NOTHING;
+                case WRONG_THREAD -> WRONG_THREAD;
+                case REENTRANT -> REENTRANT;
+                case INVALID_ARGUMENT -> INVALID_ARGUMENT;
+                case CLOSED -> CLOSED;
+            };
+        }
+        return new DriveResult(status, turns, remaining);
+    }
 }

@@ -34,10 +34,12 @@ public record Snapshot(long takenAtNanos, List<ActorRow> actors, List<LaneRow> l
      * @param nanosSinceWorkDrive  time since the last drive that ran a turn, or -1 if none has
      * @param bandDepths           actors queued in each of the four bands
      * @param queuedLetters        letters waiting in the mailboxes of the lane's actors: its backlog
+     * @param rebinds              times the lane was bound again after its first binding
      * @param stalled              work is queued and the lane has not been driven for the stall threshold
      */
     public record LaneRow(String name, String boundThread, long drives, long turns, long nanosSinceDriveSeen,
-                          long nanosSinceWorkDrive, List<Long> bandDepths, long queuedLetters, boolean stalled) {
+                          long nanosSinceWorkDrive, List<Long> bandDepths, long queuedLetters,
+                          long rebinds, boolean stalled) {
     }
 
     /** A {@code ps}-style table for humans. */
@@ -51,15 +53,15 @@ public record Snapshot(long takenAtNanos, List<ActorRow> actors, List<LaneRow> l
                     row.turns(), row.currentTurnNanos() == 0 ? "-" : micros(row.currentTurnNanos()), row.strikes()));
         }
         if (!lanes.isEmpty()) {
-            out.append(String.format("%nLANE                 %-22s %10s %10s %12s %12s %-16s %8s %s%n",
-                    "BOUND", "DRIVES", "TURNS", "LAST-DRIVE", "LAST-WORK", "BANDS 0/1/2/3", "LETTERS", "STALLED"));
+            out.append(String.format("%nLANE                 %-22s %10s %10s %12s %12s %-16s %8s %7s %s%n",
+                    "BOUND", "DRIVES", "TURNS", "LAST-DRIVE", "LAST-WORK", "BANDS 0/1/2/3", "LETTERS", "REBINDS", "STALLED"));
             for (LaneRow lane : lanes) {
                 List<Long> b = lane.bandDepths();
-                out.append(String.format("%-20s %-22s %10d %10d %12s %12s %-16s %8d %s%n", clip(lane.name(), 20),
+                out.append(String.format("%-20s %-22s %10d %10d %12s %12s %-16s %8d %7d %s%n", clip(lane.name(), 20),
                         lane.boundThread() == null ? "(unbound)" : clip(lane.boundThread(), 22), lane.drives(), lane.turns(),
                         lane.drives() == 0 ? "never" : "<" + micros(lane.nanosSinceDriveSeen()),
                         lane.nanosSinceWorkDrive() < 0 ? "never" : micros(lane.nanosSinceWorkDrive()),
-                        b.get(0) + "/" + b.get(1) + "/" + b.get(2) + "/" + b.get(3), lane.queuedLetters(), lane.stalled() ? "STALLED" : "no"));
+                        b.get(0) + "/" + b.get(1) + "/" + b.get(2) + "/" + b.get(3), lane.queuedLetters(), lane.rebinds(), lane.stalled() ? "STALLED" : "no"));
             }
         }
         return out.toString();
