@@ -430,16 +430,18 @@ public final class ActorRuntime implements AutoCloseable {
      */
     public CloseReport closeAndReport() {
         Thread current = Thread.currentThread();
+        closed = true; // whoever gets here first: from now on drives, binds and releases answer CLOSED
         if (!closing.compareAndSet(false, true)) {
             for (ExecutionLane lane : lanes.values()) {
-                lane.bind(); // closed: on the lane's own bound thread this runs its pending teardown
+                if (lane.boundThread() == current) {
+                    lane.bind(); // closed, on the lane's own thread: runs its pending teardown here
+                }
             }
             awaitUninterruptibly(closeFinished);
             return closeReport;
         }
         Map<String, LaneTeardown> outcomes = new TreeMap<>();
         try {
-            closed = true;
             if (hosted != null) {
                 hosted.stop();
             }
@@ -520,6 +522,15 @@ public final class ActorRuntime implements AutoCloseable {
         cells.remove(cell.id);
         if (cell.lane != null) {
             cell.lane.actorTornDown();
+        }
+    }
+
+    /** Close: halts every actor of one lane (each halt queues the actor on the lane for its teardown). */
+    void haltActorsOf(ExecutionLane lane) {
+        for (ActorCell cell : cellsInIdOrder()) {
+            if (cell.lane == lane) {
+                cell.halt(ExitReason.SHUTDOWN);
+            }
         }
     }
 

@@ -382,6 +382,8 @@ public final class ExecutionLane {
         }
         driving = true; // a hook that drives this lane gets REENTRANT
         try {
+            // The closing thread may not have halted them yet (this drive came first): halting queues each.
+            runtime.haltActorsOf(this);
             int spurious = 0;
             while (liveActors() > 0) {
                 ActorCell cell = queue.poll();
@@ -393,7 +395,7 @@ public final class ExecutionLane {
                     continue;
                 }
                 spurious = 0;
-                cell.halt(ExitReason.SHUTDOWN); // no-op but for an actor spawned as the close began
+                cell.halt(ExitReason.SHUTDOWN); // no-op but for an actor spawned meanwhile
                 cell.runOnce(); // halted: its teardown, no turn
             }
         } catch (Throwable unexpected) {
@@ -410,6 +412,9 @@ public final class ExecutionLane {
      * @return the outcome, or null if the lane's bound thread is alive and its host's next drive is awaited
      */
     LaneTeardown beginClose(Thread closing) {
+        if (teardownClaim == TEARDOWN_BY_LANE_THREAD) {
+            return null; // a drive got here first: its teardown is running or done
+        }
         if (liveActors() == 0) {
             TEARDOWN_CLAIM.compareAndSet(this, TEARDOWN_OPEN, TEARDOWN_BY_CLOSING_THREAD);
             tornDown.countDown();
@@ -437,7 +442,7 @@ public final class ExecutionLane {
      */
     LaneTeardown awaitTeardown(long deadlineNanos, long graceNanos, Thread closing) {
         if (await(deadlineNanos)) {
-            return LaneTeardown.TORN_DOWN_ON_LANE_THREAD;
+            return finishedOnLaneThread(closing);
         }
         Thread bound = boundThread;
         LaneTeardown why = bound == null ? (everBound ? LaneTeardown.RELEASED : LaneTeardown.NEVER_BOUND)
@@ -447,8 +452,22 @@ public final class ExecutionLane {
             return fell;
         }
         // The lane thread claimed the teardown at the last moment: give it one more grace to finish.
-        return await(System.nanoTime() + graceNanos) ? LaneTeardown.TORN_DOWN_ON_LANE_THREAD
+        return await(System.nanoTime() + graceNanos) ? finishedOnLaneThread(closing)
                 : LaneTeardown.UNFINISHED_ON_LANE_THREAD;
+    }
+
+    /**
+     * The lane thread's teardown has finished. An actor it could not find on the queue (a sender preempted
+     * mid-queue for its whole patience) is torn down here rather than leaked, and that is logged.
+     */
+    private LaneTeardown finishedOnLaneThread(Thread closing) {
+        int left = liveActors();
+        if (left > 0) {
+            ActorRuntime.logSafely(System.Logger.Level.WARNING, "lane '" + name + "': " + left + " actor(s) the lane"
+                    + " thread's teardown did not reach are torn down on the closing thread " + closing.getName());
+            runtime.tearDownOnClosingThread(this);
+        }
+        return LaneTeardown.TORN_DOWN_ON_LANE_THREAD;
     }
 
     /** True once the teardown finished; false at the deadline or on interrupt (the flag is kept). */

@@ -96,6 +96,44 @@ class CloseTest {
     }
 
     @Test
+    void aDriveThatComesBeforeCloseHasHaltedTheActorsStillTearsTheLaneDownOnItsThread() throws Exception {
+        // HOSTED close stops the worker before it halts actors; a worker stuck in a turn holds close there,
+        // after the runtime already answers CLOSED, while the lane's host keeps driving.
+        ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).laneCloseGrace(Duration.ofSeconds(PATIENCE_SECONDS)).build();
+        ExecutionLane lane = runtime.registerLane("gl");
+        Map<String, Thread> teardownThreads = new ConcurrentHashMap<>();
+        runtime.spawnOnLane("gl", "context-owner", () -> new ThreadAffineActor(teardownThreads));
+        CountDownLatch workerBusy = new CountDownLatch(1);
+        CountDownLatch releaseWorker = new CountDownLatch(1);
+        runtime.spawn("blocker", () -> (context, message) -> {
+            workerBusy.countDown();
+            releaseWorker.await();
+        }).tell("hold the worker");
+        CountDownLatch started = new CountDownLatch(1);
+        AtomicReference<DriveStatus> afterClose = new AtomicReference<>();
+        Thread host = Thread.ofPlatform().name("frame-loop").start(() -> {
+            lane.drive(0);
+            started.countDown();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
+            while (!runtime.isClosed() && System.nanoTime() < deadline) {
+                Thread.onSpinWait(); // a frame loop: the next frame comes once close has begun
+            }
+            afterClose.set(lane.drive(0).status()); // close is still stopping the worker
+            releaseWorker.countDown();
+        });
+        assertTrue(started.await(PATIENCE_SECONDS, TimeUnit.SECONDS));
+        assertTrue(workerBusy.await(PATIENCE_SECONDS, TimeUnit.SECONDS));
+
+        CloseReport report = runtime.closeAndReport();
+
+        host.join();
+        assertEquals(DriveStatus.CLOSED, afterClose.get());
+        assertAllOn(host, teardownThreads);
+        assertEquals(LaneTeardown.TORN_DOWN_ON_LANE_THREAD, report.lane("gl"));
+        assertEquals(ResourceCounts.NONE, runtime.resources());
+    }
+
+    @Test
     void lanesNoHostWillDriveAreTornDownOnTheClosingThreadAndEachIsReported() throws Exception {
         try (CapturedLog log = new CapturedLog()) {
             ActorRuntime runtime = ActorRuntime.builder(Profile.SINGLE_THREAD).laneCloseGrace(Duration.ofMillis(20)).build();
