@@ -59,8 +59,7 @@ public final class ActorRuntime implements AutoCloseable {
     private final AtomicLong liveParks = new AtomicLong();
     private final AtomicLong openArenas = new AtomicLong();
     private final AtomicLong stallReports = new AtomicLong();
-    /** Warm-up rounds run on this runtime so far, by any thread. */
-    private final AtomicLong warmUpRounds = new AtomicLong();
+    private final ThreadWarmUp warmUp = new ThreadWarmUp(this);
     private volatile boolean closed;
     private final AtomicBoolean closing = new AtomicBoolean();
     private final long laneCloseGraceNanos;
@@ -124,45 +123,19 @@ public final class ActorRuntime implements AutoCloseable {
 
     /**
      * Warms the lane drive path up on the calling thread, binding no lane: for a host's thread-init hook
-     * (JACK calls it on several threads, so binding there would bind the wrong one). It attaches a foreign
-     * thread to the JVM if it is not yet (its first upcall did that) and runs bind, drive, turn dispatch and
-     * release on a private lane and actor that exist only inside this call, so the first real drive runs
-     * compiled code and costs microseconds, not milliseconds. The first calls on a runtime run
-     * {@value #WARM_UP_ROUNDS} rounds (tens of ms); once that many have run, compiled code is shared by every
-     * thread and later calls run {@value #WARM_UP_ROUNDS_ONCE_WARM}.
+     * (JACK calls it on several threads, so binding there would bind the wrong one). Called through an
+     * upcall, it also attaches a foreign thread to the JVM. It runs bind, drive, turn dispatch and release
+     * on a private lane and actor that exist only inside this call, so the first real drive runs compiled
+     * code and costs microseconds, not milliseconds. The first calls on a runtime run 20,000 rounds (tens of
+     * ms); once that many have run, compiled code serves every thread and a call runs 500.
      *
      * <p>Nothing registered is touched: no lane is bound and no thread renamed, the private actor is in no
      * snapshot, resource count or metric, and it takes no step of a SIMULATED schedule. Any thread, any
      * number at once. Does nothing once the runtime is closed.
      */
     public void warmUpThread() {
-        if (closed) {
-            return;
-        }
-        ExecutionLane lane = new ExecutionLane(WARM_UP_NAME, this, new RunQueue(WARM_UP_NAME, null, null), false);
-        ActorCell actor = new ActorCell(0, WARM_UP_NAME, Placement.lane(WARM_UP_NAME), this, lane.queue, lane,
-                () -> (context, message) -> { });
-        actor.schedule();
-        DriveCounts counts = new DriveCounts();
-        int rounds = warmUpRounds.get() >= WARM_UP_ROUNDS ? WARM_UP_ROUNDS_ONCE_WARM : WARM_UP_ROUNDS;
-        for (int round = 0; round < rounds && !closed; round++) {
-            lane.bind();
-            actor.deliver(new Letter(Letter.MESSAGE, WARM_UP_NAME, null));
-            lane.drive(1, counts); // a turn (the first one is the private actor's start)
-            lane.drive(1, counts); // and the common callback that finds nothing to do
-            lane.release();
-        }
-        warmUpRounds.addAndGet(rounds);
+        warmUp.run();
     }
-
-    /**
-     * Past HotSpot's default tier-4 thresholds (5,000 invocations, 15,000 invocations plus loops), so the
-     * optimizing compiler has the drive path queued; a few milliseconds, once per thread.
-     */
-    static final int WARM_UP_ROUNDS = 20_000;
-    /** Enough for the calling thread's own first-use costs (its allocation buffer, the attach) once the code is compiled. */
-    static final int WARM_UP_ROUNDS_ONCE_WARM = 500;
-    private static final String WARM_UP_NAME = "lanehost-warm-up";
 
     /** True if a lane of this name is registered. Never drains work; for validating a spawn. */
     public boolean laneAvailable(String name) {
