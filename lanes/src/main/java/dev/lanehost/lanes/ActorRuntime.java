@@ -10,11 +10,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -61,11 +59,7 @@ public final class ActorRuntime implements AutoCloseable {
     private final AtomicLong stallReports = new AtomicLong();
     private final ThreadWarmUp warmUp = new ThreadWarmUp(this);
     private volatile boolean closed;
-    private final AtomicBoolean closing = new AtomicBoolean();
-    private final long laneCloseGraceNanos;
-    private volatile CloseReport closeReport;
-    /** Opened when the close that won {@link #closing} has finished. */
-    private final CountDownLatch closeFinished = new CountDownLatch(1);
+    private final RuntimeClose shutdown;
     private final HostedThreads hosted;
     private final AffinityPolicy affinityPolicy;
     private final Affinity affinity;
@@ -75,7 +69,7 @@ public final class ActorRuntime implements AutoCloseable {
     private ActorRuntime(Builder builder) {
         this.profile = builder.profile;
         this.laneStallThresholdNanos = builder.laneStallThreshold.toNanos();
-        this.laneCloseGraceNanos = builder.laneCloseGrace.toNanos();
+        this.shutdown = new RuntimeClose(builder.laneCloseGrace.toNanos());
         this.observer = builder.observer == null ? new RuntimeObserver() { } : guarded(builder.observer);
         this.simulated = profile == Profile.SIMULATED ? new SimulatedSchedule(builder.seed, builder.replay) : null;
         this.affinityPolicy = builder.affinityPolicy;
@@ -402,70 +396,18 @@ public final class ActorRuntime implements AutoCloseable {
      * @return per lane, where its actors were torn down and why
      */
     public CloseReport closeAndReport() {
-        Thread current = Thread.currentThread();
         closed = true; // whoever gets here first: from now on drives, binds and releases answer CLOSED
-        if (!closing.compareAndSet(false, true)) {
-            for (ExecutionLane lane : lanes.values()) {
-                if (lane.boundThread() == current) {
-                    lane.bind(); // closed, on the lane's own thread: runs its pending teardown here
-                }
-            }
-            awaitUninterruptibly(closeFinished);
-            return closeReport;
-        }
-        Map<String, LaneTeardown> outcomes = new TreeMap<>();
-        try {
-            if (hosted != null) {
-                hosted.stop();
-            }
-            List<ActorCell> all = cellsInIdOrder();
-            for (ActorCell cell : all) {
-                cell.halt(ExitReason.SHUTDOWN);
-            }
-            List<ExecutionLane> awaited = new ArrayList<>();
-            List<ExecutionLane> ordered = new ArrayList<>(lanes.values());
-            ordered.sort(Comparator.comparing(ExecutionLane::name));
-            for (ExecutionLane lane : ordered) {
-                LaneTeardown settled = lane.beginClose(current);
-                if (settled == null) {
-                    awaited.add(lane);
-                } else {
-                    outcomes.put(lane.name(), settled);
-                }
-            }
-            long deadline = System.nanoTime() + laneCloseGraceNanos; // lane hosts drive meanwhile
-            for (ActorCell cell : all) {
-                if (cell.lane == null) {
-                    cell.finishOnClose();
-                }
-            }
-            for (ExecutionLane lane : awaited) {
-                outcomes.put(lane.name(), lane.awaitTeardown(deadline, laneCloseGraceNanos, current));
-            }
-        } finally {
-            closeReport = new CloseReport(outcomes);
-            closeFinished.countDown();
-        }
-        return closeReport;
+        return shutdown.run(lanes.values(), this::stopHostedThreads, this::cellsInIdOrder);
     }
 
     /** What the close did with each lane, or null while the runtime is open (or its close is running). */
     public CloseReport lastCloseReport() {
-        return closeReport;
+        return shutdown.report();
     }
 
-    private static void awaitUninterruptibly(CountDownLatch latch) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                latch.await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+    private void stopHostedThreads() {
+        if (hosted != null) {
+            hosted.stop();
         }
     }
 
