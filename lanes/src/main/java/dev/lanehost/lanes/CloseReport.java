@@ -1,6 +1,8 @@
 package dev.lanehost.lanes;
 
+import java.util.Collections;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What {@link ActorRuntime#closeAndReport()} did with each lane: where its actors were torn down, and why.
@@ -9,7 +11,7 @@ import java.util.Map;
  */
 public record CloseReport(Map<String, LaneTeardown> lanes) {
     public CloseReport {
-        lanes = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(lanes));
+        lanes = Collections.unmodifiableMap(new TreeMap<>(lanes));
     }
 
     /** The outcome for one lane, or null if no lane of that name was registered. */
