@@ -1,0 +1,109 @@
+package dev.lanehost.lanes;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+
+/**
+ * The runtime's close, run once, keeping each lane actor's teardown on its lane's thread wherever a host
+ * still drives that lane.
+ *
+ * <h2>Close protocol</h2>
+ * <ol>
+ *   <li>The runtime is marked closed (by its caller): from then on every drive, bind and release answers
+ *       {@link DriveStatus#CLOSED}, after running its lane's pending teardown if it is on the lane's bound
+ *       thread. The first caller claims the close; a later caller runs the teardown of lanes bound to its
+ *       own thread, then waits for the first to finish and returns its report.</li>
+ *   <li>The HOSTED threads stop; every actor is halted with {@link ExitReason#SHUTDOWN}.</li>
+ *   <li>Each lane settles what it can at once ({@link ExecutionLane#beginClose}): no actors left; bound to
+ *       the closing thread (torn down here); never bound, released, or bound to a thread that has ended
+ *       (torn down here as a fallback). A lane bound to a live thread is awaited.</li>
+ *   <li>Normal actors are torn down on the closing thread, while lane hosts drive.</li>
+ *   <li>Awaited lanes are waited for, each on its own latch, until one deadline: the grace after step 3.
+ *       A lane whose host has not claimed its teardown by then is torn down on the closing thread.</li>
+ *   <li>The report (one outcome per lane) is published and the close is over.</li>
+ * </ol>
+ */
+final class RuntimeClose {
+    private final long laneGraceNanos;
+    private final AtomicBoolean claimed = new AtomicBoolean();
+    /** Opened when the close that won {@link #claimed} has finished. */
+    private final CountDownLatch finished = new CountDownLatch(1);
+    private volatile CloseReport report;
+
+    RuntimeClose(long laneGraceNanos) {
+        this.laneGraceNanos = laneGraceNanos;
+    }
+
+    /** Steps 1-6; the runtime is already marked closed. */
+    CloseReport run(Collection<ExecutionLane> lanes, Runnable stopThreads, Supplier<List<ActorCell>> cellsInIdOrder) {
+        Thread current = Thread.currentThread();
+        if (!claimed.compareAndSet(false, true)) {
+            for (ExecutionLane lane : lanes) {
+                if (lane.boundThread() == current) {
+                    lane.bind(); // closed, on the lane's own thread: runs its pending teardown here
+                }
+            }
+            awaitUninterruptibly(finished);
+            return report;
+        }
+        Map<String, LaneTeardown> outcomes = new TreeMap<>();
+        try {
+            stopThreads.run();
+            List<ActorCell> all = cellsInIdOrder.get();
+            for (ActorCell cell : all) {
+                cell.halt(ExitReason.SHUTDOWN);
+            }
+            List<ExecutionLane> awaited = new ArrayList<>();
+            List<ExecutionLane> ordered = new ArrayList<>(lanes);
+            ordered.sort(Comparator.comparing(ExecutionLane::name));
+            for (ExecutionLane lane : ordered) {
+                LaneTeardown settled = lane.beginClose(current);
+                if (settled == null) {
+                    awaited.add(lane);
+                } else {
+                    outcomes.put(lane.name(), settled);
+                }
+            }
+            long deadline = System.nanoTime() + laneGraceNanos; // lane hosts drive meanwhile
+            for (ActorCell cell : all) {
+                if (cell.lane == null) {
+                    cell.finishOnClose();
+                }
+            }
+            for (ExecutionLane lane : awaited) {
+                outcomes.put(lane.name(), lane.awaitTeardown(deadline, laneGraceNanos, current));
+            }
+        } finally {
+            report = new CloseReport(outcomes);
+            finished.countDown();
+        }
+        return report;
+    }
+
+    /** The report, or null until the close has finished. */
+    CloseReport report() {
+        return report;
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                latch.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
