@@ -535,6 +535,7 @@ public final class ActorRuntime implements AutoCloseable {
                 cell.halt(ExitReason.SHUTDOWN);
             }
         }
+        shutdown.awaitHalts(); // an actor the closing thread claimed is queued for teardown once this returns
     }
 
     /** Close's fallback for one lane, on the closing thread: its actors, in id order. */

@@ -20,7 +20,9 @@ import java.util.function.Supplier;
  *       {@link DriveStatus#CLOSED}, after running its lane's pending teardown if it is on the lane's bound
  *       thread. The first caller claims the close; a later caller runs the teardown of lanes bound to its
  *       own thread, then waits for the first to finish and returns its report.</li>
- *   <li>The HOSTED threads stop; every actor is halted with {@link ExitReason#SHUTDOWN}.</li>
+ *   <li>The HOSTED threads stop; every actor is halted with {@link ExitReason#SHUTDOWN}. A lane thread that
+ *       begins its teardown before this step ends waits for it, so no actor is claimed-but-unqueued when
+ *       its lane's teardown looks for it.</li>
  *   <li>Each lane settles what it can at once ({@link ExecutionLane#beginClose}): no actors left; bound to
  *       the closing thread (torn down here); never bound, released, or bound to a thread that has ended
  *       (torn down here as a fallback). A lane bound to a live thread is awaited.</li>
@@ -35,6 +37,12 @@ final class RuntimeClose {
     private final AtomicBoolean claimed = new AtomicBoolean();
     /** Opened when the close that won {@link #claimed} has finished. */
     private final CountDownLatch finished = new CountDownLatch(1);
+    /**
+     * Opened once every actor is halted (step 2). A lane thread's teardown waits for it: a drive can arrive
+     * while the closing thread is in the middle of halting one of the lane's actors, claimed but not yet
+     * queued, and the teardown must not finish without it.
+     */
+    private final CountDownLatch halted = new CountDownLatch(1);
     private volatile CloseReport report;
 
     RuntimeClose(long laneGraceNanos) {
@@ -55,10 +63,15 @@ final class RuntimeClose {
         }
         Map<String, LaneTeardown> outcomes = new TreeMap<>();
         try {
-            stopThreads.run();
-            List<ActorCell> all = cellsInIdOrder.get();
-            for (ActorCell cell : all) {
-                cell.halt(ExitReason.SHUTDOWN);
+            List<ActorCell> all;
+            try {
+                stopThreads.run();
+                all = cellsInIdOrder.get();
+                for (ActorCell cell : all) {
+                    cell.halt(ExitReason.SHUTDOWN);
+                }
+            } finally {
+                halted.countDown();
             }
             List<ExecutionLane> awaited = new ArrayList<>();
             List<ExecutionLane> ordered = new ArrayList<>(lanes);
@@ -85,6 +98,11 @@ final class RuntimeClose {
             finished.countDown();
         }
         return report;
+    }
+
+    /** Waits until the close has halted every actor (step 2); returns at once if it has. */
+    void awaitHalts() {
+        awaitUninterruptibly(halted);
     }
 
     /** The report, or null until the close has finished. */

@@ -38,6 +38,9 @@ class WarmUpTest {
             String before = timeless(runtime.snapshot());
             ResourceCounts resources = runtime.resources();
             int scheduleSteps = runtime.schedule().steps().size();
+            Thread boundBefore = lane.boundThread(); // SIMULATED's drain drives lanes itself, binding them to its thread
+            long drivesBefore = lane.drives();
+            long lettersBefore = lane.queuedLetters();
 
             CountDownLatch go = new CountDownLatch(1);
             List<Throwable> failures = new CopyOnWriteArrayList<>();
@@ -62,13 +65,13 @@ class WarmUpTest {
             for (int i = 0; i < 4; i++) {
                 assertEquals("Thread-" + (9000 + i), threads.get(i).getName(), "no lane bound it");
             }
-            assertNull(lane.boundThread());
-            assertEquals(0, lane.drives());
+            assertEquals(boundBefore, lane.boundThread());
+            assertEquals(drivesBefore, lane.drives());
             assertEquals(before, timeless(runtime.snapshot()));
             assertEquals(resources, runtime.resources());
             assertEquals(scheduleSteps, runtime.schedule().steps().size(), "no step of the simulated schedule");
             assertEquals(0, runtime.laneStallReports());
-            assertTrue(lane.queuedLetters() == 2, "the registered lane's start and letter still wait for its host");
+            assertEquals(lettersBefore, lane.queuedLetters(), "the registered lane's letters are untouched");
         }
     }
 }
