@@ -220,10 +220,21 @@ public final class CallGate implements AutoCloseable {
             return new GateCall.Outcome(CallStatus.INVALID_ARGUMENT, null, "actor " + actor.name() + " is placed "
                     + actor.placement() + ", not on lane " + lane.name());
         }
-        Thread bound = lane.boundThread();
-        if (bound != null && bound != Thread.currentThread()) {
-            return new GateCall.Outcome(CallStatus.WRONG_THREAD, null,
-                    "callOnLane must run on lane " + lane.name() + "'s thread (" + bound.getName() + ")");
+        // Binding first: a lane whose host restarted its callback thread follows it here, as a drive would.
+        switch (lane.bind()) {
+            case OK -> { }
+            case CLOSED -> {
+                return new GateCall.Outcome(CallStatus.CLOSED, null, "the runtime is closed");
+            }
+            case REENTRANT -> {
+                return new GateCall.Outcome(CallStatus.WRONG_THREAD, null, "callOnLane was used inside a turn of lane "
+                        + lane.name() + "; it is for host callbacks outside turns");
+            }
+            default -> {
+                Thread bound = lane.boundThread();
+                return new GateCall.Outcome(CallStatus.WRONG_THREAD, null, "callOnLane must run on lane " + lane.name()
+                        + "'s thread (" + (bound == null ? "none" : bound.getName()) + ")");
+            }
         }
         GateCall call = new GateCall(this, plainArgs, true);
         GateCall.Outcome refused = admit(call);

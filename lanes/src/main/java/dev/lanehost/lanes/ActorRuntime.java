@@ -64,6 +64,7 @@ public final class ActorRuntime implements AutoCloseable {
     private final ThreadWarmUp warmUp = new ThreadWarmUp(this);
     private volatile boolean closed;
     private final RuntimeClose shutdown;
+    private final java.util.Queue<Runnable> closeActions = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final HostedThreads hosted;
     private final AffinityPolicy affinityPolicy;
     private final Affinity affinity;
@@ -485,7 +486,33 @@ public final class ActorRuntime implements AutoCloseable {
      */
     public CloseReport closeAndReport() {
         closed = true; // whoever gets here first: from now on drives, binds and releases answer CLOSED
-        return shutdown.run(lanes.values(), this::stopHostedThreads, this::cellsInIdOrder);
+        CloseReport report = shutdown.run(lanes.values(), this::stopHostedThreads, this::cellsInIdOrder);
+        runCloseActions();
+        return report;
+    }
+
+    /**
+     * Runs {@code action} once the close has finished (on the closing thread), or now if it already has:
+     * whoever holds on to the runtime for its hosts (a host ABI) lets go there. An action that throws is
+     * logged and the others still run.
+     */
+    public void whenClosed(Runnable action) {
+        Objects.requireNonNull(action, "action");
+        closeActions.add(action);
+        if (shutdown.report() != null) {
+            runCloseActions();
+        }
+    }
+
+    private void runCloseActions() {
+        Runnable action;
+        while ((action = closeActions.poll()) != null) {
+            try {
+                action.run();
+            } catch (Throwable failure) {
+                internalError("a close action", failure);
+            }
+        }
     }
 
     /** What the close did with each lane, or null while the runtime is open (or its close is running). */

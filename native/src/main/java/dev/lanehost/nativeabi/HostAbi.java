@@ -6,6 +6,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import dev.lanehost.callgate.CallGate;
 import dev.lanehost.lanes.ActorRuntime;
+import dev.lanehost.lanes.DriveCounts;
 import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.Signal;
 import java.lang.foreign.Arena;
@@ -39,14 +40,15 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>Exports give hosts names to look up. A gate leaves the table when it closes, a signal when it can
  *       fire no more, a ring when Java closes it and every host reference is released.</li>
  *   <li>{@link #close()} refuses every later entry with {@code LANEHOST_CLOSED} and drops the exported
- *       lanes, gates and signals, so nothing of the runtime stays reachable from the table. Ring references
- *       a host still holds stay valid until it releases them.</li>
+ *       gates, signals and rings; lane handles follow their runtime until its close has finished, then the
+ *       lanes are dropped too, so nothing of the runtime stays reachable from the table. Ring references a
+ *       host still holds stay valid until it releases them.</li>
  * </ol>
  * Nothing here is process-wide: two runtimes have two tables with separate handles.
  */
 public final class HostAbi implements AutoCloseable {
     private final ActorRuntime runtime;
-    final HandleTable<ExecutionLane> lanes = new HandleTable<>(0x4C, "lane"); // 'L'
+    final HandleTable<ExportedLane> lanes = new HandleTable<>(0x4C, "lane"); // 'L'
     final HandleTable<CallGate> gates = new HandleTable<>(0x47, "gate"); // 'G'
     final HandleTable<Signal> signals = new HandleTable<>(0x53, "signal"); // 'S'
     final HandleTable<HostRing> ringReferences = new HandleTable<>(0x52, "ring reference"); // 'R'
@@ -85,7 +87,7 @@ public final class HostAbi implements AutoCloseable {
     /** Lets hosts look the lane up by its name and drive it. @return the lane's handle */
     public long exportLane(ExecutionLane lane) {
         Objects.requireNonNull(lane, "lane");
-        return export(laneNames, lane.name(), lanes, lane);
+        return export(laneNames, lane.name(), lanes, new ExportedLane(lane));
     }
 
     /** Lets hosts look the gate up by {@code name} and call it; it leaves the table when it closes. @return its handle */
@@ -118,18 +120,40 @@ public final class HostAbi implements AutoCloseable {
                 signals.kindName(), signals.size(), ringReferences.kindName(), ringReferences.size());
     }
 
-    /** Every later entry answers {@code LANEHOST_CLOSED}; exported lanes, gates and signals are dropped. Idempotent. */
+    /**
+     * Every later entry answers {@code LANEHOST_CLOSED}, except that a lane handle keeps reaching its lane
+     * until the runtime's close has finished (so a host thread still calling back runs its lane's teardown,
+     * whichever of the two Java closes first). Gates, signals and rings are dropped now, lanes when the
+     * runtime's close finishes. Idempotent.
+     */
     @Override
     public void close() {
         closed = true;
-        entries.detach();
         laneNames.clear();
         gateNames.clear();
         signalNames.clear();
         rings.clear();
-        lanes.clear();
         gates.clear();
         signals.clear();
+        runtime.whenClosed(() -> { // lanes follow their runtime: see HostEntries
+            lanes.clear();
+            entries.detach();
+        });
+    }
+
+    /**
+     * An exported lane and the counts its bound thread's drives write into: one object reused by that thread
+     * is what makes {@code lane_drive} allocation-free. Any other thread (refused, or binding on its first
+     * drive) gets counts of its own, so it never writes into the bound thread's.
+     */
+    record ExportedLane(ExecutionLane lane, DriveCounts boundThreadCounts) {
+        ExportedLane(ExecutionLane lane) {
+            this(lane, new DriveCounts());
+        }
+
+        DriveCounts countsFor(Thread current) {
+            return lane.boundThread() == current ? boundThreadCounts : new DriveCounts();
+        }
     }
 
     void unexport(Map<String, Long> names, String name, HandleTable<?> table, long handle) {

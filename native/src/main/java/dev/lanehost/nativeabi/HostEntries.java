@@ -5,7 +5,8 @@ import dev.lanehost.callgate.CallGate;
 import dev.lanehost.callgate.CallStatus;
 import dev.lanehost.callgate.EncodedCallResult;
 import dev.lanehost.callgate.InternalErrors;
-import dev.lanehost.lanes.DriveResult;
+import dev.lanehost.lanes.DriveCounts;
+import dev.lanehost.lanes.DriveStatus;
 import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.Signal;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +23,9 @@ import java.util.Map;
  */
 final class HostEntries {
     private static final int OK = CallStatus.OK.code();
+    private static final int DRIVE_OK = DriveStatus.OK.code();
+    /** By code: {@link ExecutionLane#drive(int, DriveCounts)} answers a code, read back without a search. */
+    private static final DriveStatus[] DRIVE_STATUSES = driveStatusesByCode();
     /** Arguments larger than this are refused: no plain-value call needs more, and a garbage length is caught. */
     static final long MAX_ARGS_BYTES = 64L << 20;
     /** Signal payloads larger than this are refused, for the same reasons. */
@@ -41,6 +45,7 @@ final class HostEntries {
         this.ringReferences = abi.ringReferences;
     }
 
+    /** The host ABI and its runtime have both closed: the stubs, which live forever, let go of everything. */
     void detach() {
         abi = null;
     }
@@ -60,32 +65,28 @@ final class HostEntries {
     int laneDrive(long laneHandle, int maxTurns, long counts) {
         try {
             HostAbi host = abi;
-            if (isClosed(host)) {
+            if (host == null) {
                 return closed();
             }
-            ExecutionLane lane = host.lanes.lookup(laneHandle);
-            if (lane == null) {
-                return fail(CallStatus.INVALID_ARGUMENT, unknown("lane", laneHandle));
+            HostAbi.ExportedLane exported = host.lanes.lookup(laneHandle);
+            if (exported == null) {
+                return host.closed ? closed() : fail(CallStatus.INVALID_ARGUMENT, unknown("lane", laneHandle));
             }
+            ExecutionLane lane = exported.lane();
             if (maxTurns < 0) {
                 return fail(CallStatus.INVALID_ARGUMENT, "max_turns must be >= 0, got " + maxTurns);
             }
-            DriveResult result = lane.drive(maxTurns);
-            int status = switch (result.status()) {
-                case OK -> OK;
-                case WRONG_THREAD -> fail(CallStatus.WRONG_THREAD, "lane '" + lane.name() + "' is bound to another live thread ("
-                        + threadName(lane.boundThread()) + ")");
-                case REENTRANT -> fail(CallStatus.WRONG_THREAD, "lane '" + lane.name()
-                        + "' was driven from inside one of its own turns");
-                case INVALID_ARGUMENT -> fail(CallStatus.INVALID_ARGUMENT, "lane '" + lane.name() + "' refused max_turns " + maxTurns);
-                case CLOSED -> closed();
-            };
-            if (status == OK && counts != 0) {
-                ForeignMemory.putInt(counts + HostAbiDescriptor.DRIVE_COUNTS_TURNS_OFFSET, result.turns());
-                ForeignMemory.putInt(counts + HostAbiDescriptor.DRIVE_COUNTS_RESERVED_OFFSET, 0);
-                ForeignMemory.putLong(counts + HostAbiDescriptor.DRIVE_COUNTS_REMAINING_OFFSET, result.remaining());
+            DriveCounts out = exported.countsFor(Thread.currentThread());
+            int code = lane.drive(maxTurns, out);
+            if (code != DRIVE_OK) {
+                return fromDrive(lane, DRIVE_STATUSES[code]);
             }
-            return status;
+            if (counts != 0) {
+                ForeignMemory.putInt(counts + HostAbiDescriptor.DRIVE_COUNTS_TURNS_OFFSET, out.turns());
+                ForeignMemory.putInt(counts + HostAbiDescriptor.DRIVE_COUNTS_RESERVED_OFFSET, 0);
+                ForeignMemory.putLong(counts + HostAbiDescriptor.DRIVE_COUNTS_REMAINING_OFFSET, out.remaining());
+            }
+            return OK;
         } catch (Throwable t) {
             return failed("lane_drive", t);
         }
@@ -93,8 +94,8 @@ final class HostEntries {
 
     int laneBind(long laneHandle) {
         try {
-            ExecutionLane lane = lane(open(), laneHandle);
-            return fromDrive(lane, dev.lanehost.lanes.DriveStatus.INVALID_ARGUMENT); // WIP: lane.bind() arrives with the lanes merge
+            ExecutionLane lane = laneFollowingItsRuntime(laneHandle);
+            return fromDrive(lane, lane.bind());
         } catch (Throwable t) {
             return failed("lane_bind", t);
         }
@@ -102,8 +103,8 @@ final class HostEntries {
 
     int laneRelease(long laneHandle) {
         try {
-            ExecutionLane lane = lane(open(), laneHandle);
-            return fromDrive(lane, dev.lanehost.lanes.DriveStatus.INVALID_ARGUMENT); // WIP: lane.release()
+            ExecutionLane lane = laneFollowingItsRuntime(laneHandle);
+            return fromDrive(lane, lane.release());
         } catch (Throwable t) {
             return failed("lane_release", t);
         }
@@ -111,7 +112,7 @@ final class HostEntries {
 
     int threadWarmUp() {
         try {
-            open(); // WIP: runtime.warmUpThread()
+            open().runtime().warmUpThread();
             return OK;
         } catch (Throwable t) {
             return failed("thread_warm_up", t);
@@ -274,12 +275,33 @@ final class HostEntries {
         return host == null || host.closed || host.runtime().isClosed();
     }
 
-    private ExecutionLane lane(HostAbi host, long handle) {
-        ExecutionLane lane = host.lanes.lookup(handle);
-        if (lane == null) {
+    /**
+     * Lanes follow their runtime, not the host ABI: until the runtime's close has finished, a lane's handle
+     * reaches the lane (which answers CLOSED once the runtime closes, after running its teardown on the
+     * calling thread if that is the lane's thread). So whatever order Java closes the two in, a host thread
+     * that keeps calling back gets its lane's teardown.
+     */
+    private ExecutionLane laneFollowingItsRuntime(long handle) {
+        HostAbi host = abi;
+        if (host == null) {
+            throw new Closed();
+        }
+        HostAbi.ExportedLane exported = host.lanes.lookup(handle);
+        if (exported == null) {
+            if (host.closed) {
+                throw new Closed();
+            }
             throw new ForeignMemory.InvalidArgument(unknown("lane", handle));
         }
-        return lane;
+        return exported.lane();
+    }
+
+    private ExecutionLane lane(HostAbi host, long handle) {
+        HostAbi.ExportedLane exported = host.lanes.lookup(handle);
+        if (exported == null) {
+            throw new ForeignMemory.InvalidArgument(unknown("lane", handle));
+        }
+        return exported.lane();
     }
 
     private CallGate gate(HostAbi host, long handle) {
@@ -341,7 +363,15 @@ final class HostEntries {
         host.signals.unregister(handle);
     }
 
-    private int fromDrive(ExecutionLane lane, dev.lanehost.lanes.DriveStatus status) {
+    private static DriveStatus[] driveStatusesByCode() {
+        DriveStatus[] byCode = new DriveStatus[DriveStatus.values().length];
+        for (DriveStatus status : DriveStatus.values()) {
+            byCode[status.code()] = status;
+        }
+        return byCode;
+    }
+
+    private int fromDrive(ExecutionLane lane, DriveStatus status) {
         return switch (status) {
             case OK -> OK;
             case WRONG_THREAD -> fail(CallStatus.WRONG_THREAD, "lane '" + lane.name() + "' is bound to another live thread ("
