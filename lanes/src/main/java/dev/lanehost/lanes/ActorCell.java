@@ -40,8 +40,9 @@ import java.util.function.Supplier;
  *       is released there.</li>
  * </ol>
  *
- * <p>The turn lock is taken only by the running turn and, briefly, by {@link #snapshot}; it exists so an
- * observer can read a consistent row without ever waiting on a turn.
+ * <p>The turn lock is taken by the runner and, when runtime close tears an actor down on the closing
+ * thread, by that thread. Neither ever waits for the other inside a user hook: a runner that finds it taken
+ * hands the cell back ({@link #runOnce()}). Observers never take it: the mailbox depth is an O(1) count.
  */
 final class ActorCell extends MpscNode implements ActorContext {
     private static final VarHandle SCHEDULED;
@@ -49,6 +50,8 @@ final class ActorCell extends MpscNode implements ActorContext {
     private static final VarHandle EXIT_REASON;
     private static final VarHandle TURNS;
     private static final VarHandle TURN_STARTED;
+    private static final VarHandle LETTERS_OFFERED;
+    private static final VarHandle LETTERS_TAKEN;
 
     static {
         try {
@@ -58,6 +61,8 @@ final class ActorCell extends MpscNode implements ActorContext {
             EXIT_REASON = lookup.findVarHandle(ActorCell.class, "exitReason", ExitReason.class);
             TURNS = lookup.findVarHandle(ActorCell.class, "turns", long.class);
             TURN_STARTED = lookup.findVarHandle(ActorCell.class, "turnStartedNanos", long.class);
+            LETTERS_OFFERED = lookup.findVarHandle(ActorCell.class, "lettersOffered", long.class);
+            LETTERS_TAKEN = lookup.findVarHandle(ActorCell.class, "lettersTaken", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -68,6 +73,8 @@ final class ActorCell extends MpscNode implements ActorContext {
     final Placement placement;
     final ActorRuntime runtime;
     final RunQueue home;
+    /** The lane this actor lives on, or null for the normal placement. */
+    final ExecutionLane lane;
     final ActorRef ref;
     private final MpscQueue<Letter> mailbox = new MpscQueue<>();
 
@@ -89,6 +96,11 @@ final class ActorCell extends MpscNode implements ActorContext {
     /** Runtime clock at the start of the current turn, 0 between turns. */
     @SuppressWarnings("unused")
     private long turnStartedNanos;
+    // The mailbox depth without walking it: senders add (atomically), the holder of the turn lock takes.
+    @SuppressWarnings("unused")
+    private long lettersOffered;
+    @SuppressWarnings("unused")
+    private long lettersTaken;
     /** The thread running the current turn, so context calls from elsewhere are refused. */
     private Thread turnThread;
     private Arena arena;
@@ -102,16 +114,18 @@ final class ActorCell extends MpscNode implements ActorContext {
     /** Set (under `this`) once monitors and links have been notified; later monitors are told at once. */
     private boolean notified;
 
-    ActorCell(long id, String name, Placement placement, ActorRuntime runtime, RunQueue home,
+    ActorCell(long id, String name, Placement placement, ActorRuntime runtime, RunQueue home, ExecutionLane lane,
               Supplier<? extends Behavior> factory) {
         this.id = id;
         this.name = name;
         this.placement = placement;
         this.runtime = runtime;
         this.home = home;
+        this.lane = lane;
         this.factory = factory;
         this.ref = new ActorRef(this);
         // The start is the first letter: it runs on the actor's placement, never on the spawner's thread.
+        countOffered();
         mailbox.offer(new Letter(Letter.START, null, null));
     }
 
@@ -122,9 +136,32 @@ final class ActorCell extends MpscNode implements ActorContext {
         if (exitReason != null) {
             return false;
         }
+        countOffered();
         mailbox.offer(letter);
         schedule();
         return true;
+    }
+
+    /** Before the offer, so a count never runs behind what a consumer can take. */
+    private void countOffered() {
+        LETTERS_OFFERED.getAndAdd(this, 1L);
+        if (lane != null) {
+            lane.letterQueued();
+        }
+    }
+
+    /** Letters in the mailbox: O(1), exact when nobody is sending, never negative. Any thread. */
+    long mailboxDepth() {
+        return Math.max(0, (long) LETTERS_OFFERED.getVolatile(this) - (long) LETTERS_TAKEN.getAcquire(this));
+    }
+
+    /** Holder of the turn lock only. */
+    private Letter takeLetter() {
+        Letter letter = mailbox.poll();
+        if (letter != null) {
+            LETTERS_TAKEN.setRelease(this, (long) LETTERS_TAKEN.get(this) + 1);
+        }
+        return letter;
     }
 
     void schedule() {
@@ -150,14 +187,21 @@ final class ActorCell extends MpscNode implements ActorContext {
      * Runs at most one letter as one turn (or the halt teardown), then requeues the cell if it has more
      * to do. Called only by the consumer that polled the cell from its run queue.
      *
-     * @return the number of turns run: 0 or 1
+     * <p>If the turn lock is taken, the closing thread is tearing this actor down (runtime close fell back
+     * to it) and may be inside a user hook for as long as the hook likes: the runner does not wait, it
+     * hands the cell back ({@link #handOff()}) and its drive goes on.
+     *
+     * @return the number of turns run, which is the number of letters taken by turns: 0 or 1
      */
     int runOnce() {
         int ran = 0;
-        lockTurn();
+        if (!TURN_LOCK.compareAndSet(this, 0, 1)) {
+            handOff();
+            return 0;
+        }
         try {
             if (exitReason == null) {
-                Letter letter = mailbox.poll();
+                Letter letter = takeLetter();
                 if (letter != null) {
                     runTurn(letter);
                     ran = 1;
@@ -196,6 +240,7 @@ final class ActorCell extends MpscNode implements ActorContext {
             }
         } catch (Throwable failure) {
             halt(new ExitReason.Failed(failure));
+            runtime.turnFailed(this, failure); // a turn runs at most once after its actor halts, so once per actor
         } finally {
             turnThread = null;
             TURN_STARTED.setRelease(this, 0L);
@@ -288,24 +333,49 @@ final class ActorCell extends MpscNode implements ActorContext {
         runtime.actorTornDown(this);
     }
 
+    /**
+     * The runner found the turn lock taken: give up the schedule (so the lock holder, which re-checks after
+     * letting go, requeues the cell if work is left), then re-check ourselves in case it already let go.
+     * Volatile store then volatile load on both sides, so at least one of them sees the other.
+     */
+    private void handOff() {
+        scheduled = 0;
+        if ((int) TURN_LOCK.getVolatile(this) == 0 && hasWork() && SCHEDULED.compareAndSet(this, 0, 1)) {
+            home.offer(this, RunQueue.READY_BAND);
+        }
+    }
+
+    private boolean hasWork() {
+        return !mailbox.isEmpty() || (exitReason != null && !tornDown);
+    }
+
     /** Drops letters nobody will handle; a delivered park still gets its release hook, a task its abandonment. */
     private void releaseLateLetters() {
-        for (Letter letter; (letter = mailbox.poll()) != null; ) {
-            if (letter.kind == Letter.PARK) {
-                ((Park<?>) letter.payload).releaseUnconsumed();
-            } else if (letter.kind == Letter.TASK) {
-                try {
-                    ((TurnTask) letter.payload).abandoned();
-                } catch (Throwable e) {
-                    runtime.hookFailed(this, "TurnTask.abandoned", e);
+        long dropped = 0;
+        try {
+            for (Letter letter; (letter = takeLetter()) != null; ) {
+                dropped++;
+                if (letter.kind == Letter.PARK) {
+                    ((Park<?>) letter.payload).releaseUnconsumed();
+                } else if (letter.kind == Letter.TASK) {
+                    try {
+                        ((TurnTask) letter.payload).abandoned();
+                    } catch (Throwable e) {
+                        runtime.hookFailed(this, "TurnTask.abandoned", e);
+                    }
                 }
+            }
+        } finally {
+            if (dropped > 0 && lane != null) {
+                lane.lettersTaken(dropped);
             }
         }
     }
 
     /**
-     * Runtime close: tear down here, whatever the placement, unless a turn is still running after a grace
-     * period; then its runner tears down when the turn ends (the halt is already claimed).
+     * Runtime close, on the closing thread (a normal actor, or a lane actor whose lane thread will not):
+     * tear down here, unless a turn is still running after a grace period; then its runner tears down when
+     * the turn ends (the halt is already claimed).
      */
     void finishOnClose() {
         if (!tryLockTurn(CLOSE_GRACE_NANOS)) {
@@ -314,7 +384,10 @@ final class ActorCell extends MpscNode implements ActorContext {
         try {
             finishHalt();
         } finally {
-            TURN_LOCK.setRelease(this, 0);
+            TURN_LOCK.setVolatile(this, 0); // volatile: pairs with a runner's handOff()
+        }
+        if (scheduled == 0 && hasWork() && SCHEDULED.compareAndSet(this, 0, 1)) {
+            home.offer(this, RunQueue.READY_BAND); // a runner handed the cell back while we held it
         }
     }
 
@@ -339,12 +412,6 @@ final class ActorCell extends MpscNode implements ActorContext {
             Thread.yield();
         }
         return true;
-    }
-
-    private void lockTurn() {
-        while (!TURN_LOCK.compareAndSet(this, 0, 1)) {
-            Thread.onSpinWait(); // only an observer's few-field read can hold it here
-        }
     }
 
     // ---------------------------------------------------------------- resources (owner's turn or teardown)
@@ -496,22 +563,11 @@ final class ActorCell extends MpscNode implements ActorContext {
     // ---------------------------------------------------------------- observation (any thread)
 
     /**
-     * A row for the snapshot. Tries the turn lock a few times so an idle actor gets an exact mailbox
-     * depth; a busy one gets the racy-but-safe scalars (depth -1), never a wait on its turn.
+     * A row for the snapshot, from racy-but-safe scalars: the mailbox depth is a count, not a walk, so an
+     * observer never takes the turn lock and never waits on a turn.
      */
     Snapshot.ActorRow snapshot(long now) {
-        int depth = -1;
-        for (int attempt = 0; attempt < SNAPSHOT_LOCK_ATTEMPTS; attempt++) {
-            if (TURN_LOCK.compareAndSet(this, 0, 1)) {
-                try {
-                    depth = mailbox.countUpTo(SNAPSHOT_DEPTH_LIMIT);
-                } finally {
-                    TURN_LOCK.setRelease(this, 0);
-                }
-                break;
-            }
-            Thread.onSpinWait();
-        }
+        int depth = (int) Math.min(Integer.MAX_VALUE, mailboxDepth());
         long turnStarted = (long) TURN_STARTED.getAcquire(this);
         Snapshot.ActorState state = exitReason != null ? Snapshot.ActorState.HALTING
                 : turnStarted != 0 ? Snapshot.ActorState.RUNNING
@@ -521,9 +577,4 @@ final class ActorCell extends MpscNode implements ActorContext {
         return new Snapshot.ActorRow(id, name, placement.toString(), state, depth, (long) TURNS.getAcquire(this),
                 turnStarted == 0 ? 0 : Math.max(0, now - turnStarted), 0);
     }
-
-    /** A busy actor is usually only between instructions; this many tries covers that without waiting on a turn. */
-    private static final int SNAPSHOT_LOCK_ATTEMPTS = 64;
-    /** Beyond this the row says "at least"; counting a huge mailbox is not the observer's job. */
-    static final int SNAPSHOT_DEPTH_LIMIT = 100_000;
 }

@@ -10,9 +10,11 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -61,7 +63,14 @@ public final class ActorRuntime implements AutoCloseable {
     private final AtomicLong liveParks = new AtomicLong();
     private final AtomicLong openArenas = new AtomicLong();
     private final AtomicLong stallReports = new AtomicLong();
+    /** Warm-up rounds run on this runtime so far, by any thread. */
+    private final AtomicLong warmUpRounds = new AtomicLong();
     private volatile boolean closed;
+    private final AtomicBoolean closing = new AtomicBoolean();
+    private final long laneCloseGraceNanos;
+    private volatile CloseReport closeReport;
+    /** Opened when the close that won {@link #closing} has finished. */
+    private final CountDownLatch closeFinished = new CountDownLatch(1);
     private final HostedThreads hosted;
     private final AffinityPolicy affinityPolicy;
     private final Affinity affinity;
@@ -71,6 +80,7 @@ public final class ActorRuntime implements AutoCloseable {
     private ActorRuntime(Builder builder) {
         this.profile = builder.profile;
         this.laneStallThresholdNanos = builder.laneStallThreshold.toNanos();
+        this.laneCloseGraceNanos = builder.laneCloseGrace.toNanos();
         this.observer = builder.observer == null ? new RuntimeObserver() { } : guarded(builder.observer);
         this.simulated = profile == Profile.SIMULATED ? new SimulatedSchedule(builder.seed, builder.replay) : null;
         this.affinityPolicy = builder.affinityPolicy;
@@ -110,7 +120,7 @@ public final class ActorRuntime implements AutoCloseable {
             throw new IllegalArgumentException("a lane name must not be blank");
         }
         checkOpen();
-        ExecutionLane lane = new ExecutionLane(name, this, new RunQueue(name, simulated, null));
+        ExecutionLane lane = new ExecutionLane(name, this, new RunQueue(name, simulated, null), true);
         if (lanes.putIfAbsent(name, lane) != null) {
             throw new IllegalArgumentException("a lane named '" + name + "' is already registered; lane names are unique");
         }
@@ -119,6 +129,48 @@ public final class ActorRuntime implements AutoCloseable {
         }
         return lane;
     }
+
+    /**
+     * Warms the lane drive path up on the calling thread, binding no lane: for a host's thread-init hook
+     * (JACK calls it on several threads, so binding there would bind the wrong one). It attaches a foreign
+     * thread to the JVM if it is not yet (its first upcall did that) and runs bind, drive, turn dispatch and
+     * release on a private lane and actor that exist only inside this call, so the first real drive runs
+     * compiled code and costs microseconds, not milliseconds. The first calls on a runtime run
+     * {@value #WARM_UP_ROUNDS} rounds (tens of ms); once that many have run, compiled code is shared by every
+     * thread and later calls run {@value #WARM_UP_ROUNDS_ONCE_WARM}.
+     *
+     * <p>Nothing registered is touched: no lane is bound and no thread renamed, the private actor is in no
+     * snapshot, resource count or metric, and it takes no step of a SIMULATED schedule. Any thread, any
+     * number at once. Does nothing once the runtime is closed.
+     */
+    public void warmUpThread() {
+        if (closed) {
+            return;
+        }
+        ExecutionLane lane = new ExecutionLane(WARM_UP_NAME, this, new RunQueue(WARM_UP_NAME, null, null), false);
+        ActorCell actor = new ActorCell(0, WARM_UP_NAME, Placement.lane(WARM_UP_NAME), this, lane.queue, lane,
+                () -> (context, message) -> { });
+        actor.schedule();
+        DriveCounts counts = new DriveCounts();
+        int rounds = warmUpRounds.get() >= WARM_UP_ROUNDS ? WARM_UP_ROUNDS_ONCE_WARM : WARM_UP_ROUNDS;
+        for (int round = 0; round < rounds && !closed; round++) {
+            lane.bind();
+            actor.deliver(new Letter(Letter.MESSAGE, WARM_UP_NAME, null));
+            lane.drive(1, counts); // a turn (the first one is the private actor's start)
+            lane.drive(1, counts); // and the common callback that finds nothing to do
+            lane.release();
+        }
+        warmUpRounds.addAndGet(rounds);
+    }
+
+    /**
+     * Past HotSpot's default tier-4 thresholds (5,000 invocations, 15,000 invocations plus loops), so the
+     * optimizing compiler has the drive path queued; a few milliseconds, once per thread.
+     */
+    static final int WARM_UP_ROUNDS = 20_000;
+    /** Enough for the calling thread's own first-use costs (its allocation buffer, the attach) once the code is compiled. */
+    static final int WARM_UP_ROUNDS_ONCE_WARM = 500;
+    private static final String WARM_UP_NAME = "lanehost-warm-up";
 
     /** True if a lane of this name is registered. Never drains work; for validating a spawn. */
     public boolean laneAvailable(String name) {
@@ -132,7 +184,7 @@ public final class ActorRuntime implements AutoCloseable {
      * actor's first turn, on that placement.
      */
     public ActorRef spawn(String name, Supplier<? extends Behavior> factory) {
-        return spawn(name, factory, Placement.NORMAL, normal);
+        return spawn(name, factory, Placement.NORMAL, null);
     }
 
     /**
@@ -149,14 +201,18 @@ public final class ActorRuntime implements AutoCloseable {
             throw new IllegalArgumentException("cannot spawn '" + name + "' on lane '" + lane
                     + "': no lane of that name is registered (registered: " + new TreeSet<>(lanes.keySet()) + ")");
         }
-        return spawn(name, factory, Placement.lane(lane), target.queue);
+        return spawn(name, factory, Placement.lane(lane), target);
     }
 
-    private ActorRef spawn(String name, Supplier<? extends Behavior> factory, Placement placement, RunQueue home) {
+    private ActorRef spawn(String name, Supplier<? extends Behavior> factory, Placement placement, ExecutionLane lane) {
         Objects.requireNonNull(name, "actor name");
         Objects.requireNonNull(factory, "behaviour factory");
         checkOpen();
-        ActorCell cell = new ActorCell(nextActorId.incrementAndGet(), name, placement, this, home, factory);
+        RunQueue home = lane == null ? normal : lane.queue;
+        ActorCell cell = new ActorCell(nextActorId.incrementAndGet(), name, placement, this, home, lane, factory);
+        if (lane != null) {
+            lane.actorSpawned();
+        }
         registry.put(cell.id, cell);
         cells.put(cell.id, cell);
         cell.schedule();
@@ -278,6 +334,13 @@ public final class ActorRuntime implements AutoCloseable {
             drainer.set(null);
         }
     }
+
+    /**
+     * Fifteen frames at 60 Hz, a dozen periods of a 1024-frame audio buffer at 48 kHz, two ticks of a 10 Hz
+     * control loop: a host that is still calling back drives within it, and a close whose hosts have gone
+     * quiet costs a quarter of a second.
+     */
+    static final Duration DEFAULT_LANE_CLOSE_GRACE = Duration.ofMillis(250);
 
     /** Passes that find a sender mid-queue (counted, nothing pollable) before the queue is taken as idle. */
     private static final int SPURIOUS_EMPTY_PASSES = 1000;
@@ -429,25 +492,93 @@ public final class ActorRuntime implements AutoCloseable {
         return closed;
     }
 
-    /**
-     * Halts every actor with {@link ExitReason#SHUTDOWN} and tears each down on this thread (waiting for
-     * any running turn to end), then stops the HOSTED threads. Lanes refuse later drives with
-     * {@link DriveStatus#CLOSED}. Idempotent.
-     */
+    /** As {@link #closeAndReport()}, for try-with-resources; {@link #lastCloseReport()} keeps what it did. */
     @Override
     public void close() {
-        if (closed) {
-            return;
+        closeAndReport();
+    }
+
+    /**
+     * Closes the runtime: halts every actor with {@link ExitReason#SHUTDOWN}, stops the HOSTED threads, and
+     * tears every actor down, each lane's on its lane's thread:
+     * <ol>
+     *   <li>a lane whose bound thread is the caller is torn down here (close() from inside one of its turns:
+     *       when that turn returns);</li>
+     *   <li>a lane whose bound thread is alive is torn down by that thread's next drive (or bind/release),
+     *       which then returns {@link DriveStatus#CLOSED}; close waits for it, on a latch per lane, at most
+     *       the lane close grace ({@link Builder#laneCloseGrace}) for all lanes together;</li>
+     *   <li>a lane never bound, released, whose thread has ended, or whose host did not drive it within the
+     *       grace is torn down on this thread, and that is logged;</li>
+     *   <li>normal actors are torn down on this thread (the HOSTED worker has stopped).</li>
+     * </ol>
+     * Idempotent: a second call (from any thread) tears down the lanes bound to its thread, waits for the
+     * first close to finish, and returns the same report.
+     *
+     * @return per lane, where its actors were torn down and why
+     */
+    public CloseReport closeAndReport() {
+        Thread current = Thread.currentThread();
+        if (!closing.compareAndSet(false, true)) {
+            for (ExecutionLane lane : lanes.values()) {
+                lane.bind(); // closed: on the lane's own bound thread this runs its pending teardown
+            }
+            awaitUninterruptibly(closeFinished);
+            return closeReport;
         }
-        closed = true;
-        if (hosted != null) {
-            hosted.stop();
+        Map<String, LaneTeardown> outcomes = new TreeMap<>();
+        try {
+            closed = true;
+            if (hosted != null) {
+                hosted.stop();
+            }
+            List<ActorCell> all = cellsInIdOrder();
+            for (ActorCell cell : all) {
+                cell.halt(ExitReason.SHUTDOWN);
+            }
+            List<ExecutionLane> awaited = new ArrayList<>();
+            List<ExecutionLane> ordered = new ArrayList<>(lanes.values());
+            ordered.sort(Comparator.comparing(ExecutionLane::name));
+            for (ExecutionLane lane : ordered) {
+                LaneTeardown settled = lane.beginClose(current);
+                if (settled == null) {
+                    awaited.add(lane);
+                } else {
+                    outcomes.put(lane.name(), settled);
+                }
+            }
+            long deadline = System.nanoTime() + laneCloseGraceNanos; // lane hosts drive meanwhile
+            for (ActorCell cell : all) {
+                if (cell.lane == null) {
+                    cell.finishOnClose();
+                }
+            }
+            for (ExecutionLane lane : awaited) {
+                outcomes.put(lane.name(), lane.awaitTeardown(deadline, laneCloseGraceNanos, current));
+            }
+        } finally {
+            closeReport = new CloseReport(outcomes);
+            closeFinished.countDown();
         }
-        for (ActorCell cell : List.copyOf(cells.values())) {
-            cell.halt(ExitReason.SHUTDOWN);
+        return closeReport;
+    }
+
+    /** What the close did with each lane, or null while the runtime is open (or its close is running). */
+    public CloseReport lastCloseReport() {
+        return closeReport;
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                latch.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
         }
-        for (ActorCell cell : List.copyOf(cells.values())) {
-            cell.finishOnClose();
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -475,6 +606,25 @@ public final class ActorRuntime implements AutoCloseable {
 
     void actorTornDown(ActorCell cell) {
         cells.remove(cell.id);
+        if (cell.lane != null) {
+            cell.lane.actorTornDown();
+        }
+    }
+
+    /** Close's fallback for one lane, on the closing thread: its actors, in id order. */
+    void tearDownOnClosingThread(ExecutionLane lane) {
+        for (ActorCell cell : cellsInIdOrder()) {
+            if (cell.lane == lane) {
+                cell.halt(ExitReason.SHUTDOWN); // no-op but for an actor spawned as the close began
+                cell.finishOnClose();
+            }
+        }
+    }
+
+    private List<ActorCell> cellsInIdOrder() {
+        List<ActorCell> ordered = new ArrayList<>(cells.values());
+        ordered.sort(Comparator.comparingLong(cell -> cell.id));
+        return ordered;
     }
 
     Timer newTimer(ActorCell owner, Duration delay, TurnCallback callback) {
@@ -517,18 +667,46 @@ public final class ActorRuntime implements AutoCloseable {
         openArenas.decrementAndGet();
     }
 
+    /**
+     * A turn threw and halted its actor. The line names the actor, its placement and the exception's class;
+     * the exception itself goes to the logger, never through its {@code getMessage}/{@code toString} here,
+     * and nothing the logger does may break the halt that follows.
+     */
+    void turnFailed(ActorCell cell, Throwable failure) {
+        logSafely(System.Logger.Level.WARNING, "actor " + cell.id + " '" + cell.name + "' on " + cell.placement
+                + " halted: a turn threw " + failure.getClass().getName(), failure);
+    }
+
     void hookFailed(ActorCell cell, String what, Throwable failure) {
-        LOG.log(System.Logger.Level.WARNING, "actor " + cell.id + " (" + cell.name + "): " + what + " threw", failure);
+        logSafely(System.Logger.Level.WARNING, "actor " + cell.id + " '" + cell.name + "' on " + cell.placement + ": "
+                + what + " threw " + failure.getClass().getName(), failure);
     }
 
     void internalError(String where, Throwable failure) {
-        LOG.log(System.Logger.Level.ERROR, "lanehost internal error in " + where, failure);
+        logSafely(System.Logger.Level.ERROR, "lanehost internal error in " + where + ": " + failure.getClass().getName(), failure);
+    }
+
+    /** Logs from a path that must not throw (a halt, a teardown, a drive): a failing logger is swallowed. */
+    static void logSafely(System.Logger.Level level, String message, Throwable failure) {
+        try {
+            LOG.log(level, message, failure);
+        } catch (Throwable ignored) {
+            // The logger (or the exception it formats) failed; the runtime's own path goes on.
+        }
+    }
+
+    static void logSafely(System.Logger.Level level, String message) {
+        try {
+            LOG.log(level, message);
+        } catch (Throwable ignored) {
+            // As above: logging never breaks a runtime path.
+        }
     }
 
     void laneStalled(ExecutionLane lane, long nanos) {
         stallReports.incrementAndGet();
-        LOG.log(System.Logger.Level.WARNING, "lane '" + lane.name() + "' has " + lane.queued()
-                + " actor(s) queued and has not been driven for " + nanos / 1_000_000 + " ms: its host stopped calling back?");
+        LOG.log(System.Logger.Level.WARNING, "lane '" + lane.name() + "' has " + lane.queued() + " actor(s) with "
+                + lane.queuedLetters() + " letter(s) queued and has not been driven for " + nanos / 1_000_000 + " ms: its host stopped calling back?");
     }
 
     private void observeLanes() {
@@ -700,6 +878,7 @@ public final class ActorRuntime implements AutoCloseable {
         private long seed = 0x1A7E5EEDL;
         private Schedule replay;
         private Duration laneStallThreshold = Duration.ofSeconds(1);
+        private Duration laneCloseGrace = DEFAULT_LANE_CLOSE_GRACE;
         private RuntimeObserver observer;
         private AffinityPolicy affinityPolicy = AffinityPolicy.NONE;
         private Affinity affinity;
@@ -728,6 +907,19 @@ public final class ActorRuntime implements AutoCloseable {
                 throw new IllegalArgumentException("the lane stall threshold must be positive; got " + threshold);
             }
             this.laneStallThreshold = threshold;
+            return this;
+        }
+
+        /**
+         * How long close waits for the hosts of lanes bound to live threads to drive them once more, so that
+         * each lane's actors are torn down on its own thread (default 250 ms). Lanes not driven within it are
+         * torn down on the closing thread, and the close report says so. Zero: do not wait.
+         */
+        public Builder laneCloseGrace(Duration grace) {
+            if (grace.isNegative()) {
+                throw new IllegalArgumentException("the lane close grace must not be negative; got " + grace);
+            }
+            this.laneCloseGrace = grace;
             return this;
         }
 

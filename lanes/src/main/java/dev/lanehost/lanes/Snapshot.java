@@ -3,8 +3,8 @@ package dev.lanehost.lanes;
 import java.util.List;
 
 /**
- * What the runtime looked like at one moment, taken without ever waiting on a busy actor. Rows of busy
- * actors carry the racy-but-safe scalars: a queue depth of -1 means "busy, not counted".
+ * What the runtime looked like at one moment, taken without ever waiting on (or locking) an actor: every
+ * row is made of racy-but-safe scalars, and queue depths are counts kept as letters come and go.
  *
  * @param takenAtNanos the runtime clock when taken
  * @param actors       one row per live (or still tearing down) actor
@@ -16,7 +16,7 @@ public record Snapshot(long takenAtNanos, List<ActorRow> actors, List<LaneRow> l
     public enum ActorState { STARTING, READY, RUNNING, IDLE, HALTING }
 
     /**
-     * @param queueDepth      letters waiting, or -1 if the actor was busy and its mailbox was not walked
+     * @param queueDepth      letters waiting in the mailbox (a count, never a walk; exact when nobody is sending)
      * @param turns           turns completed
      * @param currentTurnNanos how long the current turn has been running, 0 if none
      * @param strikes         budget strikes (turn budgets arrive with their issue; 0 until then)
@@ -33,10 +33,13 @@ public record Snapshot(long takenAtNanos, List<ActorRow> actors, List<LaneRow> l
      *                             has, since registration): an upper bound on the time since the last drive
      * @param nanosSinceWorkDrive  time since the last drive that ran a turn, or -1 if none has
      * @param bandDepths           actors queued in each of the four bands
+     * @param queuedLetters        letters waiting in the mailboxes of the lane's actors: its backlog
+     * @param rebinds              times the lane was bound again after its first binding
      * @param stalled              work is queued and the lane has not been driven for the stall threshold
      */
     public record LaneRow(String name, String boundThread, long drives, long turns, long nanosSinceDriveSeen,
-                          long nanosSinceWorkDrive, List<Long> bandDepths, boolean stalled) {
+                          long nanosSinceWorkDrive, List<Long> bandDepths, long queuedLetters,
+                          long rebinds, boolean stalled) {
     }
 
     /** A {@code ps}-style table for humans. */
@@ -46,19 +49,19 @@ public record Snapshot(long takenAtNanos, List<ActorRow> actors, List<LaneRow> l
                 "ID", "NAME", "PLACEMENT", "STATE", "QUEUE", "TURNS", "TURN-AGE", "STRK"));
         for (ActorRow row : actors) {
             out.append(String.format("%6d  %-20s %-18s %-8s %6s %10d %10s %4d%n", row.id(), clip(row.name(), 20),
-                    clip(row.placement(), 18), row.state(), row.queueDepth() < 0 ? "busy" : Integer.toString(row.queueDepth()),
+                    clip(row.placement(), 18), row.state(), Integer.toString(row.queueDepth()),
                     row.turns(), row.currentTurnNanos() == 0 ? "-" : micros(row.currentTurnNanos()), row.strikes()));
         }
         if (!lanes.isEmpty()) {
-            out.append(String.format("%nLANE                 %-22s %10s %10s %12s %12s %-16s %s%n",
-                    "BOUND", "DRIVES", "TURNS", "LAST-DRIVE", "LAST-WORK", "BANDS 0/1/2/3", "STALLED"));
+            out.append(String.format("%nLANE                 %-22s %10s %10s %12s %12s %-16s %8s %7s %s%n",
+                    "BOUND", "DRIVES", "TURNS", "LAST-DRIVE", "LAST-WORK", "BANDS 0/1/2/3", "LETTERS", "REBINDS", "STALLED"));
             for (LaneRow lane : lanes) {
                 List<Long> b = lane.bandDepths();
-                out.append(String.format("%-20s %-22s %10d %10d %12s %12s %-16s %s%n", clip(lane.name(), 20),
+                out.append(String.format("%-20s %-22s %10d %10d %12s %12s %-16s %8d %7d %s%n", clip(lane.name(), 20),
                         lane.boundThread() == null ? "(unbound)" : clip(lane.boundThread(), 22), lane.drives(), lane.turns(),
                         lane.drives() == 0 ? "never" : "<" + micros(lane.nanosSinceDriveSeen()),
                         lane.nanosSinceWorkDrive() < 0 ? "never" : micros(lane.nanosSinceWorkDrive()),
-                        b.get(0) + "/" + b.get(1) + "/" + b.get(2) + "/" + b.get(3), lane.stalled() ? "STALLED" : "no"));
+                        b.get(0) + "/" + b.get(1) + "/" + b.get(2) + "/" + b.get(3), lane.queuedLetters(), lane.rebinds(), lane.stalled() ? "STALLED" : "no"));
             }
         }
         return out.toString();

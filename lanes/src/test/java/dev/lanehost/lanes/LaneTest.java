@@ -133,6 +133,28 @@ class LaneTest {
     }
 
     @Test
+    void aLaneCountsItsLetterBacklogAndADriveReportsTheLettersLeft() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            ExecutionLane lane = runtime.registerLane("audio");
+            ActorRef first = runtime.spawnOnLane("audio", "first", () -> (c, m) -> { });
+            ActorRef second = runtime.spawnOnLane("audio", "second", () -> (c, m) -> { });
+            for (int i = 0; i < 5; i++) {
+                first.tell(i);
+            }
+            second.tell("x");
+            assertEquals(2, lane.queued(), "two actors queued");
+            assertEquals(8, lane.queuedLetters(), "two starts and six messages");
+            DriveResult some = onHost(() -> lane.drive(3));
+            assertEquals(new DriveResult(DriveStatus.OK, 3, 5), some, "remaining counts letters, not actors");
+            assertEquals(5, lane.queuedLetters());
+            assertEquals(5, runtime.snapshot().lanes().get(0).queuedLetters());
+            assertTrue(first.kill(), "a halt drops the letters left, and the count follows");
+            assertEquals(new DriveResult(DriveStatus.OK, 1, 0), onHost(() -> lane.drive(0)));
+            assertEquals(0, lane.queuedLetters());
+        }
+    }
+
+    @Test
     void everyWakeupRequeuesALaneActorOnItsLane() throws Exception {
         try (ActorRuntime runtime = ActorRuntime.builder(Profile.SIMULATED).build()) {
             ExecutionLane lane = runtime.registerLane("audio");

@@ -34,7 +34,7 @@ class SnapshotTest {
 
             Snapshot.ActorRow busyRow = row(snapshot, busy);
             assertEquals(Snapshot.ActorState.RUNNING, busyRow.state());
-            assertEquals(-1, busyRow.queueDepth(), "a busy actor's mailbox is not walked");
+            assertEquals(1, busyRow.queueDepth(), "a busy actor's mailbox is counted without its turn lock");
             assertTrue(busyRow.currentTurnNanos() > 0);
             assertEquals("lane(audio)", busyRow.placement());
             Snapshot.ActorRow waitingRow = row(snapshot, waiting);
@@ -46,6 +46,7 @@ class SnapshotTest {
             assertEquals("audio", laneRow.name());
             assertEquals("host", laneRow.boundThread());
             assertEquals(List.of(0L, 0L, 0L, 0L), laneRow.bandDepths(), "busy was polled; it is running, not queued");
+            assertEquals(3, laneRow.queuedLetters(), "the drive in progress settles its count when it returns: start, 'block', 'queued behind'");
             assertEquals(-1, laneRow.nanosSinceWorkDrive(), "the only drive is still running; work drives are stamped when they end");
 
             String text = snapshot.render();
@@ -58,6 +59,7 @@ class SnapshotTest {
             assertEquals(Snapshot.ActorState.IDLE, row(after, busy).state());
             assertEquals(0, row(after, busy).queueDepth());
             assertEquals(3, row(after, busy).turns());
+            assertEquals(0, after.lanes().get(0).queuedLetters());
         }
     }
 

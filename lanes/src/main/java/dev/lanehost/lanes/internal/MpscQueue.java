@@ -79,22 +79,6 @@ public final class MpscQueue<T extends MpscNode> {
         return first == stub && (MpscNode) TAIL.getVolatile(this) == stub;
     }
 
-    /**
-     * Counts queued nodes up to {@code limit}, walking from the oldest. Only safe while the consumer is
-     * not polling (the caller holds whatever excludes it); producers may append concurrently.
-     */
-    public int countUpTo(int limit) {
-        int count = 0;
-        MpscNode node = head;
-        while (node != null && count < limit) {
-            if (node != stub) {
-                count++;
-            }
-            node = (MpscNode) NEXT.getAcquire(node);
-        }
-        return count;
-    }
-
     private void offerStub() {
         NEXT.set(stub, (MpscNode) null);
         MpscNode previous = (MpscNode) TAIL.getAndSet(this, stub);

@@ -1,0 +1,246 @@
+package dev.lanehost.lanes;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.logging.Level;
+import org.junit.jupiter.api.Test;
+
+/** Runtime close against lanes driven by real host threads. */
+class CloseTest {
+    private static final long PATIENCE_SECONDS = 30;
+
+    /** Records the thread each piece of its teardown ran on: stopped, a signal's and a park's release hook, its arena's close. */
+    static final class ThreadAffineActor implements Behavior {
+        final Map<String, Thread> teardownThreads;
+
+        ThreadAffineActor(Map<String, Thread> teardownThreads) {
+            this.teardownThreads = teardownThreads;
+        }
+
+        @Override
+        public void started(ActorContext context) {
+            context.signal(SignalMode.MULTISHOT, (c, p) -> { }, () -> teardownThreads.put("signal hook", Thread.currentThread()));
+            context.park((ParkCallback<Object>) (c, v) -> { }, () -> teardownThreads.put("park hook", Thread.currentThread()));
+            // A cleanup action runs when the arena closes, on the thread that closes it.
+            MemorySegment.NULL.reinterpret(8, context.arena(), segment -> teardownThreads.put("arena", Thread.currentThread()));
+        }
+
+        @Override
+        public void receive(ActorContext context, Object message) {
+        }
+
+        @Override
+        public void stopped(ActorContext context, ExitReason reason) {
+            teardownThreads.put("stopped", Thread.currentThread());
+        }
+    }
+
+    private static void assertAllOn(Thread expected, Map<String, Thread> teardownThreads) {
+        assertEquals(4, teardownThreads.size(), teardownThreads.toString());
+        teardownThreads.forEach((what, thread) -> assertEquals(expected, thread, what + " ran on " + thread.getName()));
+    }
+
+    @Test
+    void aLaneWhoseHostDrivesAfterCloseIsTornDownOnTheHostThread() throws Exception {
+        CountDownLatch closeBegan = new CountDownLatch(1);
+        RuntimeObserver observer = new RuntimeObserver() {
+            @Override
+            public void haltStep(ActorRef actor, HaltStep step) {
+                if (step == HaltStep.REGISTRY) {
+                    closeBegan.countDown();
+                }
+            }
+        };
+        ActorRuntime runtime = ActorRuntime.builder(Profile.SINGLE_THREAD).observer(observer)
+                .laneCloseGrace(Duration.ofSeconds(PATIENCE_SECONDS)).build();
+        ExecutionLane lane = runtime.registerLane("gl");
+        Map<String, Thread> teardownThreads = new ConcurrentHashMap<>();
+        runtime.spawnOnLane("gl", "context-owner", () -> new ThreadAffineActor(teardownThreads));
+        List<Integer> statuses = new ArrayList<>();
+        CountDownLatch started = new CountDownLatch(1);
+        Thread host = Thread.ofPlatform().name("frame-loop").start(() -> {
+            DriveCounts counts = new DriveCounts();
+            statuses.add(lane.drive(0, counts)); // the start: the actor's resources are made here
+            started.countDown();
+            try {
+                closeBegan.await();
+            } catch (InterruptedException e) {
+                return;
+            }
+            statuses.add(lane.drive(0, counts)); // the next frame: runs the pending teardown, then CLOSED
+            statuses.add(lane.drive(0, counts));
+        });
+
+        assertTrue(started.await(PATIENCE_SECONDS, TimeUnit.SECONDS));
+        CloseReport report = runtime.closeAndReport(); // waits for the host's next drive
+
+        host.join();
+        assertEquals(List.of(DriveStatus.OK.code(), DriveStatus.CLOSED.code(), DriveStatus.CLOSED.code()), statuses);
+        assertAllOn(host, teardownThreads);
+        assertEquals(LaneTeardown.TORN_DOWN_ON_LANE_THREAD, report.lane("gl"));
+        assertTrue(report.allOnLaneThreads());
+        assertEquals(ResourceCounts.NONE, runtime.resources());
+        assertEquals(report, runtime.lastCloseReport());
+        assertEquals(report, runtime.closeAndReport(), "idempotent");
+    }
+
+    @Test
+    void lanesNoHostWillDriveAreTornDownOnTheClosingThreadAndEachIsReported() throws Exception {
+        try (CapturedLog log = new CapturedLog()) {
+            ActorRuntime runtime = ActorRuntime.builder(Profile.SINGLE_THREAD).laneCloseGrace(Duration.ofMillis(20)).build();
+            Map<String, Map<String, Thread>> threads = new ConcurrentHashMap<>();
+            Map<String, ExecutionLane> lanes = new ConcurrentHashMap<>();
+            for (String name : List.of("never-bound", "ended", "idle", "released")) {
+                lanes.put(name, runtime.registerLane(name));
+                threads.put(name, new ConcurrentHashMap<>());
+                runtime.spawnOnLane(name, name + "-actor", () -> new ThreadAffineActor(threads.get(name)));
+            }
+            runtime.registerLane("empty");
+            Thread ended = Thread.ofPlatform().start(() -> lanes.get("ended").drive(0));
+            ended.join();
+            CountDownLatch idleStarted = new CountDownLatch(1);
+            CountDownLatch idleMayEnd = new CountDownLatch(1);
+            Thread idle = Thread.ofPlatform().start(() -> {
+                lanes.get("idle").drive(0);
+                idleStarted.countDown();
+                try {
+                    idleMayEnd.await(); // alive, but never drives again
+                } catch (InterruptedException ignored) {
+                    // ends
+                }
+            });
+            Thread released = Thread.ofPlatform().start(() -> {
+                lanes.get("released").drive(0);
+                lanes.get("released").release();
+            });
+            released.join();
+            assertTrue(idleStarted.await(PATIENCE_SECONDS, TimeUnit.SECONDS));
+
+            CloseReport report = runtime.closeAndReport();
+
+            idleMayEnd.countDown();
+            idle.join();
+            assertEquals(LaneTeardown.NEVER_BOUND, report.lane("never-bound"));
+            assertEquals(LaneTeardown.THREAD_ENDED, report.lane("ended"));
+            assertEquals(LaneTeardown.GRACE_EXPIRED, report.lane("idle"));
+            assertEquals(LaneTeardown.RELEASED, report.lane("released"));
+            assertEquals(LaneTeardown.NO_ACTORS, report.lane("empty"));
+            assertFalse(report.allOnLaneThreads());
+            for (String name : List.of("ended", "idle", "released")) {
+                assertAllOn(Thread.currentThread(), threads.get(name));
+                assertEquals(1, log.matching(Level.WARNING, "lane '" + name + "'", "torn down on the closing thread").size(), name);
+            }
+            assertEquals(Map.of(), threads.get("never-bound"), "never started: none of its code ran anywhere");
+            assertEquals(1, log.matching(Level.INFO, "lane 'never-bound'", "never bound").size());
+            assertEquals(ResourceCounts.NONE, runtime.resources());
+        }
+    }
+
+    @Test
+    void closeOnALanesOwnThreadTearsThatLaneDownThere() throws Exception {
+        ActorRuntime runtime = ActorRuntime.builder(Profile.SINGLE_THREAD).laneCloseGrace(Duration.ofSeconds(PATIENCE_SECONDS)).build();
+        ExecutionLane lane = runtime.registerLane("audio");
+        Map<String, Thread> teardownThreads = new ConcurrentHashMap<>();
+        runtime.spawnOnLane("audio", "synth", () -> new ThreadAffineActor(teardownThreads));
+        AtomicReference<CloseReport> report = new AtomicReference<>();
+        Thread host = Thread.ofPlatform().name("host").start(() -> {
+            lane.drive(0);
+            report.set(runtime.closeAndReport());
+        });
+        host.join();
+        assertEquals(LaneTeardown.CLOSED_ON_LANE_THREAD, report.get().lane("audio"));
+        assertAllOn(host, teardownThreads);
+        assertEquals(ResourceCounts.NONE, runtime.resources());
+    }
+
+    @Test
+    void closeFromInsideALaneTurnTearsTheLaneDownWhenTheTurnReturns() throws Exception {
+        ActorRuntime runtime = ActorRuntime.builder(Profile.SINGLE_THREAD).laneCloseGrace(Duration.ofSeconds(PATIENCE_SECONDS)).build();
+        ExecutionLane lane = runtime.registerLane("audio");
+        Map<String, Thread> teardownThreads = new ConcurrentHashMap<>();
+        runtime.spawnOnLane("audio", "synth", () -> new ThreadAffineActor(teardownThreads));
+        AtomicReference<CloseReport> report = new AtomicReference<>();
+        ActorRef closer = runtime.spawnOnLane("audio", "closer", () -> (context, message) -> report.set(runtime.closeAndReport()));
+        AtomicReference<DriveResult> drove = new AtomicReference<>();
+        Thread host = Thread.ofPlatform().name("host").start(() -> {
+            lane.drive(0);
+            closer.tell("close");
+            drove.set(lane.drive(0));
+        });
+        host.join();
+        assertEquals(LaneTeardown.CLOSED_ON_LANE_THREAD, report.get().lane("audio"));
+        assertEquals(DriveStatus.CLOSED, drove.get().status());
+        assertAllOn(host, teardownThreads);
+        assertEquals(ResourceCounts.NONE, runtime.resources());
+    }
+
+    @Test
+    void aDriveAndASnapshotDoNotWaitOnAStoppedHookTheClosingThreadIsRunning() throws Exception {
+        ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD);
+        ExecutionLane lane = runtime.registerLane("gl");
+        CountDownLatch inStopped = new CountDownLatch(1);
+        CountDownLatch releaseStopped = new CountDownLatch(1);
+        CountDownLatch inLongTurn = new CountDownLatch(1);
+        CountDownLatch releaseLongTurn = new CountDownLatch(1);
+        CountDownLatch driveReturned = new CountDownLatch(1);
+        // Spawned first, so the closing thread reaches it first: its stopped() blocks on the closing thread.
+        runtime.spawnOnLane("gl", "slow-to-stop", () -> new Behavior() {
+            @Override
+            public void receive(ActorContext context, Object message) {
+            }
+
+            @Override
+            public void stopped(ActorContext context, ExitReason reason) throws InterruptedException {
+                inStopped.countDown();
+                releaseStopped.await();
+            }
+        });
+        ActorRef longTurn = runtime.spawnOnLane("gl", "long-turn", () -> (context, message) -> {
+            inLongTurn.countDown();
+            releaseLongTurn.await();
+        });
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch go = new CountDownLatch(1);
+        Thread host = Thread.ofPlatform().name("host").start(() -> {
+            lane.drive(0); // both starts
+            started.countDown();
+            try {
+                go.await();
+            } catch (InterruptedException e) {
+                return;
+            }
+            lane.drive(0); // the long turn, then whatever the close left on the lane
+            driveReturned.countDown();
+        });
+        assertTrue(started.await(PATIENCE_SECONDS, TimeUnit.SECONDS));
+        longTurn.tell("hold the lane");
+        go.countDown();
+        assertTrue(inLongTurn.await(PATIENCE_SECONDS, TimeUnit.SECONDS));
+
+        Thread closer = Thread.ofPlatform().name("closer").start(runtime::close);
+        assertTrue(inStopped.await(PATIENCE_SECONDS, TimeUnit.SECONDS), "the closing thread tears the lane down");
+
+        Snapshot snapshot = runtime.snapshot(); // returns although a stopped() hook holds an actor's teardown
+        assertEquals(2, snapshot.actors().size());
+        releaseLongTurn.countDown();
+        assertTrue(driveReturned.await(PATIENCE_SECONDS, TimeUnit.SECONDS),
+                "the drive went on past the actor whose stopped() hook is running on the closing thread");
+        assertFalse(releaseStopped.getCount() == 0, "the hook was still running when the drive returned");
+
+        releaseStopped.countDown();
+        closer.join();
+        host.join();
+        assertEquals(ResourceCounts.NONE, runtime.resources());
+    }
+}

@@ -1,0 +1,166 @@
+package dev.lanehost.lanes;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.logging.Level;
+import org.junit.jupiter.api.Test;
+
+/** Lanes that follow a host whose callback thread restarts: rebinding, release and bind, from real threads. */
+class LaneBindingTest {
+    private static final long PATIENCE_SECONDS = 30;
+
+    /** Runs on a new platform thread that has ended when this returns. */
+    private static <T> T onNewThread(String name, Callable<T> work) throws Exception {
+        AtomicReference<T> result = new AtomicReference<>();
+        AtomicReference<Exception> failure = new AtomicReference<>();
+        Thread thread = Thread.ofPlatform().name(name).start(() -> {
+            try {
+                result.set(work.call());
+            } catch (Exception e) {
+                failure.set(e);
+            }
+        });
+        thread.join();
+        if (failure.get() != null) {
+            throw failure.get();
+        }
+        return result.get();
+    }
+
+    @Test
+    void aLaneWhoseThreadEndedRebindsToTheNextDriverAndItsQueuedLettersRunThere() throws Exception {
+        try (CapturedLog log = new CapturedLog();
+             ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            ExecutionLane lane = runtime.registerLane("audio");
+            List<String> ran = new CopyOnWriteArrayList<>();
+            ActorRef synth = runtime.spawnOnLane("audio", "synth",
+                    () -> (context, message) -> ran.add(message + "@" + Thread.currentThread().getName()));
+            synth.tell("a1");
+            assertEquals(new DriveResult(DriveStatus.OK, 2, 0), onNewThread("host-A", () -> lane.drive(0)));
+            assertEquals("host-A", lane.boundThread().getName());
+            assertTrue(!lane.boundThread().isAlive(), "host A has ended; the lane still names it");
+
+            synth.tell("b1"); // queued while the lane's thread is gone
+            synth.tell("b2");
+            assertEquals(2, lane.queuedLetters());
+            assertEquals(new DriveResult(DriveStatus.OK, 2, 0), onNewThread("host-B", () -> lane.drive(0)));
+
+            assertEquals(List.of("a1@host-A", "b1@host-B", "b2@host-B"), ran);
+            assertEquals(1, lane.rebinds());
+            assertEquals(1, runtime.snapshot().lanes().get(0).rebinds());
+            assertEquals("host-B", runtime.snapshot().lanes().get(0).boundThread());
+            assertEquals(1, log.matching(Level.INFO, "lane 'audio' rebound", "host-A", "host-B").size());
+        }
+    }
+
+    @Test
+    void aLiveBoundThreadIsNeverDisplacedButMayReleaseTheLane() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.SINGLE_THREAD).laneCloseGrace(java.time.Duration.ZERO).build()) {
+            ExecutionLane lane = runtime.registerLane("frame");
+            ActorRef sprite = runtime.spawnOnLane("frame", "sprite", () -> (c, m) -> { });
+            ExecutorService hostA = Executors.newSingleThreadExecutor(r -> new Thread(r, "host-A"));
+            try {
+                Callable<DriveResult> driveOnA = () -> lane.drive(0);
+                assertEquals(DriveStatus.OK, hostA.submit(driveOnA).get().status());
+                assertEquals(DriveStatus.OK, hostA.submit(lane::bind).get(), "bind by the bound thread");
+
+                sprite.tell("x");
+                assertEquals(new DriveResult(DriveStatus.WRONG_THREAD, 0, 1),
+                        onNewThread("host-B", () -> lane.drive(0)), "host A is alive: B is refused");
+                assertEquals(DriveStatus.WRONG_THREAD, onNewThread("host-B", lane::bind));
+                assertEquals(DriveStatus.WRONG_THREAD, onNewThread("host-B", lane::release), "only the bound thread releases");
+                assertEquals(0, lane.rebinds());
+
+                assertEquals(DriveStatus.OK, hostA.submit(lane::release).get());
+                assertNull(lane.boundThread());
+                assertEquals(1, lane.queuedLetters(), "a release keeps the letters queued");
+
+                CountDownLatch bBound = new CountDownLatch(1);
+                CountDownLatch bMayEnd = new CountDownLatch(1);
+                AtomicReference<DriveResult> bDrove = new AtomicReference<>();
+                Thread hostB = Thread.ofPlatform().name("host-B").start(() -> {
+                    if (lane.bind() == DriveStatus.OK) {
+                        bDrove.set(lane.drive(0));
+                        bBound.countDown();
+                        try {
+                            bMayEnd.await();
+                        } catch (InterruptedException ignored) {
+                            // ends
+                        }
+                    }
+                });
+                assertTrue(bBound.await(PATIENCE_SECONDS, TimeUnit.SECONDS), "B bound the released lane");
+                assertEquals(new DriveResult(DriveStatus.OK, 1, 0), bDrove.get());
+                assertSame(hostB, lane.boundThread());
+                assertEquals(1, lane.rebinds());
+                assertEquals(DriveStatus.WRONG_THREAD, hostA.submit(driveOnA).get().status(), "now A is the other thread");
+                bMayEnd.countDown();
+                hostB.join();
+                assertEquals(DriveStatus.OK, hostA.submit(driveOnA).get().status(), "B ended: A takes the lane back");
+                assertEquals(2, lane.rebinds());
+            } finally {
+                hostA.shutdownNow();
+            }
+        }
+    }
+
+    @Test
+    void releaseInsideADriveIsReentrant() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            ExecutionLane lane = runtime.registerLane("audio");
+            AtomicReference<DriveStatus> inside = new AtomicReference<>();
+            runtime.spawnOnLane("audio", "releaser", () -> (c, m) -> inside.set(lane.release())).tell("go");
+            onNewThread("host", () -> lane.drive(0));
+            assertEquals(DriveStatus.REENTRANT, inside.get());
+        }
+    }
+
+    @Test
+    void afterCloseBindReleaseAndDriveAnswerClosedOnEveryThread() throws Exception {
+        ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD);
+        ExecutionLane lane = runtime.registerLane("audio");
+        ExecutorService host = Executors.newSingleThreadExecutor(r -> new Thread(r, "host"));
+        try {
+            assertEquals(DriveStatus.OK, host.submit(lane::bind).get());
+            runtime.close();
+            assertEquals(DriveStatus.CLOSED, host.submit(lane::bind).get());
+            assertEquals(DriveStatus.CLOSED, host.submit(lane::release).get());
+            assertEquals(DriveStatus.CLOSED, host.submit(() -> lane.drive(0)).get().status());
+            DriveCounts counts = new DriveCounts();
+            assertEquals(DriveStatus.CLOSED.code(), (int) host.submit(() -> lane.drive(0, counts)).get());
+            assertEquals(DriveStatus.CLOSED, onNewThread("other", lane::bind));
+            assertEquals(DriveStatus.CLOSED, onNewThread("other", lane::release));
+            assertEquals(DriveStatus.CLOSED, onNewThread("other", () -> lane.drive(0)).status());
+        } finally {
+            host.shutdownNow();
+        }
+    }
+
+    @Test
+    void theAllocationFreeDriveReportsTurnsAndLettersLeft() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            ExecutionLane lane = runtime.registerLane("audio");
+            ActorRef actor = runtime.spawnOnLane("audio", "a", () -> (c, m) -> { });
+            for (int i = 0; i < 4; i++) {
+                actor.tell(i);
+            }
+            DriveCounts counts = new DriveCounts();
+            assertEquals(DriveStatus.OK.code(), (int) onNewThread("host", () -> lane.drive(2, counts)));
+            assertEquals(2, counts.turns());
+            assertEquals(3, counts.remaining());
+            assertEquals(DriveStatus.INVALID_ARGUMENT.code(), lane.drive(-1, counts));
+            assertEquals(DriveStatus.INVALID_ARGUMENT.code(), lane.drive(0, null));
+        }
+    }
+}
