@@ -87,7 +87,7 @@ final class HostEntries {
     int laneBind(long laneHandle) {
         try {
             ExecutionLane lane = lane(open(), laneHandle);
-            return fromDrive(lane, dev.lanehost.lanes.DriveStatus.INVALID_ARGUMENT); // WIP: lane.bind() arrives with the lanes merge
+            return fromDrive(lane, lane.bind());
         } catch (Throwable t) {
             return failed("lane_bind", t);
         }
@@ -96,7 +96,7 @@ final class HostEntries {
     int laneRelease(long laneHandle) {
         try {
             ExecutionLane lane = lane(open(), laneHandle);
-            return fromDrive(lane, dev.lanehost.lanes.DriveStatus.INVALID_ARGUMENT); // WIP: lane.release()
+            return fromDrive(lane, lane.release());
         } catch (Throwable t) {
             return failed("lane_release", t);
         }
@@ -104,7 +104,7 @@ final class HostEntries {
 
     int threadWarmUp() {
         try {
-            open(); // WIP: runtime.warmUpThread()
+            open().runtime().warmUpThread();
             return OK;
         } catch (Throwable t) {
             return failed("thread_warm_up", t);
