@@ -64,7 +64,11 @@ public final class JackHostDemo {
         } finally {
             if (server != null) {
                 server.close();
-                System.out.printf("jackd's log: %s (%d lines mention XRun)%n", server.log(), server.logLinesContaining("XRun"));
+                JackServer.LateCycles lanehost = server.lateCycles("lanehost");
+                JackServer.LateCycles plain = server.lateCycles("plain");
+                System.out.printf("jackd's log (%s): cycles a client had not finished at the deadline, its callback still running"
+                                + " (its own fault) / not yet scheduled: lanehost %d / %d, plain %d / %d%n",
+                        server.log(), lanehost.running(), lanehost.triggered(), plain.running(), plain.triggered());
             }
         }
     }
@@ -128,7 +132,8 @@ public final class JackHostDemo {
                         h.callbacks(), h.xruns(), h.ringOverruns(), h.processThreads(), h.drivesOk(), h.driveFailures(),
                         h.firstDriveFailure() == 0 ? "none" : JackClient.statusName(h.firstDriveFailure()), h.turns(), h.maxTurnsSeen(),
                         h.maxDriveNanos() / 1e6, h.slowDrives());
-                System.out.printf("plain client:    %,d callbacks, %d xruns%n", p.callbacks(), p.xruns());
+                System.out.printf("plain client:    %,d callbacks, %d xruns (JACK tells every client of every xrun)%n",
+                        p.callbacks(), p.xruns());
                 System.out.printf("messages: %,d sent, %,d handled on the lane (bound to %s)%n", sent, handled.get(),
                         lane.boundThread() == null ? "no thread" : lane.boundThread().getName());
                 System.out.printf("ring: %,d samples written, %,d read, first wrong sample %s%n", h.samplesWritten(), check.samples(),

@@ -92,6 +92,20 @@ public final class JackServer implements AutoCloseable {
         }
     }
 
+    /**
+     * How often jackd logged that {@code client} had not finished its cycle at the deadline, by the state it was
+     * in: {@code running} means its own callback was still running (its own fault), {@code triggered} means it
+     * had not even been scheduled yet (the machine was busy, or a client before it in the graph was late).
+     */
+    public record LateCycles(long running, long triggered) {
+    }
+
+    /** {@link LateCycles} of {@code client}, from jackd's log. */
+    public LateCycles lateCycles(String client) throws IOException {
+        String prefix = "client = " + client + " was not finished, state = ";
+        return new LateCycles(logLinesContaining(prefix + "Running"), logLinesContaining(prefix + "Triggered"));
+    }
+
     /** Stops jackd: SIGTERM, then SIGKILL if it has not ended within a few seconds. Idempotent. */
     @Override
     public void close() {
