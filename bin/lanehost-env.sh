@@ -55,10 +55,18 @@ lanehost_require_tools() {
         gcc -x c -o /dev/null - -lcbor >/dev/null 2>&1; then
         missing="$missing libcbor-dev"
     fi
+    # A JACK server and libjack's headers, for the JACK host sample and its test (skipped without them).
+    command -v jackd >/dev/null 2>&1 || missing="$missing jackd2"
+    if command -v gcc >/dev/null 2>&1 && ! echo '#include <jack/jack.h>' | gcc -x c -E -o /dev/null - >/dev/null 2>&1; then
+        missing="$missing libjack-jackd2-dev"
+    fi
     [ -z "$missing" ] && return 0
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         echo "lanehost: installing$missing" >&2
-        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null || return 1
+        # noninteractive: jackd2 asks whether to enable real-time priority, and the default (no) is what a CI
+        # machine wants; no recommends: they would pull a desktop (qjackctl) into CI.
+        apt-get update -qq &&
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null || return 1
     else
         echo "lanehost: missing$missing; install them (Debian: sudo apt-get install$missing)" >&2
         return 1

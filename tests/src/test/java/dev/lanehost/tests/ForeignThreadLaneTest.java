@@ -80,7 +80,7 @@ class ForeignThreadLaneTest {
     }
 
     @Test
-    void theFirstPthreadBindsTheLaneForAllItsUpcallsAndTheNextTakesOverWhenItEnds() throws Exception {
+    void theFirstPthreadBindsTheLaneForAllItsUpcallsASecondIsRefusedWhileItLivesAndBindsItOnceItEnded() throws Exception {
         lane = runtime.registerLane("audio");
         List<Thread> ranOn = new CopyOnWriteArrayList<>();
         ActorRef synth = runtime.spawnOnLane("audio", "synth", () -> {
@@ -97,26 +97,31 @@ class ForeignThreadLaneTest {
         }
         MemorySegment drive = upcall("driveLane");
 
-        int[] first = TestHost.callOnNewThread(drive, 1, 500); // one turn per upcall, 500 upcalls
-        int[] ok = new int[500];
-        Arrays.fill(ok, DriveStatus.OK.code());
-        assertTrue(Arrays.equals(ok, first), Arrays.toString(first));
-        assertEquals(101, TURNS.get(), "the start turn (factory and started) and 100 messages");
-        Thread pthread = lane.boundThread();
-        assertNotSame(Thread.currentThread(), pthread);
-        assertEquals("lanehost-lane-audio", pthread.getName(), "an attached foreign thread is named after its lane");
-        assertEquals(101, ranOn.size());
-        for (Thread thread : ranOn) {
-            assertSame(pthread, thread);
-        }
+        Thread pthread;
+        try (TestHost.Caller first = TestHost.startCaller(drive, 1)) { // one turn per upcall; its first upcall is made here
+            assertEquals(0, first.run(499), "499 more upcalls, each answered OK (0)");
+            assertEquals(101, TURNS.get(), "the start turn (factory and started) and 100 messages");
+            pthread = lane.boundThread();
+            assertNotSame(Thread.currentThread(), pthread);
+            assertEquals("lanehost-lane-audio", pthread.getName(), "an attached foreign thread is named after its lane");
+            assertEquals(101, ranOn.size());
+            for (Thread thread : ranOn) {
+                assertSame(pthread, thread);
+            }
 
-        synth.tell("after");
-        int[] second = TestHost.callOnNewThread(drive, 0, 20); // the first pthread has exited: the lane follows
-        assertTrue(Arrays.stream(second).allMatch(code -> code == DriveStatus.OK.code()), Arrays.toString(second));
-        assertEquals(102, ranOn.size(), "the letter queued while no thread held the lane ran on the new one");
-        Thread next = lane.boundThread();
-        assertNotSame(pthread, next);
-        assertSame(next, ranOn.get(101));
+            synth.tell("after");
+            int[] second = TestHost.callOnNewThread(drive, 0, 20);
+            int[] refused = new int[20];
+            Arrays.fill(refused, DriveStatus.WRONG_THREAD.code());
+            assertTrue(Arrays.equals(refused, second), "a live bound pthread is never displaced: " + Arrays.toString(second));
+            assertEquals(1, lane.queued(), "the refused drives ran nothing");
+            assertEquals(DriveStatus.WRONG_THREAD, lane.drive(0).status(), "nor may a Java thread drive it");
+        } // the first pthread exits: the JVM detaches it and its Thread ends
+
+        assertTrue(Arrays.equals(new int[] {DriveStatus.OK.code()}, TestHost.callOnNewThread(drive, 0, 1)),
+                "the next pthread binds the lane once the bound one has ended");
+        assertEquals(102, ranOn.size(), "the letter queued meanwhile ran");
+        assertNotSame(pthread, ranOn.getLast());
         assertEquals(1, lane.rebinds());
     }
 

@@ -1,0 +1,304 @@
+/* jack_host.c - a JACK client hosting a lanehost lane and ring through the host table, and a plain one. */
+#define _GNU_SOURCE /* gettid */
+#include "jack_host.h"
+
+#include <jack/jack.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NANOS_PER_SECOND INT64_C(1000000000)
+
+/* Counters: each has one writer (the process thread, or JACK's notification thread for xruns), but
+   thread-init callbacks may run on several threads at once, so those are read-modify-write atomics. */
+typedef struct counters {
+    _Atomic uint64_t callbacks;
+    _Atomic uint64_t xruns;
+    _Atomic uint64_t thread_inits;
+    _Atomic uint64_t warm_up_failures;
+    _Atomic uint64_t drives_ok;
+    _Atomic uint64_t drive_failures;
+    _Atomic uint64_t turns;
+    _Atomic uint64_t samples_written;
+    _Atomic uint64_t ring_overruns;
+    _Atomic uint64_t process_threads;
+    _Atomic uint64_t activations;
+    _Atomic uint64_t slow_drives;
+    _Atomic int64_t max_drive_nanos;
+    _Atomic int64_t process_thread_id;
+    _Atomic int32_t first_drive_failure;
+    _Atomic int32_t max_turns_seen;
+    _Atomic int32_t shut_down;
+} counters;
+
+struct lanehost_jack_client {
+    jack_client_t *jack;
+    jack_port_t *out_port;
+    int active;
+    uint32_t sample_rate;
+    uint32_t period_frames;
+    int64_t period_nanos;
+    /* The lanehost client only; api is NULL for the plain one. */
+    const lanehost_api *api;
+    uint64_t lane;
+    int32_t max_turns;
+    uint64_t ring_reference;
+    lanehost_ring ring;
+    double radians_per_sample;
+    uint64_t next_sample; /* process thread only: index in the sine of the next sample the ring gets */
+    counters counters;
+};
+
+uint32_t lanehost_jack_host_abi_version(void) {
+    return LANEHOST_JACK_HOST_ABI_VERSION;
+}
+
+/* ---- JACK's messages: printed, except while probing for a server that may not be up yet ---- */
+
+static _Atomic int probing;
+
+static void print_jack_error(const char *message) {
+    if (!atomic_load_explicit(&probing, memory_order_relaxed)) fprintf(stderr, "jack: %s\n", message);
+}
+
+static void print_nothing(const char *message) {
+    (void)message;
+}
+
+static void install_message_handlers(void) {
+    jack_set_error_function(print_jack_error);
+    jack_set_info_function(print_nothing);
+}
+
+int32_t lanehost_jack_server_ready(const char *server_name) {
+    if (server_name == NULL) return 0;
+    install_message_handlers();
+    atomic_fetch_add(&probing, 1);
+    jack_status_t status;
+    jack_client_t *probe = jack_client_open("lanehost-probe", JackNoStartServer | JackServerName, &status, server_name);
+    atomic_fetch_sub(&probing, 1);
+    if (probe == NULL) return 0;
+    jack_client_close(probe);
+    return 1;
+}
+
+/* ---- Callbacks ---- */
+
+static int64_t monotonic_nanos(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (int64_t)now.tv_sec * NANOS_PER_SECOND + now.tv_nsec;
+}
+
+static void add(_Atomic uint64_t *counter, uint64_t amount) {
+    /* Single writer: a relaxed load and store, no locked instruction on the process thread. */
+    atomic_store_explicit(counter, atomic_load_explicit(counter, memory_order_relaxed) + amount, memory_order_relaxed);
+}
+
+/* Counts the callback and notices when JACK has moved it to another thread. */
+static void count_callback(counters *counters) {
+    static __thread int64_t thread_id; /* gettid is a system call: once per thread */
+    if (thread_id == 0) thread_id = (int64_t)gettid();
+    add(&counters->callbacks, 1);
+    if (atomic_load_explicit(&counters->process_thread_id, memory_order_relaxed) != thread_id) {
+        atomic_store_explicit(&counters->process_thread_id, thread_id, memory_order_relaxed);
+        add(&counters->process_threads, 1);
+    }
+}
+
+static void silence(lanehost_jack_client *client, jack_nframes_t frames) {
+    float *out = jack_port_get_buffer(client->out_port, frames);
+    memset(out, 0, frames * sizeof *out);
+}
+
+static int process_plain(jack_nframes_t frames, void *argument) {
+    lanehost_jack_client *client = argument;
+    count_callback(&client->counters);
+    silence(client, frames);
+    return 0;
+}
+
+static void drive_lane(lanehost_jack_client *client) {
+    counters *counters = &client->counters;
+    lanehost_drive_counts counts;
+    const int64_t start = monotonic_nanos();
+    const int32_t status = client->api->lane_drive(client->lane, client->max_turns, &counts);
+    const int64_t took = monotonic_nanos() - start;
+    if (took > atomic_load_explicit(&counters->max_drive_nanos, memory_order_relaxed)) {
+        atomic_store_explicit(&counters->max_drive_nanos, took, memory_order_relaxed);
+    }
+    if (took > client->period_nanos) add(&counters->slow_drives, 1);
+    if (status != LANEHOST_OK) {
+        add(&counters->drive_failures, 1);
+        if (atomic_load_explicit(&counters->first_drive_failure, memory_order_relaxed) == 0) {
+            atomic_store_explicit(&counters->first_drive_failure, status, memory_order_relaxed);
+        }
+        return;
+    }
+    add(&counters->drives_ok, 1);
+    add(&counters->turns, (uint64_t)counts.turns);
+    if (counts.turns > atomic_load_explicit(&counters->max_turns_seen, memory_order_relaxed)) {
+        atomic_store_explicit(&counters->max_turns_seen, counts.turns, memory_order_relaxed);
+    }
+}
+
+static int process_lanehost(jack_nframes_t frames, void *argument) {
+    lanehost_jack_client *client = argument;
+    count_callback(&client->counters);
+    drive_lane(client);
+
+    float *out = jack_port_get_buffer(client->out_port, frames);
+    for (jack_nframes_t i = 0; i < frames; i++) {
+        out[i] = (float)sin(client->radians_per_sample * (double)(client->next_sample + i));
+    }
+    const uint64_t bytes = (uint64_t)frames * sizeof *out;
+    /* Whole periods only, so the ring's stream stays one seamless sine; a period that does not fit is dropped. */
+    if (lanehost_ring_writable(&client->ring) >= bytes && lanehost_ring_write(&client->ring, out, bytes) == (int64_t)bytes) {
+        client->next_sample += frames;
+        add(&client->counters.samples_written, frames);
+    } else {
+        add(&client->counters.ring_overruns, 1);
+    }
+    return 0;
+}
+
+static void thread_init(void *argument) {
+    lanehost_jack_client *client = argument;
+    atomic_fetch_add_explicit(&client->counters.thread_inits, 1, memory_order_relaxed);
+    if (client->api->thread_warm_up() != LANEHOST_OK) {
+        atomic_fetch_add_explicit(&client->counters.warm_up_failures, 1, memory_order_relaxed);
+    }
+}
+
+static int xrun(void *argument) {
+    lanehost_jack_client *client = argument;
+    atomic_fetch_add_explicit(&client->counters.xruns, 1, memory_order_relaxed);
+    return 0;
+}
+
+static void shut_down(void *argument) {
+    lanehost_jack_client *client = argument;
+    atomic_store_explicit(&client->counters.shut_down, 1, memory_order_relaxed);
+}
+
+/* ---- Lifecycle ---- */
+
+static int32_t open_client(lanehost_jack_client **out, const char *server_name, const char *client_name,
+                           lanehost_jack_client *client, JackProcessCallback process) {
+    install_message_handlers();
+    jack_status_t status;
+    client->jack = jack_client_open(client_name, JackNoStartServer | JackServerName | JackUseExactName, &status,
+                                    server_name);
+    if (client->jack == NULL) return LANEHOST_JACK_HOST_NO_SERVER;
+    client->sample_rate = jack_get_sample_rate(client->jack);
+    client->period_frames = jack_get_buffer_size(client->jack);
+    client->period_nanos = client->sample_rate == 0
+                               ? 0
+                               : (int64_t)client->period_frames * NANOS_PER_SECOND / client->sample_rate;
+    client->out_port = jack_port_register(client->jack, "out", JACK_DEFAULT_AUDIO_TYPE, JackPortIsOutput, 0);
+    if (client->out_port == NULL || jack_set_process_callback(client->jack, process, client) != 0 ||
+        jack_set_xrun_callback(client->jack, xrun, client) != 0 ||
+        (client->api != NULL && jack_set_thread_init_callback(client->jack, thread_init, client) != 0)) {
+        return LANEHOST_JACK_HOST_JACK_FAILED;
+    }
+    jack_on_shutdown(client->jack, shut_down, client);
+    *out = client;
+    return LANEHOST_OK;
+}
+
+int32_t lanehost_jack_host_open(lanehost_jack_client **out, const lanehost_api *api, const char *server_name,
+                                const char *client_name, const char *lane_name, const char *ring_name,
+                                int32_t max_turns, double frequency) {
+    if (out == NULL || api == NULL || server_name == NULL || client_name == NULL || lane_name == NULL ||
+        ring_name == NULL || max_turns <= 0 || !(frequency > 0) || !LANEHOST_API_HAS(api, last_error)) {
+        return LANEHOST_JACK_HOST_BAD_CONFIG;
+    }
+    *out = NULL;
+    lanehost_jack_client *client = calloc(1, sizeof *client);
+    if (client == NULL) return LANEHOST_JACK_HOST_OUT_OF_MEMORY;
+    client->api = api;
+    client->max_turns = max_turns;
+
+    int32_t status = api->lane_lookup(lane_name, &client->lane);
+    void *memory = NULL;
+    uint64_t memory_length = 0;
+    if (status == LANEHOST_OK) status = api->ring_lookup(ring_name, &client->ring_reference, &memory, &memory_length);
+    if (status == LANEHOST_OK && lanehost_ring_wrap(&client->ring, memory, memory_length) != LANEHOST_RING_OK) {
+        status = LANEHOST_JACK_HOST_BAD_RING;
+    }
+    if (status == LANEHOST_OK) status = open_client(out, server_name, client_name, client, process_lanehost);
+    if (status != LANEHOST_OK) {
+        lanehost_jack_client_close(client);
+        return status;
+    }
+    client->radians_per_sample = 2.0 * M_PI * frequency / (double)client->sample_rate;
+    return LANEHOST_OK;
+}
+
+int32_t lanehost_jack_plain_open(lanehost_jack_client **out, const char *server_name, const char *client_name) {
+    if (out == NULL || server_name == NULL || client_name == NULL) return LANEHOST_JACK_HOST_BAD_CONFIG;
+    *out = NULL;
+    lanehost_jack_client *client = calloc(1, sizeof *client);
+    if (client == NULL) return LANEHOST_JACK_HOST_OUT_OF_MEMORY;
+    const int32_t status = open_client(out, server_name, client_name, client, process_plain);
+    if (status != LANEHOST_OK) lanehost_jack_client_close(client);
+    return status;
+}
+
+int32_t lanehost_jack_client_activate(lanehost_jack_client *client) {
+    if (client == NULL || client->jack == NULL) return LANEHOST_JACK_HOST_BAD_CONFIG;
+    if (client->active) return LANEHOST_OK;
+    if (jack_activate(client->jack) != 0) return LANEHOST_JACK_HOST_JACK_FAILED;
+    client->active = 1;
+    atomic_fetch_add_explicit(&client->counters.activations, 1, memory_order_relaxed);
+    return LANEHOST_OK;
+}
+
+int32_t lanehost_jack_client_deactivate(lanehost_jack_client *client) {
+    if (client == NULL || client->jack == NULL) return LANEHOST_JACK_HOST_BAD_CONFIG;
+    if (!client->active) return LANEHOST_OK;
+    /* JACK ends the process thread here; the next activation starts a new one. */
+    if (jack_deactivate(client->jack) != 0) return LANEHOST_JACK_HOST_JACK_FAILED;
+    client->active = 0;
+    return LANEHOST_OK;
+}
+
+int32_t lanehost_jack_client_stats(const lanehost_jack_client *client, lanehost_jack_stats *out) {
+    if (client == NULL || out == NULL) return LANEHOST_JACK_HOST_BAD_CONFIG;
+    const counters *c = &client->counters;
+    memset(out, 0, sizeof *out);
+    out->callbacks = atomic_load_explicit(&c->callbacks, memory_order_relaxed);
+    out->xruns = atomic_load_explicit(&c->xruns, memory_order_relaxed);
+    out->thread_inits = atomic_load_explicit(&c->thread_inits, memory_order_relaxed);
+    out->warm_up_failures = atomic_load_explicit(&c->warm_up_failures, memory_order_relaxed);
+    out->drives_ok = atomic_load_explicit(&c->drives_ok, memory_order_relaxed);
+    out->drive_failures = atomic_load_explicit(&c->drive_failures, memory_order_relaxed);
+    out->turns = atomic_load_explicit(&c->turns, memory_order_relaxed);
+    out->samples_written = atomic_load_explicit(&c->samples_written, memory_order_relaxed);
+    out->ring_overruns = atomic_load_explicit(&c->ring_overruns, memory_order_relaxed);
+    out->process_threads = atomic_load_explicit(&c->process_threads, memory_order_relaxed);
+    out->activations = atomic_load_explicit(&c->activations, memory_order_relaxed);
+    out->slow_drives = atomic_load_explicit(&c->slow_drives, memory_order_relaxed);
+    out->max_drive_nanos = atomic_load_explicit(&c->max_drive_nanos, memory_order_relaxed);
+    out->process_thread_id = atomic_load_explicit(&c->process_thread_id, memory_order_relaxed);
+    out->first_drive_failure = atomic_load_explicit(&c->first_drive_failure, memory_order_relaxed);
+    out->max_turns_seen = atomic_load_explicit(&c->max_turns_seen, memory_order_relaxed);
+    out->shut_down = atomic_load_explicit(&c->shut_down, memory_order_relaxed);
+    out->sample_rate = client->sample_rate;
+    out->period_frames = client->period_frames;
+    return LANEHOST_OK;
+}
+
+int32_t lanehost_jack_client_close(lanehost_jack_client *client) {
+    if (client == NULL) return LANEHOST_JACK_HOST_BAD_CONFIG;
+    int32_t status = LANEHOST_OK;
+    if (client->jack != NULL && jack_client_close(client->jack) != 0) status = LANEHOST_JACK_HOST_JACK_FAILED;
+    /* Only now, with no process callback left to write into it, may the ring's memory go. */
+    if (client->ring_reference != 0) client->api->ring_release(client->ring_reference);
+    free(client);
+    return status;
+}

@@ -1,0 +1,94 @@
+/*
+ * jack_host.h - JACK clients: one that hosts lanehost through the host function table, and a plain one
+ * that only counts, to compare against.
+ *
+ * The lanehost client's process callback, on JACK's process thread:
+ *   1. drives a lane with api->lane_drive, bounded by max_turns (the lane binds to that thread; JACK starts
+ *      a new process thread on every activation, and the lane rebinds to it once the old one has ended);
+ *   2. writes one period of a sine into its output port and into a lanehost ring looked up with
+ *      api->ring_lookup, through lanehost_ring.h only (the ring never enters the JVM). A period that does
+ *      not fit whole is dropped and counted as an overrun, so the ring carries a seamless sine whatever
+ *      the reader does: sample k of the stream is (float) sin(2 pi frequency k / sample_rate).
+ * Its thread-init callback calls api->thread_warm_up(), so the first drive does not pay the JVM attach.
+ *
+ * The plain client's process callback writes silence and counts. Both count callbacks and xruns (JACK's
+ * xrun callback). Every function returns a status and never aborts.
+ */
+#ifndef LANEHOST_JACK_HOST_H
+#define LANEHOST_JACK_HOST_H
+
+#include <stdint.h>
+
+#include "lanehost/lanehost.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LANEHOST_JACK_HOST_ABI_VERSION 1u
+
+/* The client's own failures (negative); a failed lookup returns its lanehost_status instead. */
+#define LANEHOST_JACK_HOST_BAD_CONFIG (-1)
+#define LANEHOST_JACK_HOST_OUT_OF_MEMORY (-2)
+#define LANEHOST_JACK_HOST_NO_SERVER (-3)      /* jack_client_open failed (see the JACK message on stderr) */
+#define LANEHOST_JACK_HOST_JACK_FAILED (-4)    /* a callback, port or activation call failed */
+#define LANEHOST_JACK_HOST_BAD_RING (-5)       /* the looked-up ring did not wrap (lanehost_ring_wrap refused it) */
+
+/* What a client counted so far; a copy, safe to take while it runs. */
+typedef struct lanehost_jack_stats {
+    uint64_t callbacks;          /* process callbacks */
+    uint64_t xruns;              /* xrun callbacks */
+    uint64_t thread_inits;       /* thread-init callbacks (JACK may call it on several threads) */
+    uint64_t warm_up_failures;   /* thread_warm_up calls that did not answer OK */
+    uint64_t drives_ok;          /* lane drives that answered OK */
+    uint64_t drive_failures;     /* lane drives that did not */
+    uint64_t turns;              /* turns run by all drives */
+    uint64_t samples_written;    /* samples (floats) placed in the ring */
+    uint64_t ring_overruns;      /* periods dropped because the ring had no room for all of it */
+    uint64_t process_threads;    /* distinct process threads seen in a row (1 until JACK moves the callback) */
+    uint64_t activations;        /* successful jack_activate calls */
+    uint64_t slow_drives;        /* drives that took longer than a period */
+    int64_t max_drive_nanos;     /* the longest drive */
+    int64_t process_thread_id;   /* kernel thread id (gettid) of the latest process callback's thread */
+    int32_t first_drive_failure; /* the first failed drive's lanehost_status, 0 if none */
+    int32_t max_turns_seen;      /* the most turns one drive ran */
+    int32_t shut_down;           /* 1 once JACK shut the client down (server gone, or the client was kicked) */
+    uint32_t sample_rate;        /* the server's rate, in Hz */
+    uint32_t period_frames;      /* the server's buffer size, in frames */
+    uint32_t reserved;
+} lanehost_jack_stats;
+
+_Static_assert(sizeof(lanehost_jack_stats) == 136, "as JackClient.java reads it");
+
+typedef struct lanehost_jack_client lanehost_jack_client;
+
+LANEHOST_EXPORT uint32_t lanehost_jack_host_abi_version(void);
+
+/* 1 if a client can connect to the JACK server named server_name now, else 0. Prints nothing. */
+LANEHOST_EXPORT int32_t lanehost_jack_server_ready(const char *server_name);
+
+/*
+ * Opens (does not activate) the lanehost client `client_name` on server `server_name`: looks up the lane
+ * and the ring through the table on the calling thread, and registers one output port. max_turns > 0.
+ */
+LANEHOST_EXPORT int32_t lanehost_jack_host_open(lanehost_jack_client **out, const lanehost_api *api,
+                                                const char *server_name, const char *client_name,
+                                                const char *lane_name, const char *ring_name, int32_t max_turns,
+                                                double frequency);
+
+/* Opens (does not activate) a plain client that writes silence and counts callbacks and xruns. */
+LANEHOST_EXPORT int32_t lanehost_jack_plain_open(lanehost_jack_client **out, const char *server_name,
+                                                 const char *client_name);
+
+LANEHOST_EXPORT int32_t lanehost_jack_client_activate(lanehost_jack_client *client);
+LANEHOST_EXPORT int32_t lanehost_jack_client_deactivate(lanehost_jack_client *client);
+LANEHOST_EXPORT int32_t lanehost_jack_client_stats(const lanehost_jack_client *client, lanehost_jack_stats *out);
+
+/* Deactivates, closes the JACK client, releases the ring reference through the table, and frees. */
+LANEHOST_EXPORT int32_t lanehost_jack_client_close(lanehost_jack_client *client);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LANEHOST_JACK_HOST_H */

@@ -1,0 +1,213 @@
+package dev.lanehost.samples;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import dev.lanehost.nativeloader.LoadedLibrary;
+import dev.lanehost.nativeloader.NativeLibraryException;
+import dev.lanehost.nativeloader.NativeLibraryLoader;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+
+/**
+ * Java's handle on a JACK client of the JACK host ({@code samples/src/main/c/jack_host.h}): either the
+ * lanehost client, whose process callback drives a lane through the host ABI table and writes a sine into
+ * a lanehost ring with {@code lanehost_ring.h} only, or a plain C client that only counts, for comparison.
+ *
+ * <p>The library is built only where libjack was found; {@link #unavailableReason()} says why it is missing.
+ */
+public final class JackClient implements AutoCloseable {
+    /** Must equal {@code LANEHOST_JACK_HOST_ABI_VERSION}. */
+    public static final int ABI_VERSION = 1;
+
+    private static final String[] HOST_ERRORS = {"BAD_CONFIG", "OUT_OF_MEMORY", "NO_SERVER", "JACK_FAILED", "BAD_RING"};
+    private static final long STATS_SIZE = 136;
+    private static final Library LIBRARY = Library.load();
+
+    /** The loaded library's entry points, or why there are none. */
+    private record Library(String unavailable, MethodHandle ready, MethodHandle hostOpen, MethodHandle plainOpen,
+                           MethodHandle activate, MethodHandle deactivate, MethodHandle stats, MethodHandle close) {
+        static Library load() {
+            LoadedLibrary library;
+            try {
+                library = NativeLibraryLoader.load(JackClient.class, "lanehost_jackhost", "lanehost_jack_host_abi_version", ABI_VERSION);
+            } catch (NativeLibraryException e) {
+                return new Library("the JACK host library was not built or does not load (is libjack-jackd2-dev installed?): "
+                        + e.getMessage(), null, null, null, null, null, null, null);
+            }
+            Linker linker = Linker.nativeLinker();
+            return new Library(null,
+                    linker.downcallHandle(library.lookup().findOrThrow("lanehost_jack_server_ready"), FunctionDescriptor.of(JAVA_INT, ADDRESS)),
+                    linker.downcallHandle(library.lookup().findOrThrow("lanehost_jack_host_open"), FunctionDescriptor.of(JAVA_INT,
+                            ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, JAVA_INT, JAVA_DOUBLE)),
+                    linker.downcallHandle(library.lookup().findOrThrow("lanehost_jack_plain_open"),
+                            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS)),
+                    linker.downcallHandle(library.lookup().findOrThrow("lanehost_jack_client_activate"), FunctionDescriptor.of(JAVA_INT, ADDRESS)),
+                    linker.downcallHandle(library.lookup().findOrThrow("lanehost_jack_client_deactivate"), FunctionDescriptor.of(JAVA_INT, ADDRESS)),
+                    linker.downcallHandle(library.lookup().findOrThrow("lanehost_jack_client_stats"),
+                            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS)),
+                    linker.downcallHandle(library.lookup().findOrThrow("lanehost_jack_client_close"), FunctionDescriptor.of(JAVA_INT, ADDRESS)));
+        }
+
+        Library available() {
+            if (unavailable != null) {
+                throw new IllegalStateException(unavailable);
+            }
+            return this;
+        }
+    }
+
+    /**
+     * What a client counted so far.
+     *
+     * @param processThreads   process threads seen in a row: 1 until JACK moves the callback (each activation does)
+     * @param ringOverruns     periods dropped because the ring had no room for the whole period
+     * @param slowDrives       drives that took longer than a period
+     * @param processThreadId  the kernel thread id of the latest process callback's thread
+     * @param firstDriveFailure the first failed drive's lanehost status, 0 if none
+     * @param shutDown         JACK shut the client down (server gone, or the client was kicked out)
+     */
+    public record Stats(long callbacks, long xruns, long threadInits, long warmUpFailures, long drivesOk, long driveFailures,
+                        long turns, long samplesWritten, long ringOverruns, long processThreads, long activations,
+                        long slowDrives, long maxDriveNanos, long processThreadId, int firstDriveFailure, int maxTurnsSeen,
+                        boolean shutDown, int sampleRate, int periodFrames) {
+    }
+
+    private MemorySegment handle;
+
+    private JackClient(MemorySegment handle) {
+        this.handle = handle;
+    }
+
+    /** Null if the JACK host library loaded, else why not (for {@code assumeTrue} and messages). */
+    public static String unavailableReason() {
+        return LIBRARY.unavailable();
+    }
+
+    /** True if a client can connect to the JACK server {@code serverName} now. Prints nothing. */
+    public static boolean serverReady(String serverName) {
+        try (Arena arena = Arena.ofConfined()) {
+            return (int) LIBRARY.available().ready().invokeExact(arena.allocateFrom(serverName)) == 1;
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Opens (does not activate) the lanehost client: looks up {@code lane} and {@code ring} through
+     * {@code table} and connects to {@code serverName} as {@code clientName}.
+     *
+     * @param maxTurns  the bound of each process callback's drive (> 0)
+     * @param frequency the sine's frequency in Hz
+     */
+    public static JackClient openLaneHost(MemorySegment table, String serverName, String clientName, String lane, String ring,
+                                          int maxTurns, double frequency) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            int status = (int) LIBRARY.available().hostOpen().invokeExact(out, table, arena.allocateFrom(serverName),
+                    arena.allocateFrom(clientName), arena.allocateFrom(lane), arena.allocateFrom(ring), maxTurns, frequency);
+            return opened(status, out, "lanehost client '" + clientName + "' (lane '" + lane + "', ring '" + ring + "')");
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Opens (does not activate) a plain C client that writes silence and counts callbacks and xruns. */
+    public static JackClient openPlain(String serverName, String clientName) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            int status = (int) LIBRARY.available().plainOpen().invokeExact(out, arena.allocateFrom(serverName),
+                    arena.allocateFrom(clientName));
+            return opened(status, out, "plain client '" + clientName + "'");
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The sample at {@code index} of the lanehost client's sine, as its C callback computes it. */
+    public static float sineSample(long index, double frequency, int sampleRate) {
+        return (float) Math.sin(2.0 * Math.PI * frequency / sampleRate * index);
+    }
+
+    public void activate() {
+        check(call(LIBRARY.activate()), "jack_activate");
+    }
+
+    /** Deactivates the client: JACK ends its process thread, and {@link #activate()} starts a new one. */
+    public void deactivate() {
+        check(call(LIBRARY.deactivate()), "jack_deactivate");
+    }
+
+    public Stats stats() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment s = arena.allocate(STATS_SIZE, 8);
+            check((int) LIBRARY.stats().invokeExact(live(), s), "stats");
+            return new Stats(s.get(JAVA_LONG, 0), s.get(JAVA_LONG, 8), s.get(JAVA_LONG, 16), s.get(JAVA_LONG, 24),
+                    s.get(JAVA_LONG, 32), s.get(JAVA_LONG, 40), s.get(JAVA_LONG, 48), s.get(JAVA_LONG, 56),
+                    s.get(JAVA_LONG, 64), s.get(JAVA_LONG, 72), s.get(JAVA_LONG, 80), s.get(JAVA_LONG, 88),
+                    s.get(JAVA_LONG, 96), s.get(JAVA_LONG, 104), s.get(JAVA_INT, 112), s.get(JAVA_INT, 116),
+                    s.get(JAVA_INT, 120) != 0, s.get(JAVA_INT, 124), s.get(JAVA_INT, 128));
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Closes the JACK client and releases the ring reference (after which its memory may go). Idempotent. */
+    @Override
+    public void close() {
+        if (handle == null) {
+            return;
+        }
+        int status = call(LIBRARY.close());
+        handle = null;
+        check(status, "close");
+    }
+
+    /** A status's name, for messages. */
+    public static String statusName(int status) {
+        return HostStatus.name(status, HOST_ERRORS);
+    }
+
+    private static JackClient opened(int status, MemorySegment out, String what) {
+        if (status != 0) {
+            throw new IllegalStateException("could not open the JACK " + what + ": " + statusName(status));
+        }
+        return new JackClient(out.get(ADDRESS, 0));
+    }
+
+    private int call(MethodHandle entry) {
+        try {
+            return (int) entry.invokeExact(live());
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void check(int status, String what) {
+        if (status != 0) {
+            throw new IllegalStateException(what + " failed: " + statusName(status));
+        }
+    }
+
+    private MemorySegment live() {
+        if (handle == null) {
+            throw new IllegalStateException("this JACK client is closed");
+        }
+        return handle;
+    }
+}
