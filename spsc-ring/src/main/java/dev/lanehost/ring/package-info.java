@@ -22,9 +22,13 @@
  *   <li>The producer reads its own position (plain), and the consumer position from its private cache;
  *       only if that shows too little room does it acquire the shared consumer position.</li>
  *   <li>It copies the bytes in (in two pieces when they straddle the end).</li>
- *   <li>It release-stores its new position, then the doorbell.</li>
+ *   <li>It release-stores its new position, then the doorbell, then advances the wake word with one
+ *       release read-modify-write; only if that shows a consumer asleep does it make a wake system call.</li>
  *   <li>The consumer acquires the producer position (from its cache unless short), copies the bytes out,
  *       and release-stores its new position, which frees them.</li>
  * </ol>
+ *
+ * <p>A consumer that would rather sleep than poll calls {@code awaitReadable}; the waiting protocol, as
+ * numbered steps, and why it loses no wake-up, are in {@link dev.lanehost.ring.SpscByteRing}'s comment.
  */
 package dev.lanehost.ring;
