@@ -70,8 +70,10 @@
  *   3. Re-check readable; enough: withdraw (CAS w -> w without bit 0; if that fails the producer has
  *      changed the word and clears the bit itself) and return.
  *   4. futex_wait(word, w, remaining time). It returns at once if the word is no longer w (EAGAIN), when
- *      woken, at the timeout, or on a signal (EINTR: return LANEHOST_RING_INTERRUPTED after a last
- *      check); otherwise go to 2. At the timeout: withdraw and return LANEHOST_RING_TIMED_OUT.
+ *      woken, at the timeout, or on a signal (EINTR: withdraw, return LANEHOST_RING_INTERRUPTED). Once
+ *      the deadline has passed: withdraw and return LANEHOST_RING_TIMED_OUT, even if bytes arrived as it
+ *      passed (the next read finds them), so a lost wake-up could never pass for a late success. Otherwise
+ *      go to 2.
  *
  *   Producer, after the release store of its position in a write that published bytes:
  *   5. fetch_add(wake word, 2, release); the old value's bit 0 clear (nobody waits): done. That one
@@ -505,8 +507,9 @@ static inline void lanehost_ring_withdraw_waiter(lanehost_ring_header *header, u
 /*
  * Consumer only, and never on a real-time thread: it may sleep in the kernel. Waits until at least
  * min_bytes (1 to the capacity) are readable or timeout_nanos pass (0: check once, never sleep). Returns the
- * bytes readable (at least min_bytes), LANEHOST_RING_TIMED_OUT, LANEHOST_RING_INTERRUPTED (a signal handler
- * installed without SA_RESTART ran), or LANEHOST_RING_INVALID_ARGUMENT. One waiting thread per ring.
+ * bytes readable (at least min_bytes), LANEHOST_RING_TIMED_OUT (the deadline passed, even if bytes arrived
+ * as it did), LANEHOST_RING_INTERRUPTED (a signal handler installed without SA_RESTART ran), or
+ * LANEHOST_RING_INVALID_ARGUMENT. One waiting thread per ring.
  *
  * Writes that publish fewer than min_bytes wake it too; it goes back to sleep until the count is reached.
  */
@@ -526,18 +529,21 @@ static inline int64_t lanehost_ring_wait_readable(lanehost_ring *ring, uint64_t 
             lanehost_ring_withdraw_waiter(header, announced);
             return (int64_t)readable;
         }
-        const int64_t remaining = timeout_nanos - (lanehost_ring_monotonic_nanos() - start);
+        int64_t remaining = timeout_nanos - (lanehost_ring_monotonic_nanos() - start);
+        if (remaining > 0) {
+            struct timespec timeout = {(time_t)(remaining / 1000000000), (long)(remaining % 1000000000)};
+            /* Step 4. FUTEX_WAIT's timeout is relative, on CLOCK_MONOTONIC. */
+            if (syscall(SYS_futex, (uint32_t *)&header->wake_word, FUTEX_WAIT, announced, &timeout, NULL, 0) == -1 &&
+                errno == EINTR) {
+                lanehost_ring_withdraw_waiter(header, announced);
+                return LANEHOST_RING_INTERRUPTED;
+            }
+            remaining = timeout_nanos - (lanehost_ring_monotonic_nanos() - start);
+        }
         if (remaining <= 0) {
+            /* The deadline passed (asleep or not): timed out, even if bytes arrived as it passed. */
             lanehost_ring_withdraw_waiter(header, announced);
             return LANEHOST_RING_TIMED_OUT;
-        }
-        struct timespec timeout = {(time_t)(remaining / 1000000000), (long)(remaining % 1000000000)};
-        /* Step 4. FUTEX_WAIT's timeout is relative, on CLOCK_MONOTONIC. */
-        if (syscall(SYS_futex, (uint32_t *)&header->wake_word, FUTEX_WAIT, announced, &timeout, NULL, 0) == -1 &&
-            errno == EINTR) {
-            readable = lanehost_ring_readable(ring);
-            lanehost_ring_withdraw_waiter(header, announced);
-            return readable >= min_bytes ? (int64_t)readable : LANEHOST_RING_INTERRUPTED;
         }
     }
 }

@@ -57,7 +57,9 @@ import java.util.Objects;
  *   <li>Re-check {@code readable()}; enough: withdraw (CAS {@code w} to {@code w} without bit 0; if that
  *       fails the producer changed the word and clears the bit itself) and return.</li>
  *   <li>{@code futex_wait(word, w, remaining time)}: returns at once if the word is no longer {@code w},
- *       when woken, or at the timeout; then back to 2 (at the timeout: withdraw and return false).</li>
+ *       when woken, or at the timeout. Once the deadline has passed: withdraw and return false, even if bytes
+ *       arrived as it passed (the next read finds them), so a lost wake-up could never pass for a late
+ *       success. Otherwise back to 2.</li>
  *   <li>Producer, after the release store of its position in a write that published bytes:
  *       {@code getAndAdd(wake word, 2)} with release. The old value's bit 0 clear: done. That one atomic
  *       read-modify-write is all a write pays when nobody waits: no system call and no full fence.</li>
@@ -375,7 +377,8 @@ public final class SpscByteRing implements AutoCloseable {
      * virtual thread that waits here holds its carrier.
      *
      * @param timeout {@link Duration#ZERO} checks once and never sleeps
-     * @return true when at least {@code minBytes} are readable, false when the timeout passed first
+     * @return true when at least {@code minBytes} are readable, false once the timeout has passed (even if bytes
+     *         arrived as it passed: the next read finds them)
      * @throws InterruptedException          if the thread is interrupted before or while it waits (noticed
      *                                       within {@link #INTERRUPT_CHECK_NANOS}: a Java interrupt cannot
      *                                       reach a thread asleep in the kernel)
@@ -413,14 +416,18 @@ public final class SpscByteRing implements AutoCloseable {
                 return true;
             }
             long remaining = timeoutNanos - (System.nanoTime() - start);
+            if (remaining > 0) {
+                wakeWord.sleep(announced, Math.min(remaining, INTERRUPT_CHECK_NANOS)); // step 4
+                if (Thread.interrupted()) {
+                    wakeWord.withdraw(announced);
+                    throw new InterruptedException();
+                }
+                remaining = timeoutNanos - (System.nanoTime() - start);
+            }
             if (remaining <= 0) {
+                // The deadline passed (asleep or not): timed out, even if bytes arrived as it passed.
                 wakeWord.withdraw(announced);
                 return false;
-            }
-            wakeWord.sleep(announced, Math.min(remaining, INTERRUPT_CHECK_NANOS)); // step 4
-            if (Thread.interrupted()) {
-                wakeWord.withdraw(announced);
-                throw new InterruptedException();
             }
         }
     }
