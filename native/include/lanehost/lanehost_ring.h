@@ -4,8 +4,9 @@
  * One producer and one consumer move a byte stream through a power-of-two region of memory. Either
  * side may be C (a hard real-time callback, which must never enter the JVM) or Java
  * (dev.lanehost.ring.SpscByteRing, whose SpscByteRingDescriptor mirrors this layout; a test compares
- * them). Everything here is static inline: no locks, no allocation, no system calls, so a real-time
- * thread may call it.
+ * them). Everything here is static inline: no locks, no allocation, and no system calls except two that
+ * only waiting brings: lanehost_ring_wait_readable (never on a real-time thread) and the futex wake a write
+ * makes when, and only when, a consumer announced that it sleeps. A real-time thread may call the rest.
  *
  * Layout (every field little-endian native order; the memory must be 128-byte aligned, the alignment
  * of the struct below, because each side's fields start a pair of cache lines):
