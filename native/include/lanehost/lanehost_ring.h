@@ -78,7 +78,8 @@
  *
  *   Producer, after the release store of its position in a write that published bytes:
  *   5. fetch_add(wake word, 2, release); the old value's bit 0 clear (nobody waits): done. That one
- *      atomic read-modify-write is all a write pays when nobody waits: no system call, no fence.
+ *      atomic read-modify-write is all a write pays when nobody waits: no system call and no separate
+ *      fence (on x86-64 the locked add itself orders like one; see spsc-ring/README.md for its cost).
  *   6. Bit 0 set: fetch_and(wake word, ~1) (the waiter will announce again if it sleeps again), count
  *      one wake, futex_wake(word, all).
  *

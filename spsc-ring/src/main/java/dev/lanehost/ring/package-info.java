@@ -11,7 +11,9 @@
  * <ol>
  *   <li>Positions only grow; {@code 0 <= producer - consumer <= capacity} at every instant, the difference
  *       taken unsigned because the positions are 64-bit counters that wrap after 2^64 bytes.</li>
- *   <li>Only the producer writes the producer cache-line pair; only the consumer writes the consumer's.</li>
+ *   <li>Only the producer writes the producer cache-line pair; only the consumer writes the consumer's. The
+ *       one exception is the wake word, which a consumer sets (one compare-and-swap) only when it goes to
+ *       sleep.</li>
  *   <li>Each side validated the capacity once and keeps it privately, so a corrupted header cannot
  *       make either side copy outside the data region; positions that break invariant 1 are refused by
  *       {@code wrap} and reported by the transfers, not followed.</li>
