@@ -4,8 +4,9 @@
  * One producer and one consumer move a byte stream through a power-of-two region of memory. Either
  * side may be C (a hard real-time callback, which must never enter the JVM) or Java
  * (dev.lanehost.ring.SpscByteRing, whose SpscByteRingDescriptor mirrors this layout; a test compares
- * them). Everything here is static inline: no locks, no allocation, no system calls, so a real-time
- * thread may call it.
+ * them). Everything here is static inline: no locks, no allocation, and no system calls except two that
+ * only waiting brings: lanehost_ring_wait_readable (never on a real-time thread) and the futex wake a write
+ * makes when, and only when, a consumer announced that it sleeps. A real-time thread may call the rest.
  *
  * Layout (every field little-endian native order; the memory must be 128-byte aligned, the alignment
  * of the struct below, because each side's fields start a pair of cache lines):
@@ -26,7 +27,10 @@
  *144 |               Overrun count (64 bits)                         |  producer writes
  *152 |             Padding up to byte 192                           ...
  *192 |               Doorbell (64 bits)                              |  producer writes (release)
- *200 |             Padding up to byte 256                           ...
+ *200 |  Wake word (32 bits): bit 0 waiter, bits 1-31 sequence    |  both: atomic read-modify-writes
+ *204 |               Reserved, zero (32 bits)                        |
+ *208 |               Wake count (64 bits)                            |  producer writes
+ *216 |             Padding up to byte 256                           ...
  *    +---------------------------------------------------------------+
  *256 |               Consumer position (64 bits)                     |  consumer writes (release)
  *264 |    Consumer's cached producer position (64 bits, private)     |  consumer only
@@ -37,9 +41,11 @@
  *    +---------------------------------------------------------------+
  *
  * Each side's fields live in their own pair of cache lines (128 bytes), because adjacent-line
- * prefetchers pull lines in pairs and a shared pair would bounce between the two cores. The doorbell has
- * the producer's second line to itself: the consumer polls the position line, and a doorbell store on
- * that line right after the position store would take the line away from it a second time per write.
+ * prefetchers pull lines in pairs and a shared pair would bounce between the two cores. The doorbell and
+ * the wake word have the producer's second line to themselves: the consumer polls the position line, and
+ * a doorbell store on that line right after the position store would take the line away from it a second
+ * time per write. The wake word is the one word the consumer also writes, and only when it goes to sleep
+ * (see "Waiting" below), so in the steady state the line stays in the producer's cache.
  *
  * Protocol: positions only grow; byte p lives at data[p & (capacity - 1)]. The producer copies
  * bytes in, then publishes them with a release store of its position; the consumer acquires the
@@ -50,7 +56,41 @@
  *
  * The doorbell counts writes that published at least one byte, so a non-real-time consumer can see
  * activity with one load. The overrun count counts writes that could not place every byte offered;
- * the underrun count counts reads that found fewer bytes than asked for. Nothing is hidden.
+ * the underrun count counts reads that found fewer bytes than asked for; the wake count counts the wake
+ * system calls the producer made for a waiting consumer. Nothing is hidden.
+ *
+ * Waiting (Linux): a consumer that is not real-time may sleep until bytes arrive instead of polling
+ * (lanehost_ring_wait_readable; Java's SpscByteRing.awaitReadable does the same steps). The 32-bit wake
+ * word is a futex word: bit 0 says a consumer is waiting, bits 1-31 are a sequence the producer advances
+ * on every publishing write, so the value a sleeper compares against changes with every write.
+ *
+ *   Consumer, until at least min_bytes are readable or the timeout passes:
+ *   1. Check readable; enough: done, without touching the wake word (the polling path stays as it was).
+ *   2. Announce: load the wake word (acquire); if bit 0 is clear, set it with a compare-and-swap
+ *      (acquire), retrying with the value the failed CAS saw. The word now holds the value w to sleep on.
+ *   3. Re-check readable; enough: withdraw (CAS w -> w without bit 0; if that fails the producer has
+ *      changed the word and clears the bit itself) and return.
+ *   4. futex_wait(word, w, remaining time). It returns at once if the word is no longer w (EAGAIN), when
+ *      woken, at the timeout, or on a signal (EINTR: withdraw, return LANEHOST_RING_INTERRUPTED). Once
+ *      the deadline has passed: withdraw and return LANEHOST_RING_TIMED_OUT, even if bytes arrived as it
+ *      passed (the next read finds them), so a lost wake-up could never pass for a late success. Otherwise
+ *      go to 2.
+ *
+ *   Producer, after the release store of its position in a write that published bytes:
+ *   5. fetch_add(wake word, 2, release); the old value's bit 0 clear (nobody waits): done. That one
+ *      atomic read-modify-write is all a write pays when nobody waits: no system call and no separate
+ *      fence (on x86-64 the locked add itself orders like one; see spsc-ring/README.md for its cost).
+ *   6. Bit 0 set: fetch_and(wake word, ~1) (the waiter will announce again if it sleeps again), count
+ *      one wake, futex_wake(word, all).
+ *
+ * No lost wake-up: every change to the wake word is an atomic read-modify-write, so the changes have one
+ * order. If the producer's step 5 comes before the consumer's announce (2) in that order, the consumer's
+ * acquire of the word synchronizes with the producer's release and its re-check (3) sees the bytes. If it
+ * comes after, step 5 finds bit 0 set (only the producer's own step 6 clears it while a consumer sleeps,
+ * and step 6 wakes) and the producer wakes it. And a consumer that reaches futex_wait(w) after any change
+ * to the word returns at once, because the kernel compares the word with w before sleeping. The argument
+ * needs no seq_cst fence on either side, which is why the sequence shares the word with the waiter bit.
+ * One waiting thread at a time: the consumer.
  *
  * Each side holds its own lanehost_ring handle whose capacity and mask were validated once, so a
  * corrupted header cannot make either side write outside the region. Positions that no working ring can
@@ -67,12 +107,27 @@
 #include <stdint.h>
 #include <string.h>
 
+#if defined(__linux__)
+#define LANEHOST_RING_CAN_WAIT 1
+#include <errno.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#ifndef __cplusplus
+/* Declared here too: <unistd.h> hides syscall(2) in strict ISO C (-std=c11), and an identical C
+   declaration is harmless. C++ compilers define _GNU_SOURCE, so <unistd.h> declares it there. */
+long syscall(long number, ...);
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define LANEHOST_RING_MAGIC 0x4C485242u /* "LHRB" read as a little-endian uint32 */
-#define LANEHOST_RING_LAYOUT_VERSION 1u
+/* 2: the wake word and the wake count (waiting consumers). */
+#define LANEHOST_RING_LAYOUT_VERSION 2u
 #define LANEHOST_RING_CACHE_LINE_LENGTH 64u
 /*
  * A pair of cache lines: the struct's own alignment (alignas below), so a header at any address this
@@ -83,6 +138,10 @@ extern "C" {
 #define LANEHOST_RING_MIN_CAPACITY 64u
 /* Positions are 64-bit and lengths are returned as int64_t. */
 #define LANEHOST_RING_MAX_CAPACITY (UINT64_C(1) << 62)
+/* The wake word's bit 0: a consumer has announced that it is going to sleep. */
+#define LANEHOST_RING_WAKE_WAITER 1u
+/* What the producer adds to the wake word per publishing write: the sequence above the waiter bit. */
+#define LANEHOST_RING_WAKE_STEP 2u
 
 /* Results. Zero or positive from write/read is a byte count; negative is one of these. */
 typedef enum lanehost_ring_status {
@@ -95,7 +154,9 @@ typedef enum lanehost_ring_status {
     LANEHOST_RING_MEMORY_TOO_SHORT = -6,     /* memory shorter than header + capacity */
     LANEHOST_RING_BAD_MAGIC = -7,            /* wrap: not a ring (or not initialised) */
     LANEHOST_RING_BAD_VERSION = -8,          /* wrap: a ring of another layout version */
-    LANEHOST_RING_CORRUPT = -9               /* producer behind the consumer or more than the capacity ahead */
+    LANEHOST_RING_CORRUPT = -9,              /* producer behind the consumer or more than the capacity ahead */
+    LANEHOST_RING_TIMED_OUT = -10,           /* wait: fewer than min_bytes readable when the timeout passed */
+    LANEHOST_RING_INTERRUPTED = -11          /* wait: a signal handler ran (installed without SA_RESTART) */
 } lanehost_ring_status;
 
 typedef struct lanehost_ring_header {
@@ -111,7 +172,10 @@ typedef struct lanehost_ring_header {
     _Atomic uint64_t overrun_count;
     uint8_t producer_padding[LANEHOST_RING_CACHE_LINE_LENGTH - 24];
     _Atomic uint64_t doorbell;
-    uint8_t doorbell_padding[LANEHOST_RING_CACHE_LINE_LENGTH - 8];
+    _Atomic uint32_t wake_word; /* a futex word: 32 bits on every Linux architecture */
+    uint32_t wake_reserved;
+    _Atomic uint64_t wake_count;
+    uint8_t doorbell_padding[LANEHOST_RING_CACHE_LINE_LENGTH - 24];
 
     /* Consumer's pair of cache lines. */
     alignas(LANEHOST_RING_ALIGNMENT) _Atomic uint64_t consumer_position;
@@ -135,6 +199,9 @@ _Static_assert(offsetof(lanehost_ring_header, producer_position) == 128, "produc
 _Static_assert(offsetof(lanehost_ring_header, producer_cached_consumer_position) == 136, "producer cache offset");
 _Static_assert(offsetof(lanehost_ring_header, overrun_count) == 144, "overrun count offset");
 _Static_assert(offsetof(lanehost_ring_header, doorbell) == 192, "doorbell offset: the producer's second cache line");
+_Static_assert(offsetof(lanehost_ring_header, wake_word) == 200, "wake word offset: beside the doorbell");
+_Static_assert(offsetof(lanehost_ring_header, wake_count) == 208, "wake count offset");
+_Static_assert(sizeof(_Atomic uint32_t) == 4 && ATOMIC_INT_LOCK_FREE == 2, "the wake word must be a plain 32-bit futex word");
 _Static_assert(offsetof(lanehost_ring_header, consumer_position) == 256, "consumer position offset");
 _Static_assert(offsetof(lanehost_ring_header, consumer_cached_producer_position) == 264, "consumer cache offset");
 _Static_assert(offsetof(lanehost_ring_header, underrun_count) == 272, "underrun count offset");
@@ -162,6 +229,8 @@ static inline const char *lanehost_ring_status_message(int64_t status) {
         case LANEHOST_RING_CORRUPT:
             return "ring positions are corrupt: the producer is behind the consumer or more than the capacity ahead "
                    "of it (the header was overwritten)";
+        case LANEHOST_RING_TIMED_OUT: return "timed out: fewer bytes than asked for became readable";
+        case LANEHOST_RING_INTERRUPTED: return "interrupted: a signal arrived while waiting";
         default: return "unknown lanehost ring status";
     }
 }
@@ -203,6 +272,8 @@ static inline int lanehost_ring_init(lanehost_ring *ring, void *memory, uint64_t
     header->version = LANEHOST_RING_LAYOUT_VERSION;
     atomic_init(&header->producer_position, 0);
     atomic_init(&header->doorbell, 0);
+    atomic_init(&header->wake_word, 0);
+    atomic_init(&header->wake_count, 0);
     atomic_init(&header->overrun_count, 0);
     atomic_init(&header->consumer_position, 0);
     atomic_init(&header->underrun_count, 0);
@@ -264,8 +335,32 @@ static inline int lanehost_ring_wrap(lanehost_ring *ring, void *memory, uint64_t
 }
 
 /*
+ * Producer, step 6 of the waiting protocol: a consumer announced that it sleeps. Clears its announcement
+ * (it announces again if it sleeps again) and wakes it. Out of the write's fast path, and never inlined
+ * into it, because it is the rare case.
+ */
+#if defined(__GNUC__)
+__attribute__((unused, noinline, cold))
+#endif
+static void lanehost_ring_wake_consumer(lanehost_ring_header *header) {
+    /* Relaxed: this read-modify-write continues the release sequence of the fetch_add that found the bit. */
+    atomic_fetch_and_explicit(&header->wake_word, ~(uint32_t)LANEHOST_RING_WAKE_WAITER, memory_order_relaxed);
+    atomic_store_explicit(&header->wake_count,
+                          atomic_load_explicit(&header->wake_count, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+#ifdef LANEHOST_RING_CAN_WAIT
+    /* FUTEX_WAKE, not the _PRIVATE variant: ring memory may be shared between processes. */
+    syscall(SYS_futex, (uint32_t *)&header->wake_word, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
+#endif
+}
+
+/*
  * Producer only. Copies up to length bytes from src into the ring and returns how many it copied
  * (0 when full), or a negative lanehost_ring_status. A short write counts one overrun.
+ *
+ * A write that publishes bytes also advances the wake word (one atomic read-modify-write, step 5 of the
+ * waiting protocol) and, only if a consumer announced that it sleeps, wakes it with a system call. So a
+ * real-time producer makes no system call unless a non-real-time consumer chose to wait on this ring.
  */
 static inline int64_t lanehost_ring_write(lanehost_ring *ring, const void *src, uint64_t length) {
     if (ring == NULL || ring->header == NULL || (src == NULL && length != 0) || length > (uint64_t)INT64_MAX) {
@@ -302,6 +397,13 @@ static inline int64_t lanehost_ring_write(lanehost_ring *ring, const void *src, 
     atomic_store_explicit(&header->doorbell,
                           atomic_load_explicit(&header->doorbell, memory_order_relaxed) + 1,
                           memory_order_release);
+    /*
+     * Release, and a read-modify-write rather than a load: a consumer whose announce comes later in the
+     * wake word's order acquires this and sees the position stored above; one whose announce came earlier
+     * left its bit for this to find. No seq_cst fence needed (see "No lost wake-up" above).
+     */
+    const uint32_t wake = atomic_fetch_add_explicit(&header->wake_word, LANEHOST_RING_WAKE_STEP, memory_order_release);
+    if (wake & LANEHOST_RING_WAKE_WAITER) lanehost_ring_wake_consumer(header);
     return (int64_t)count;
 }
 
@@ -364,6 +466,90 @@ static inline uint64_t lanehost_ring_writable(const lanehost_ring *ring) {
 static inline uint64_t lanehost_ring_doorbell(const lanehost_ring *ring) {
     return atomic_load_explicit(&ring->header->doorbell, memory_order_acquire);
 }
+
+/* Wake system calls the producer made because a consumer had announced that it sleeps. */
+static inline uint64_t lanehost_ring_wake_count(const lanehost_ring *ring) {
+    return atomic_load_explicit(&ring->header->wake_count, memory_order_relaxed);
+}
+
+/* Whether a consumer has announced that it is going to sleep and no write has woken it yet. */
+static inline int lanehost_ring_has_waiter(const lanehost_ring *ring) {
+    return (atomic_load_explicit(&ring->header->wake_word, memory_order_relaxed) & LANEHOST_RING_WAKE_WAITER) != 0;
+}
+
+#ifdef LANEHOST_RING_CAN_WAIT
+static inline int64_t lanehost_ring_monotonic_nanos(void) {
+    struct timespec now;
+#ifdef CLOCK_MONOTONIC
+    clock_gettime(CLOCK_MONOTONIC, &now);
+#else
+    /* Strict ISO C hides clock_gettime and CLOCK_MONOTONIC (1 in the Linux ABI); the system call is the same clock. */
+    syscall(SYS_clock_gettime, 1, &now);
+#endif
+    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
+/* Step 2 of the waiting protocol: sets the waiter bit and returns the wake word to sleep on. */
+static inline uint32_t lanehost_ring_announce_waiter(lanehost_ring_header *header) {
+    uint32_t word = atomic_load_explicit(&header->wake_word, memory_order_acquire);
+    /* Acquire, on success and failure: a producer release earlier in the word's order is seen. */
+    while ((word & LANEHOST_RING_WAKE_WAITER) == 0 &&
+           !atomic_compare_exchange_weak_explicit(&header->wake_word, &word, word | LANEHOST_RING_WAKE_WAITER,
+                                                  memory_order_acquire, memory_order_acquire)) {
+    }
+    return word | LANEHOST_RING_WAKE_WAITER;
+}
+
+/* Takes the announcement back unless the producer changed the word since (then it clears the bit itself). */
+static inline void lanehost_ring_withdraw_waiter(lanehost_ring_header *header, uint32_t announced) {
+    atomic_compare_exchange_strong_explicit(&header->wake_word, &announced, announced & ~(uint32_t)LANEHOST_RING_WAKE_WAITER,
+                                            memory_order_relaxed, memory_order_relaxed);
+}
+
+/*
+ * Consumer only, and never on a real-time thread: it may sleep in the kernel. Waits until at least
+ * min_bytes (1 to the capacity) are readable or timeout_nanos pass (0: check once, never sleep). Returns the
+ * bytes readable (at least min_bytes), LANEHOST_RING_TIMED_OUT (the deadline passed, even if bytes arrived
+ * as it did), LANEHOST_RING_INTERRUPTED (a signal handler installed without SA_RESTART ran), or
+ * LANEHOST_RING_INVALID_ARGUMENT. One waiting thread per ring.
+ *
+ * Writes that publish fewer than min_bytes wake it too; it goes back to sleep until the count is reached.
+ */
+static inline int64_t lanehost_ring_wait_readable(lanehost_ring *ring, uint64_t min_bytes, int64_t timeout_nanos) {
+    if (ring == NULL || ring->header == NULL || min_bytes == 0 || min_bytes > ring->capacity || timeout_nanos < 0) {
+        return LANEHOST_RING_INVALID_ARGUMENT;
+    }
+    lanehost_ring_header *header = ring->header;
+    uint64_t readable = lanehost_ring_readable(ring); /* step 1 */
+    if (readable >= min_bytes) return (int64_t)readable;
+    if (timeout_nanos == 0) return LANEHOST_RING_TIMED_OUT;
+    const int64_t start = lanehost_ring_monotonic_nanos();
+    for (;;) {
+        const uint32_t announced = lanehost_ring_announce_waiter(header); /* step 2 */
+        readable = lanehost_ring_readable(ring);                          /* step 3 */
+        if (readable >= min_bytes) {
+            lanehost_ring_withdraw_waiter(header, announced);
+            return (int64_t)readable;
+        }
+        int64_t remaining = timeout_nanos - (lanehost_ring_monotonic_nanos() - start);
+        if (remaining > 0) {
+            struct timespec timeout = {(time_t)(remaining / 1000000000), (long)(remaining % 1000000000)};
+            /* Step 4. FUTEX_WAIT's timeout is relative, on CLOCK_MONOTONIC. */
+            if (syscall(SYS_futex, (uint32_t *)&header->wake_word, FUTEX_WAIT, announced, &timeout, NULL, 0) == -1 &&
+                errno == EINTR) {
+                lanehost_ring_withdraw_waiter(header, announced);
+                return LANEHOST_RING_INTERRUPTED;
+            }
+            remaining = timeout_nanos - (lanehost_ring_monotonic_nanos() - start);
+        }
+        if (remaining <= 0) {
+            /* The deadline passed (asleep or not): timed out, even if bytes arrived as it passed. */
+            lanehost_ring_withdraw_waiter(header, announced);
+            return LANEHOST_RING_TIMED_OUT;
+        }
+    }
+}
+#endif
 
 static inline uint64_t lanehost_ring_overrun_count(const lanehost_ring *ring) {
     return atomic_load_explicit(&ring->header->overrun_count, memory_order_relaxed);

@@ -29,8 +29,17 @@ enum lanehost_testhost_flags {
     /* Chunk sizes drawn uniformly from [1, max_chunk] with the seed; otherwise always max_chunk. */
     LANEHOST_TESTHOST_RANDOM_CHUNKS = 1,
     /* Producer writes lanehost_testhost_pattern_byte; consumer verifies every byte against it. */
-    LANEHOST_TESTHOST_PATTERN = 2
+    LANEHOST_TESTHOST_PATTERN = 2,
+    /* Consumer sleeps in lanehost_ring_wait_readable on an empty ring instead of spinning; a wait that times
+       out (LANEHOST_TESTHOST_WAIT_TIMEOUT_NANOS: only a lost wake-up reaches it) ends the thread with
+       LANEHOST_RING_TIMED_OUT. Needs total > 0 (a stop request cannot reach a sleeping consumer). */
+    LANEHOST_TESTHOST_WAIT = 4,
+    /* Producer pauses 0 to 50 us after each chunk, drawn with the seed (none a quarter of the time), so a
+       waiting consumer is sometimes asleep, sometimes on its way to sleep. Only the timing varies. */
+    LANEHOST_TESTHOST_PAUSES = 8
 };
+
+#define LANEHOST_TESTHOST_WAIT_TIMEOUT_NANOS (INT64_C(30) * 1000000000)
 
 /* Extra status of the test host, beyond lanehost_ring_status. */
 #define LANEHOST_TESTHOST_OUT_OF_MEMORY (-100)
@@ -50,7 +59,9 @@ LANEHOST_EXPORT void lanehost_testhost_ring_free(void *memory);
 /*
  * Starts a pthread that plays `role` on the ring at memory: it moves `total` bytes (0 = until
  * lanehost_testhost_stop), in chunks of at most max_chunk bytes, spinning when the ring is full or
- * empty. On success *out receives the thread and the result is LANEHOST_RING_OK.
+ * empty (a LANEHOST_TESTHOST_WAIT consumer sleeps instead). On success *out receives the thread and the
+ * result is LANEHOST_RING_OK; LANEHOST_TESTHOST_WAIT with total 0 or for a producer is
+ * LANEHOST_RING_INVALID_ARGUMENT.
  */
 LANEHOST_EXPORT int32_t lanehost_testhost_start(lanehost_testhost_thread **out, int32_t role, void *memory,
                                                 uint64_t memory_length, uint64_t total, uint64_t seed,

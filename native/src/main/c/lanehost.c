@@ -31,6 +31,10 @@ static const layout_entry RING_LAYOUT[] = {
     {"PRODUCER_POSITION_OFFSET", offsetof(lanehost_ring_header, producer_position)},
     {"PRODUCER_CACHED_CONSUMER_POSITION_OFFSET", offsetof(lanehost_ring_header, producer_cached_consumer_position)},
     {"DOORBELL_OFFSET", offsetof(lanehost_ring_header, doorbell)},
+    {"WAKE_WORD_OFFSET", offsetof(lanehost_ring_header, wake_word)},
+    {"WAKE_COUNT_OFFSET", offsetof(lanehost_ring_header, wake_count)},
+    {"WAKE_WAITER", LANEHOST_RING_WAKE_WAITER},
+    {"WAKE_STEP", LANEHOST_RING_WAKE_STEP},
     {"OVERRUN_COUNT_OFFSET", offsetof(lanehost_ring_header, overrun_count)},
     {"CONSUMER_POSITION_OFFSET", offsetof(lanehost_ring_header, consumer_position)},
     {"CONSUMER_CACHED_PRODUCER_POSITION_OFFSET", offsetof(lanehost_ring_header, consumer_cached_producer_position)},
@@ -45,6 +49,8 @@ static const layout_entry RING_LAYOUT[] = {
     {"STATUS_BAD_MAGIC", LANEHOST_RING_BAD_MAGIC},
     {"STATUS_BAD_VERSION", LANEHOST_RING_BAD_VERSION},
     {"STATUS_CORRUPT", LANEHOST_RING_CORRUPT},
+    {"STATUS_TIMED_OUT", LANEHOST_RING_TIMED_OUT},
+    {"STATUS_INTERRUPTED", LANEHOST_RING_INTERRUPTED},
 };
 
 #define RING_LAYOUT_COUNT (sizeof(RING_LAYOUT) / sizeof(RING_LAYOUT[0]))

@@ -1,8 +1,10 @@
 /* testhost.c - foreign pthreads that produce and consume through SPSC rings. */
+#define _POSIX_C_SOURCE 200809L /* nanosleep, for the producer's pauses */
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lanehost/lanehost_testhost.h"
 
@@ -82,6 +84,15 @@ static uint64_t next_chunk(lanehost_testhost_thread *self, uint64_t remaining) {
     return chunk < remaining ? chunk : remaining;
 }
 
+/* LANEHOST_TESTHOST_PAUSES: 0 to 50 us, a quarter of the time none. */
+static void random_pause(lanehost_testhost_thread *self) {
+    const uint64_t draw = next_random(&self->random_state) % 200;
+    if (draw >= 50) {
+        struct timespec pause = {0, (long)((draw - 50) * 333)};
+        nanosleep(&pause, NULL);
+    }
+}
+
 static void *run_producer(lanehost_testhost_thread *self) {
     const int pattern = (self->flags & LANEHOST_TESTHOST_PATTERN) != 0;
     uint64_t position = 0;
@@ -114,6 +125,7 @@ static void *run_producer(lanehost_testhost_thread *self) {
             done += (uint64_t)written;
         }
         position += chunk;
+        if (self->flags & LANEHOST_TESTHOST_PAUSES) random_pause(self);
     }
     self->moved = position;
     return NULL;
@@ -130,6 +142,17 @@ static void *run_consumer(lanehost_testhost_thread *self) {
         if (got < 0) {
             self->status = (int32_t)got;
             break;
+        }
+        if (got == 0 && (self->flags & LANEHOST_TESTHOST_WAIT)) {
+            /* The whole chunk (the producer will write it: it is no more than what is left), so writes of
+               part of it wake this thread early and it sleeps again. */
+            const uint64_t min_bytes = chunk < self->ring.capacity ? chunk : self->ring.capacity;
+            const int64_t waited = lanehost_ring_wait_readable(&self->ring, min_bytes, LANEHOST_TESTHOST_WAIT_TIMEOUT_NANOS);
+            if (waited < 0 && waited != LANEHOST_RING_INTERRUPTED) {
+                self->status = (int32_t)waited;
+                break;
+            }
+            continue;
         }
         if (got == 0) {
             spin_wait(&spins);
@@ -158,7 +181,8 @@ static void *run(void *argument) {
 int32_t lanehost_testhost_start(lanehost_testhost_thread **out, int32_t role, void *memory, uint64_t memory_length,
                                 uint64_t total, uint64_t seed, uint32_t max_chunk, uint32_t flags) {
     if (out == NULL || memory == NULL || max_chunk == 0 ||
-        (role != LANEHOST_TESTHOST_PRODUCER && role != LANEHOST_TESTHOST_CONSUMER)) {
+        (role != LANEHOST_TESTHOST_PRODUCER && role != LANEHOST_TESTHOST_CONSUMER) ||
+        ((flags & LANEHOST_TESTHOST_WAIT) && (role != LANEHOST_TESTHOST_CONSUMER || total == 0))) {
         return LANEHOST_RING_INVALID_ARGUMENT;
     }
     *out = NULL;

@@ -1,4 +1,5 @@
-/* test_ring.c - the ring's single-threaded contract: formatting, validation, wraparound, counters. */
+/* test_ring.c - the ring's single-threaded contract: formatting, validation, wraparound, counters, and
+   waiting without a second thread (compiled as strict ISO C, the header's strictest setting). */
 #include <stdalign.h>
 #include <string.h>
 
@@ -190,6 +191,64 @@ static void doorbellCountsPublishingWrites(void) {
     CHECK_EQ(3, lanehost_ring_doorbell(&ring));
 }
 
+static void writesWithoutAWaiterMakeNoWakeCall(void) {
+    lanehost_ring ring = fresh_ring(CAPACITY);
+    uint8_t buffer[CAPACITY] = {0};
+    for (int i = 0; i < 1000; i++) {
+        CHECK_EQ(7, lanehost_ring_write(&ring, buffer, 7));
+        CHECK_EQ(7, lanehost_ring_read(&ring, buffer, 7));
+    }
+    CHECK_EQ(0, lanehost_ring_write(&ring, buffer, 0));
+    CHECK_EQ(0, lanehost_ring_wake_count(&ring));
+    /* Each publishing write advanced the sequence above the waiter bit, which nobody set. */
+    CHECK_EQ(1000 * LANEHOST_RING_WAKE_STEP, atomic_load(&ring.header->wake_word));
+}
+
+static void announcedWaiterCostsOneWakeThenTheBitIsClear(void) {
+    lanehost_ring ring = fresh_ring(CAPACITY);
+    /* A consumer's announce, as step 2 makes it: the next publishing write wakes, and clears the bit. */
+    atomic_fetch_or(&ring.header->wake_word, LANEHOST_RING_WAKE_WAITER);
+    CHECK(lanehost_ring_has_waiter(&ring));
+    CHECK_EQ(0, lanehost_ring_write(&ring, "x", 0)); /* publishes nothing: no wake */
+    CHECK_EQ(0, lanehost_ring_wake_count(&ring));
+    CHECK_EQ(1, lanehost_ring_write(&ring, "x", 1));
+    CHECK_EQ(1, lanehost_ring_wake_count(&ring));
+    CHECK(!lanehost_ring_has_waiter(&ring));
+    CHECK_EQ(1, lanehost_ring_write(&ring, "y", 1));
+    CHECK_EQ(1, lanehost_ring_wake_count(&ring));
+}
+
+static void waitReturnsAtOnceWhenEnoughIsReadable(void) {
+    lanehost_ring ring = fresh_ring(CAPACITY);
+    CHECK_EQ(10, lanehost_ring_write(&ring, "0123456789", 10));
+    CHECK_EQ(10, lanehost_ring_wait_readable(&ring, 5, INT64_C(30) * 1000000000));
+    CHECK_EQ(10, lanehost_ring_wait_readable(&ring, 10, 0));
+    CHECK(!lanehost_ring_has_waiter(&ring));
+    CHECK_EQ(0, lanehost_ring_wake_count(&ring));
+}
+
+static void waitTimesOutWhenNothingIsWritten(void) {
+    lanehost_ring ring = fresh_ring(CAPACITY);
+    CHECK_EQ(LANEHOST_RING_TIMED_OUT, lanehost_ring_wait_readable(&ring, 1, 0));
+    CHECK_EQ(LANEHOST_RING_TIMED_OUT, lanehost_ring_wait_readable(&ring, 1, 2000000));
+    CHECK_EQ(3, lanehost_ring_write(&ring, "abc", 3));
+    CHECK_EQ(LANEHOST_RING_TIMED_OUT, lanehost_ring_wait_readable(&ring, 4, 1000000));
+    /* The timed-out waits took their announcement back: the writes after them make no wake call. */
+    CHECK(!lanehost_ring_has_waiter(&ring));
+    CHECK_EQ(1, lanehost_ring_write(&ring, "d", 1));
+    CHECK_EQ(0, lanehost_ring_wake_count(&ring));
+    CHECK_EQ(4, lanehost_ring_wait_readable(&ring, 4, 0));
+}
+
+static void waitRejectsBadArguments(void) {
+    lanehost_ring ring = fresh_ring(CAPACITY);
+    CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_wait_readable(NULL, 1, 0));
+    CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_wait_readable(&ring, 0, 0));
+    CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_wait_readable(&ring, CAPACITY + 1, 0));
+    CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_wait_readable(&ring, 1, -1));
+    CHECK_EQ(LANEHOST_RING_TIMED_OUT, lanehost_ring_wait_readable(&ring, CAPACITY, 0));
+}
+
 static void nullBuffersAreInvalidArguments(void) {
     lanehost_ring ring = fresh_ring(CAPACITY);
     CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_write(&ring, NULL, 1));
@@ -214,6 +273,8 @@ static void statusMessagesNameTheProblem(void) {
     CHECK(strstr(lanehost_ring_status_text(LANEHOST_RING_CAPACITY_NOT_POWER_OF_TWO), "power of two") != NULL);
     CHECK(strstr(lanehost_ring_status_text(LANEHOST_RING_BAD_MAGIC), "magic") != NULL);
     CHECK(strstr(lanehost_ring_status_text(LANEHOST_RING_CORRUPT), "producer is behind the consumer") != NULL);
+    CHECK(strstr(lanehost_ring_status_text(LANEHOST_RING_TIMED_OUT), "timed out") != NULL);
+    CHECK(strstr(lanehost_ring_status_text(LANEHOST_RING_INTERRUPTED), "signal") != NULL);
     CHECK(strstr(lanehost_ring_status_text(12345), "unknown") != NULL);
 }
 
@@ -244,6 +305,11 @@ int main(void) {
     RUN_TEST(shortWriteReportsCountAndOverrun);
     RUN_TEST(shortReadReportsCountAndUnderrun);
     RUN_TEST(doorbellCountsPublishingWrites);
+    RUN_TEST(writesWithoutAWaiterMakeNoWakeCall);
+    RUN_TEST(announcedWaiterCostsOneWakeThenTheBitIsClear);
+    RUN_TEST(waitReturnsAtOnceWhenEnoughIsReadable);
+    RUN_TEST(waitTimesOutWhenNothingIsWritten);
+    RUN_TEST(waitRejectsBadArguments);
     RUN_TEST(nullBuffersAreInvalidArguments);
     RUN_TEST(corruptPositionsAreDetectedNotFollowed);
     RUN_TEST(statusMessagesNameTheProblem);

@@ -37,6 +37,32 @@ static void cToCMovesEveryByteInOrder(void) {
     lanehost_testhost_ring_free(memory);
 }
 
+static void waitingConsumerGetsEveryByteFromAPausingProducer(void) {
+    /* The consumer sleeps whenever the ring is empty; a lost wake-up would end it with TIMED_OUT. */
+    const uint64_t capacity = 4096;
+    const uint64_t total = UINT64_C(2) << 20;
+    void *memory = lanehost_testhost_ring_alloc(capacity);
+    CHECK(memory != NULL);
+    uint64_t length = LANEHOST_RING_MEMORY_LENGTH(capacity);
+    const uint32_t flags = LANEHOST_TESTHOST_RANDOM_CHUNKS | LANEHOST_TESTHOST_PATTERN;
+    lanehost_testhost_thread *producer = NULL, *consumer = NULL;
+    CHECK_EQ(LANEHOST_RING_OK, lanehost_testhost_start(&consumer, LANEHOST_TESTHOST_CONSUMER, memory, length, total, 42,
+                                                       700, flags | LANEHOST_TESTHOST_WAIT));
+    CHECK_EQ(LANEHOST_RING_OK, lanehost_testhost_start(&producer, LANEHOST_TESTHOST_PRODUCER, memory, length, total, 42,
+                                                       500, flags | LANEHOST_TESTHOST_PAUSES));
+    uint64_t produced = 0, consumed = 0, mismatch = 0;
+    CHECK_EQ(LANEHOST_RING_OK, lanehost_testhost_join(producer, &produced, NULL));
+    CHECK_EQ(LANEHOST_RING_OK, lanehost_testhost_join(consumer, &consumed, &mismatch));
+    CHECK_EQ(total, produced);
+    CHECK_EQ(total, consumed);
+    CHECK_EQ(UINT64_MAX, mismatch);
+    lanehost_ring ring = {0};
+    CHECK_EQ(LANEHOST_RING_OK, lanehost_ring_wrap(&ring, memory, length));
+    CHECK(lanehost_ring_wake_count(&ring) <= lanehost_ring_doorbell(&ring));
+    CHECK(!lanehost_ring_has_waiter(&ring));
+    lanehost_testhost_ring_free(memory);
+}
+
 static void wrongSeedIsCaughtByTheVerifier(void) {
     /* The verifier itself must be able to fail: a consumer expecting another seed reports byte 0. */
     const uint64_t capacity = 4096;
@@ -78,6 +104,11 @@ static void startRejectsBadArguments(void) {
     CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_testhost_start(&thread, LANEHOST_TESTHOST_PRODUCER, memory, length, 1, 1, 0, 0));
     CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_testhost_start(&thread, LANEHOST_TESTHOST_PRODUCER, NULL, length, 1, 1, 1, 0));
     CHECK_EQ(LANEHOST_RING_MEMORY_TOO_SHORT, lanehost_testhost_start(&thread, LANEHOST_TESTHOST_PRODUCER, memory, 100, 1, 1, 1, 0));
+    /* A waiting consumer needs a total (a stop request cannot reach it asleep); a producer does not wait. */
+    CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT,
+             lanehost_testhost_start(&thread, LANEHOST_TESTHOST_CONSUMER, memory, length, 0, 1, 1, LANEHOST_TESTHOST_WAIT));
+    CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT,
+             lanehost_testhost_start(&thread, LANEHOST_TESTHOST_PRODUCER, memory, length, 1, 1, 1, LANEHOST_TESTHOST_WAIT));
     CHECK(thread == NULL);
     CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_testhost_join(NULL, NULL, NULL));
     CHECK(lanehost_testhost_ring_alloc(100) == NULL);
@@ -86,6 +117,7 @@ static void startRejectsBadArguments(void) {
 
 int main(void) {
     RUN_TEST(cToCMovesEveryByteInOrder);
+    RUN_TEST(waitingConsumerGetsEveryByteFromAPausingProducer);
     RUN_TEST(wrongSeedIsCaughtByTheVerifier);
     RUN_TEST(freeRunningSidesStopWhenAsked);
     RUN_TEST(startRejectsBadArguments);

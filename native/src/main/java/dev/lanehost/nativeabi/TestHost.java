@@ -41,6 +41,14 @@ public final class TestHost {
     public static final int RANDOM_CHUNKS = 1;
     /** Producer writes {@link #patternByte}; consumer verifies every byte against it. */
     public static final int PATTERN = 2;
+    /**
+     * Consumer sleeps in {@code lanehost_ring_wait_readable} on an empty ring instead of spinning; a wait that
+     * times out (30 s: only a lost wake-up reaches it) ends the thread with {@code STATUS_TIMED_OUT}. Needs a
+     * total above 0.
+     */
+    public static final int WAIT = 4;
+    /** Producer pauses 0 to 50 us after each chunk, drawn with the seed: only the timing varies. */
+    public static final int PAUSES = 8;
 
     /** The thread's position of first mismatch when every byte verified. */
     public static final long NO_MISMATCH = -1L; // UINT64_MAX

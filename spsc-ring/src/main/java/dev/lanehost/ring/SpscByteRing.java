@@ -22,6 +22,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -36,13 +37,49 @@ import java.util.Objects;
  * poll with one load.
  *
  * <p>Threads: exactly one producer thread may call the {@code write} methods and exactly one
- * consumer thread the {@code read} methods for the life of the ring (either may be the C side
- * instead). With assertions enabled ({@code -ea}) a second producer or consumer thread trips an
- * {@link AssertionError}. The observers ({@link #readable()}, counters) may be called from any thread.
+ * consumer thread the {@code read} methods and {@link #awaitReadable} for the life of the ring (either
+ * may be the C side instead). With assertions enabled ({@code -ea}) a second producer or consumer thread
+ * trips an {@link AssertionError}. The observers ({@link #readable()}, counters) may be called from any
+ * thread.
  *
  * <p>Ordering: acquire/release only. The write and read paths allocate nothing.
+ *
+ * <p>Waiting (Linux): instead of polling, the consumer may sleep until bytes arrive
+ * ({@link #awaitReadable}), and whichever side produces, Java or C, wakes it. The 32-bit wake word
+ * ({@link SpscByteRingDescriptor#WAKE_WORD_OFFSET}) is a futex word: bit 0 says a consumer is waiting, the
+ * bits above are a sequence the producer advances on every publishing write. The protocol, the same in
+ * {@code lanehost_ring.h}:
+ * <ol>
+ *   <li>Consumer: check {@code readable()}; enough, done, without touching the wake word.</li>
+ *   <li>Announce: read the wake word (acquire); if bit 0 is clear, set it with a compare-and-swap
+ *       (acquire), retrying with the value a failed one saw. The word now holds the value {@code w} to
+ *       sleep on.</li>
+ *   <li>Re-check {@code readable()}; enough: withdraw (CAS {@code w} to {@code w} without bit 0; if that
+ *       fails the producer changed the word and clears the bit itself) and return.</li>
+ *   <li>{@code futex_wait(word, w, remaining time)}: returns at once if the word is no longer {@code w},
+ *       when woken, or at the timeout. Once the deadline has passed: withdraw and return false, even if bytes
+ *       arrived as it passed (the next read finds them), so a lost wake-up could never pass for a late
+ *       success. Otherwise back to 2.</li>
+ *   <li>Producer, after the release store of its position in a write that published bytes:
+ *       {@code getAndAdd(wake word, 2)} with release. The old value's bit 0 clear: done. That one atomic
+ *       read-modify-write is all a write pays when nobody waits: no system call and no full fence.</li>
+ *   <li>Bit 0 set: clear it (the consumer announces again if it sleeps again), count a wake
+ *       ({@link #wakeCount()}), {@code futex_wake(word)}.</li>
+ * </ol>
+ * No lost wake-up: every change to the wake word is an atomic read-modify-write, so the changes have one
+ * order. If the producer's step 5 comes before the consumer's announce in it, the consumer's acquire
+ * synchronizes with the producer's release and the re-check sees the bytes; if after, step 5 finds bit 0
+ * set and wakes the consumer. A consumer that reaches {@code futex_wait(w)} after any change to the word
+ * returns at once, because the kernel compares the word with {@code w} before sleeping.
  */
 public final class SpscByteRing implements AutoCloseable {
+    /**
+     * The longest single sleep of {@link #awaitReadable}: a Java interrupt cannot reach a thread asleep in
+     * the kernel, so a long wait sleeps in slices and checks between them. 50 ms: an interrupted consumer
+     * notices within a blink, and a consumer that waits all day wakes only 20 times a second to look.
+     */
+    public static final long INTERRUPT_CHECK_NANOS = 50_000_000L;
+
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
     /** The words of {@code lanehost_ring_status_text(LANEHOST_RING_CORRUPT)}, so both languages say the same. */
@@ -72,6 +109,7 @@ public final class SpscByteRing implements AutoCloseable {
      * both sides share it. Null above 2 GiB, where a ByteBuffer cannot reach.
      */
     private final ByteBuffer dataView;
+    private final WakeWord wakeWord;
 
     // Single-writer guards, set by the first producer/consumer call when assertions are enabled.
     @SuppressWarnings("unused")
@@ -85,6 +123,7 @@ public final class SpscByteRing implements AutoCloseable {
         this.mask = capacity - 1;
         this.ownArena = ownArena;
         this.dataView = capacity <= Integer.MAX_VALUE ? memory.asSlice(HEADER_LENGTH, capacity).asByteBuffer() : null;
+        this.wakeWord = new WakeWord(memory);
     }
 
     /**
@@ -330,6 +369,77 @@ public final class SpscByteRing implements AutoCloseable {
         return count;
     }
 
+    /**
+     * Consumer: waits until at least {@code minBytes} are readable or the timeout passes, sleeping in the
+     * kernel rather than spinning; any producer, Java or C, wakes it with its next write (steps 1 to 4 of
+     * the protocol in the class comment). Writes that publish fewer than {@code minBytes} wake it too, and it
+     * sleeps again until the count is reached. Linux only. Do not call it where blocking is not allowed: a
+     * virtual thread that waits here holds its carrier.
+     *
+     * @param timeout {@link Duration#ZERO} checks once and never sleeps
+     * @return true when at least {@code minBytes} are readable, false once the timeout has passed (even if bytes
+     *         arrived as it passed: the next read finds them)
+     * @throws InterruptedException          if the thread is interrupted before or while it waits (noticed
+     *                                       within {@link #INTERRUPT_CHECK_NANOS}: a Java interrupt cannot
+     *                                       reach a thread asleep in the kernel)
+     * @throws IllegalArgumentException      if {@code minBytes} is not in [1, capacity] or the timeout is negative
+     * @throws UnsupportedOperationException on a platform without Linux futexes
+     */
+    public boolean awaitReadable(long minBytes, Duration timeout) throws InterruptedException {
+        if (minBytes < 1 || minBytes > capacity) {
+            throw new IllegalArgumentException("minBytes must be in [1, capacity " + capacity + "], got " + minBytes);
+        }
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must not be negative, got " + timeout);
+        }
+        assert isConsumerThread() : consumerMessage();
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        if (readable() >= minBytes) { // step 1
+            return true;
+        }
+        long timeoutNanos = saturatedNanos(timeout);
+        if (timeoutNanos == 0) {
+            return false;
+        }
+        if (!Futex.isSupported()) {
+            throw new UnsupportedOperationException("waiting needs Linux futexes (os " + System.getProperty("os.name") + ", arch "
+                    + System.getProperty("os.arch") + "): poll readable() instead");
+        }
+        long start = System.nanoTime();
+        while (true) {
+            int announced = wakeWord.announce(); // step 2
+            if (readable() >= minBytes) { // step 3
+                wakeWord.withdraw(announced);
+                return true;
+            }
+            long remaining = timeoutNanos - (System.nanoTime() - start);
+            if (remaining > 0) {
+                wakeWord.sleep(announced, Math.min(remaining, INTERRUPT_CHECK_NANOS)); // step 4
+                if (Thread.interrupted()) {
+                    wakeWord.withdraw(announced);
+                    throw new InterruptedException();
+                }
+                remaining = timeoutNanos - (System.nanoTime() - start);
+            }
+            if (remaining <= 0) {
+                // The deadline passed (asleep or not): timed out, even if bytes arrived as it passed.
+                wakeWord.withdraw(announced);
+                return false;
+            }
+        }
+    }
+
+    private static long saturatedNanos(Duration duration) {
+        try {
+            return duration.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE;
+        }
+    }
+
     // ---------------------------------------------------------------- observers (any thread)
 
     /** Bytes the consumer could read now, in [0, capacity]. */
@@ -370,6 +480,16 @@ public final class SpscByteRing implements AutoCloseable {
         return (long) LONG.getAcquire(memory, (long) DOORBELL_OFFSET);
     }
 
+    /** Wake system calls the producer made because a consumer had announced that it sleeps. */
+    public long wakeCount() {
+        return wakeWord.wakeCount();
+    }
+
+    /** Whether a consumer has announced that it is going to sleep and no write has woken it since. */
+    public boolean hasWaiter() {
+        return wakeWord.hasWaiter();
+    }
+
     /** Writes that could not place every byte offered. */
     public long overrunCount() {
         return (long) LONG.getOpaque(memory, (long) OVERRUN_COUNT_OFFSET);
@@ -396,7 +516,7 @@ public final class SpscByteRing implements AutoCloseable {
     @Override
     public String toString() {
         return "SpscByteRing[capacity=" + capacity + ", readable=" + readable() + ", doorbell=" + doorbell()
-                + ", overruns=" + overrunCount() + ", underruns=" + underrunCount() + "]";
+                + ", overruns=" + overrunCount() + ", underruns=" + underrunCount() + ", wakes=" + wakeCount() + "]";
     }
 
     // ---------------------------------------------------------------- internals
@@ -426,6 +546,9 @@ public final class SpscByteRing implements AutoCloseable {
         // Release: a consumer that acquires the new position sees the bytes copied before it.
         LONG.setRelease(memory, (long) PRODUCER_POSITION_OFFSET, tail + count);
         LONG.setRelease(memory, (long) DOORBELL_OFFSET, (long) LONG.get(memory, (long) DOORBELL_OFFSET) + 1);
+        if (wakeWord.advance()) { // steps 5 and 6: a system call only when a consumer announced that it sleeps
+            wakeWord.wakeWaiter();
+        }
     }
 
     /** How many of {@code length} bytes are there after {@code head}; counts an underrun if fewer. */

@@ -19,7 +19,10 @@ package dev.lanehost.ring;
  *144 |               Overrun count (64 bits)                         |  producer writes
  *152 |             Padding up to byte 192                           ...
  *192 |               Doorbell (64 bits)                              |  producer writes (release)
- *200 |             Padding up to byte 256                           ...
+ *200 |  Wake word (32 bits): bit 0 waiter, bits 1-31 sequence    |  both: atomic read-modify-writes
+ *204 |               Reserved, zero (32 bits)                        |
+ *208 |               Wake count (64 bits)                            |  producer writes
+ *216 |             Padding up to byte 256                           ...
  *    +---------------------------------------------------------------+
  *256 |               Consumer position (64 bits)                     |  consumer writes (release)
  *264 |    Consumer's cached producer position (64 bits, private)     |  consumer only
@@ -35,15 +38,21 @@ package dev.lanehost.ring;
  * only grow; byte {@code p} lives at {@code data[p & (capacity - 1)]}.
  *
  * <p>Each side's fields sit in their own pair of cache lines, because adjacent-line prefetchers
- * fetch lines in pairs and a shared pair would bounce between the cores on every call. The doorbell has
- * the producer's second line to itself: the consumer polls the position line, and a doorbell store there
- * right after the position store would take that line away from the consumer a second time per write.
+ * fetch lines in pairs and a shared pair would bounce between the cores on every call. The doorbell and
+ * the wake word have the producer's second line to themselves: the consumer polls the position line, and a
+ * doorbell store there right after the position store would take that line away from the consumer a
+ * second time per write. The wake word is the only word both sides write, the consumer only when it goes
+ * to sleep, so in the steady state the line stays with the producer.
+ *
+ * <p>The wake word is a 32-bit Linux futex word: bit 0 ({@link #WAKE_WAITER}) says a consumer announced
+ * that it sleeps, and the bits above are a sequence the producer advances by {@link #WAKE_STEP} on every
+ * publishing write. {@link SpscByteRing#awaitReadable} lists the protocol as numbered steps.
  */
 public final class SpscByteRingDescriptor {
     /** "LHRB" read as a little-endian int. */
     public static final int MAGIC = 0x4C485242;
-    /** Bumped on any change to this layout. */
-    public static final int LAYOUT_VERSION = 1;
+    /** Bumped on any change to this layout; 2 added the wake word and the wake count. */
+    public static final int LAYOUT_VERSION = 2;
     public static final int CACHE_LINE_LENGTH = 64;
     /**
      * Ring memory must start on a pair of cache lines: that is the C header struct's own alignment (so a
@@ -54,6 +63,10 @@ public final class SpscByteRingDescriptor {
     public static final long MIN_CAPACITY = 64;
     /** Positions are 64-bit; this leaves room for any number of wraps without sign trouble. */
     public static final long MAX_CAPACITY = 1L << 62;
+    /** The wake word's bit 0: a consumer has announced that it is going to sleep. */
+    public static final int WAKE_WAITER = 1;
+    /** What the producer adds to the wake word per publishing write: the sequence above the waiter bit. */
+    public static final int WAKE_STEP = 2;
 
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = 4;
@@ -62,6 +75,8 @@ public final class SpscByteRingDescriptor {
     public static final int PRODUCER_POSITION_OFFSET;
     public static final int PRODUCER_CACHED_CONSUMER_POSITION_OFFSET;
     public static final int DOORBELL_OFFSET;
+    public static final int WAKE_WORD_OFFSET;
+    public static final int WAKE_COUNT_OFFSET;
     public static final int OVERRUN_COUNT_OFFSET;
 
     public static final int CONSUMER_POSITION_OFFSET;
@@ -78,7 +93,9 @@ public final class SpscByteRingDescriptor {
         PRODUCER_POSITION_OFFSET = offset;
         PRODUCER_CACHED_CONSUMER_POSITION_OFFSET = offset + Long.BYTES;
         OVERRUN_COUNT_OFFSET = offset + 2 * Long.BYTES;
-        DOORBELL_OFFSET = offset + CACHE_LINE_LENGTH; // the pair's second line, alone
+        DOORBELL_OFFSET = offset + CACHE_LINE_LENGTH; // the pair's second line, with the wake word only
+        WAKE_WORD_OFFSET = DOORBELL_OFFSET + Long.BYTES;
+        WAKE_COUNT_OFFSET = WAKE_WORD_OFFSET + 2 * Integer.BYTES; // after the word and 32 reserved bits
         offset += CACHE_LINE_LENGTH * 2;
 
         CONSUMER_POSITION_OFFSET = offset;
@@ -99,6 +116,8 @@ public final class SpscByteRingDescriptor {
     public static final int STATUS_BAD_MAGIC = -7;
     public static final int STATUS_BAD_VERSION = -8;
     public static final int STATUS_CORRUPT = -9;
+    public static final int STATUS_TIMED_OUT = -10;
+    public static final int STATUS_INTERRUPTED = -11;
 
     private SpscByteRingDescriptor() {
     }

@@ -2,12 +2,15 @@ package dev.lanehost.ring;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.management.ThreadMXBean;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -70,6 +73,27 @@ class RingAllocationTest {
                 ring.write(in);
                 ring.read(out);
             });
+        }
+    }
+
+    @Test
+    void writeThatWakesAConsumerAllocatesNothing() {
+        assumeTrue(Futex.isSupported(), "waking needs Linux futexes on x86-64, aarch64 or riscv64");
+        try (SpscByteRing ring = SpscByteRing.allocate(4096)) {
+            byte[] in = new byte[700];
+            byte[] out = new byte[700];
+            assertAllocationFree("write with a consumer announced, and awaitReadable", () -> {
+                // A consumer's announce, as the waiting protocol makes it: the write makes the wake system call.
+                ring.memory().set(ValueLayout.JAVA_INT, SpscByteRingDescriptor.WAKE_WORD_OFFSET, SpscByteRingDescriptor.WAKE_WAITER);
+                ring.write(in, 0, in.length);
+                try {
+                    ring.awaitReadable(in.length, Duration.ZERO);
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+                ring.read(out, 0, out.length);
+            });
+            assertEquals(true, ring.wakeCount() >= TRANSFERS_PER_ROUND, ring.toString());
         }
     }
 

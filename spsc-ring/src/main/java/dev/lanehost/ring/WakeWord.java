@@ -1,0 +1,96 @@
+package dev.lanehost.ring;
+
+import static dev.lanehost.ring.SpscByteRingDescriptor.WAKE_COUNT_OFFSET;
+import static dev.lanehost.ring.SpscByteRingDescriptor.WAKE_STEP;
+import static dev.lanehost.ring.SpscByteRingDescriptor.WAKE_WAITER;
+import static dev.lanehost.ring.SpscByteRingDescriptor.WAKE_WORD_OFFSET;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The wake word of one ring: what the producer does after each publishing write (steps 5 and 6) and what
+ * a consumer does to sleep (steps 2 to 4) in the protocol {@link SpscByteRing#awaitReadable} lists. The
+ * same steps as {@code lanehost_ring.h}, on the same word, so either side may be C.
+ */
+final class WakeWord {
+    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+
+    private final MemorySegment memory;
+    /** Created by the consumer's first sleep: a ring nobody waits on never touches the futex. */
+    private Futex.Waiter waiter;
+
+    WakeWord(MemorySegment memory) {
+        this.memory = memory;
+    }
+
+    // ---------------------------------------------------------------- producer
+
+    /**
+     * Step 5, after the release store of the producer position: advances the sequence and reports whether
+     * a consumer had announced that it sleeps. Release, and a read-modify-write rather than a load: a
+     * consumer whose announce comes later in the word's order acquires this and sees the position; one
+     * whose announce came earlier left its bit for this to find. No full fence needed.
+     */
+    boolean advance() {
+        int before = (int) INT.getAndAddRelease(memory, (long) WAKE_WORD_OFFSET, WAKE_STEP);
+        return (before & WAKE_WAITER) != 0;
+    }
+
+    /** Step 6: clears the announcement (the consumer announces again if it sleeps again) and wakes it. */
+    void wakeWaiter() {
+        INT.getAndBitwiseAndRelease(memory, (long) WAKE_WORD_OFFSET, ~WAKE_WAITER);
+        // Opaque: only the producer writes the counter; observers read it with getOpaque.
+        LONG.setOpaque(memory, (long) WAKE_COUNT_OFFSET, (long) LONG.get(memory, (long) WAKE_COUNT_OFFSET) + 1);
+        if (Futex.isSupported()) { // elsewhere no consumer can sleep, so there is nobody to wake
+            Futex.wakeAll(wordAddress());
+        }
+    }
+
+    // ---------------------------------------------------------------- consumer
+
+    /**
+     * Step 2: sets the waiter bit unless it is set, and returns the word to sleep on. Acquire, on success
+     * and on failure: a producer release earlier in the word's order is then seen by the re-check.
+     */
+    int announce() {
+        int word = (int) INT.getAcquire(memory, (long) WAKE_WORD_OFFSET);
+        while ((word & WAKE_WAITER) == 0) {
+            int witness = (int) INT.compareAndExchangeAcquire(memory, (long) WAKE_WORD_OFFSET, word, word | WAKE_WAITER);
+            if (witness == word) {
+                break;
+            }
+            word = witness;
+        }
+        return word | WAKE_WAITER;
+    }
+
+    /** Takes the announcement back, unless the producer changed the word since (then it clears the bit itself). */
+    void withdraw(int announced) {
+        INT.compareAndSet(memory, (long) WAKE_WORD_OFFSET, announced, announced & ~WAKE_WAITER);
+    }
+
+    /** Step 4: sleeps while the word is still {@code announced}, at most {@code nanos}. */
+    void sleep(int announced, long nanos) {
+        if (waiter == null) {
+            waiter = new Futex.Waiter();
+        }
+        waiter.await(wordAddress(), announced, nanos);
+    }
+
+    // ---------------------------------------------------------------- observers
+
+    boolean hasWaiter() {
+        return ((int) INT.getOpaque(memory, (long) WAKE_WORD_OFFSET) & WAKE_WAITER) != 0;
+    }
+
+    long wakeCount() {
+        return (long) LONG.getOpaque(memory, (long) WAKE_COUNT_OFFSET);
+    }
+
+    private long wordAddress() {
+        return memory.address() + WAKE_WORD_OFFSET;
+    }
+}
