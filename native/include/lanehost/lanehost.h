@@ -16,7 +16,7 @@ extern "C" {
 #endif
 
 /* Bumped on every incompatible change of an exported function or shared layout. */
-#define LANEHOST_ABI_VERSION 1u
+#define LANEHOST_ABI_VERSION 2u
 
 #if defined(__GNUC__)
 #define LANEHOST_EXPORT __attribute__((visibility("default")))

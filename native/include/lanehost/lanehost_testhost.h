@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define LANEHOST_TESTHOST_ABI_VERSION 1u
+#define LANEHOST_TESTHOST_ABI_VERSION 2u
 
 enum lanehost_testhost_role {
     LANEHOST_TESTHOST_PRODUCER = 1,

@@ -139,7 +139,30 @@ final class ActorCell extends MpscNode implements ActorContext {
         countOffered();
         mailbox.offer(letter);
         schedule();
+        if (runtime.isClosed()) {
+            releaseLateLettersAfterClose(); // the actor may have been torn down between our check and our offer
+        }
         return true;
+    }
+
+    /**
+     * Once the runtime has closed, nothing runs this cell again, so a letter that lands after its teardown
+     * would wait forever: whoever sees one (the sender after its offer, a lock holder after letting go)
+     * releases it here — a task gets {@link TurnTask#abandoned()}, a delivered park its release hook. The
+     * offer and the teardown's {@code tornDown} write are both volatile, so at least one side sees the other;
+     * a sender that finds the lock taken leaves the letter to the holder, which calls this after letting go.
+     */
+    void releaseLateLettersAfterClose() {
+        while (tornDown && !mailbox.isEmpty()) {
+            if (!TURN_LOCK.compareAndSet(this, 0, 1)) {
+                return;
+            }
+            try {
+                releaseLateLetters();
+            } finally {
+                TURN_LOCK.setVolatile(this, 0);
+            }
+        }
     }
 
     /** Before the offer, so a count never runs behind what a consumer can take. */
@@ -212,6 +235,9 @@ final class ActorCell extends MpscNode implements ActorContext {
             }
         } finally {
             TURN_LOCK.setRelease(this, 0);
+        }
+        if (runtime.isClosed()) {
+            releaseLateLettersAfterClose();
         }
         if (!mailbox.isEmpty()) {
             home.offer(this, RunQueue.READY_BAND); // still ours: scheduled stays 1
@@ -386,6 +412,7 @@ final class ActorCell extends MpscNode implements ActorContext {
         } finally {
             TURN_LOCK.setVolatile(this, 0); // volatile: pairs with a runner's handOff()
         }
+        releaseLateLettersAfterClose();
         if (scheduled == 0 && hasWork() && SCHEDULED.compareAndSet(this, 0, 1)) {
             home.offer(this, RunQueue.READY_BAND); // a runner handed the cell back while we held it
         }

@@ -52,6 +52,43 @@ class CloseTest {
     }
 
     @Test
+    void aTaskSentWhileTheRuntimeClosesIsRunOrAbandonedNeverStranded() throws Exception {
+        for (int round = 0; round < 300; round++) {
+            ActorRuntime runtime = ActorRuntime.create(round % 2 == 0 ? Profile.SINGLE_THREAD : Profile.HOSTED);
+            ActorRef actor = runtime.spawn("target", () -> (c, m) -> { });
+            CountDownLatch ended = new CountDownLatch(1);
+            TurnTask task = new TurnTask() {
+                @Override
+                public void run(ActorContext context) {
+                    ended.countDown();
+                }
+
+                @Override
+                public void abandoned() {
+                    ended.countDown();
+                }
+            };
+            CountDownLatch go = new CountDownLatch(1);
+            AtomicReference<Boolean> queued = new AtomicReference<>();
+            Thread sender = Thread.ofPlatform().start(() -> {
+                try {
+                    go.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                queued.set(actor.submit(task));
+            });
+            go.countDown();
+            runtime.close();
+            sender.join();
+            if (queued.get()) {
+                assertTrue(ended.await(PATIENCE_SECONDS, TimeUnit.SECONDS),
+                        "round " + round + ": a task queued as the runtime closed neither ran nor was abandoned");
+            }
+        }
+    }
+
+    @Test
     void aLaneWhoseHostDrivesAfterCloseIsTornDownOnTheHostThread() throws Exception {
         CountDownLatch closeBegan = new CountDownLatch(1);
         RuntimeObserver observer = new RuntimeObserver() {

@@ -20,7 +20,7 @@ import java.util.Map;
  */
 public final class LanehostLibrary {
     /** Must equal {@code LANEHOST_ABI_VERSION}; the loader refuses a library built with another. */
-    public static final int ABI_VERSION = 1;
+    public static final int ABI_VERSION = 2;
 
     private static final LoadedLibrary LIBRARY =
             NativeLibraryLoader.load(LanehostLibrary.class, "lanehost", "lanehost_abi_version", ABI_VERSION);

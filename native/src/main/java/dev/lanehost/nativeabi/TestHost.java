@@ -24,7 +24,7 @@ import java.util.List;
  */
 public final class TestHost {
     /** Must equal {@code LANEHOST_TESTHOST_ABI_VERSION}. */
-    public static final int ABI_VERSION = 1;
+    public static final int ABI_VERSION = 2;
 
     /** The side a foreign thread plays. */
     public enum Role {
