@@ -161,6 +161,9 @@ LANEHOST_EXPORT int32_t lanehost_testhost_host_thread_run(lanehost_testhost_host
 LANEHOST_EXPORT int64_t lanehost_testhost_host_thread_drive_repeat(lanehost_testhost_host_thread *thread, uint64_t lane,
                                                                    int32_t max_turns, uint64_t times);
 
+/* How long the host thread's last request took (CLOCK_MONOTONIC nanoseconds, all its calls), measured on it. */
+LANEHOST_EXPORT uint64_t lanehost_testhost_host_thread_last_nanos(lanehost_testhost_host_thread *thread);
+
 /* Ends the pthread (it exits: the JVM detaches it) and frees it. */
 LANEHOST_EXPORT void lanehost_testhost_host_thread_stop(lanehost_testhost_host_thread *thread);
 

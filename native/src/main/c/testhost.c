@@ -451,6 +451,7 @@ struct lanehost_testhost_host_thread {
     uint64_t repeat; /* calls per request; 1 unless a benchmark asks for a batch */
     int32_t status;
     uint64_t ok_calls;
+    uint64_t last_nanos; /* CLOCK_MONOTONIC time the last request's calls took, all repeats */
 };
 
 static int32_t host_thread_call(lanehost_testhost_host_thread *t) {
@@ -479,11 +480,15 @@ static void *run_host_thread(void *argument) {
         pthread_mutex_unlock(&t->mutex);
         int32_t status = LANEHOST_OK;
         uint64_t ok_calls = 0;
+        struct timespec began, ended;
+        clock_gettime(CLOCK_MONOTONIC, &began);
         for (uint64_t i = 0; i < t->repeat; i++) { /* outside the lock: a call may take as long as it likes */
             status = host_thread_call(t);
             ok_calls += status == LANEHOST_OK;
         }
+        clock_gettime(CLOCK_MONOTONIC, &ended);
         pthread_mutex_lock(&t->mutex);
+        t->last_nanos = (uint64_t)(ended.tv_sec - began.tv_sec) * 1000000000u + (uint64_t)ended.tv_nsec - (uint64_t)began.tv_nsec;
         t->status = status;
         t->ok_calls = ok_calls;
         t->pending = 0;
@@ -553,6 +558,14 @@ int64_t lanehost_testhost_host_thread_drive_repeat(lanehost_testhost_host_thread
     int64_t ok_calls = (int64_t)t->ok_calls;
     pthread_mutex_unlock(&t->mutex);
     return ok_calls;
+}
+
+uint64_t lanehost_testhost_host_thread_last_nanos(lanehost_testhost_host_thread *t) {
+    if (t == NULL) return 0;
+    pthread_mutex_lock(&t->mutex);
+    uint64_t nanos = t->last_nanos;
+    pthread_mutex_unlock(&t->mutex);
+    return nanos;
 }
 
 void lanehost_testhost_host_thread_stop(lanehost_testhost_host_thread *t) {

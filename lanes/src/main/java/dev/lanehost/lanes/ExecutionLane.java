@@ -18,7 +18,9 @@ import java.util.regex.Pattern;
  *       or {@link #release() released}) or bound to a thread that has ended ({@code !isAlive()}: the JVM
  *       detaches a foreign thread's {@link Thread} when its pthread exits). So a lane follows a host that
  *       moves its callback to a new thread; letters queued meanwhile stay queued and run on the new thread.
- *       Each bind after the first is a rebind: counted ({@link #rebinds()}) and logged (INFO). A thread
+ *       Each bind after the first is a rebind: counted ({@link #rebinds()}) and logged (INFO) by the next
+ *       observer (the HOSTED timer thread, a snapshot, a drain), never by the drive itself: a host's
+ *       restarted real-time thread must not format and write a log line in its first callback. A thread
  *       still named {@code Thread-N}, as the JVM names attached foreign threads, is renamed
  *       {@code lanehost-lane-<name>} so stack dumps and JFR say what it is.</li>
  *   <li>While its bound thread is alive, nobody displaces it: a drive from any other thread returns
@@ -82,6 +84,8 @@ public final class ExecutionLane {
     /** True once any thread has bound the lane: with no bound thread, the lane was released. */
     private volatile boolean everBound;
     private volatile long rebinds;
+    /** The latest rebind, until an observer logs it (a drive never writes the log itself). */
+    private volatile String unloggedRebind;
     /** Name of the thread that last released the lane, for the rebind log line. */
     private String releasedBy;
     /** Bound thread only. */
@@ -302,8 +306,8 @@ public final class ExecutionLane {
         if (everBound) {
             rebinds = rebinds + 1; // only bind winners write it, one at a time
             String from = previous != null ? previous.getName() + " (ended)" : releasedBy + " (released)";
-            ActorRuntime.logSafely(System.Logger.Level.INFO, "lane '" + name + "' rebound from thread " + from
-                    + " to " + current.getName() + "; " + queuedLetters() + " letter(s) queued carry over");
+            unloggedRebind = "lane '" + name + "' rebound from thread " + from + " to " + current.getName() + "; "
+                    + queuedLetters() + " letter(s) queued carried over";
         }
         everBound = true;
         if (ATTACHED_THREAD_NAME.matcher(current.getName()).matches()) {
@@ -503,6 +507,11 @@ public final class ExecutionLane {
      * the clock unless it ran work.
      */
     synchronized boolean observe(long now) {
+        String rebind = unloggedRebind;
+        if (rebind != null) {
+            unloggedRebind = null;
+            ActorRuntime.logSafely(System.Logger.Level.INFO, rebind + " (" + rebinds + " rebind(s) so far)");
+        }
         long seen = drives();
         if (seen != observedDrives) {
             observedDrives = seen;

@@ -89,6 +89,8 @@ public final class TestHost {
                     JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS));
     private static final MethodHandle HOST_THREAD_DRIVE_REPEAT = downcall("lanehost_testhost_host_thread_drive_repeat",
             FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_LONG));
+    private static final MethodHandle HOST_THREAD_LAST_NANOS = downcall("lanehost_testhost_host_thread_last_nanos",
+            FunctionDescriptor.of(JAVA_LONG, ADDRESS));
     private static final MethodHandle HOST_THREAD_STOP = downcall("lanehost_testhost_host_thread_stop", FunctionDescriptor.ofVoid(ADDRESS));
 
     private TestHost() {
@@ -311,6 +313,18 @@ public final class TestHost {
         /** {@code lane_drive(lane, maxTurns, counts)} on the pthread; counts may be NULL. @return the status code */
         public int drive(long lane, int maxTurns, MemorySegment counts) {
             return run(DRIVE, lane, 0, maxTurns, MemorySegment.NULL, 0, MemorySegment.NULL, 0, MemorySegment.NULL, 0, counts);
+        }
+
+        /** How long the last request took, measured on the pthread with {@code CLOCK_MONOTONIC}. */
+        public long lastNanos() {
+            if (handle == null) {
+                throw new IllegalStateException("this host thread was stopped");
+            }
+            try {
+                return (long) HOST_THREAD_LAST_NANOS.invokeExact(handle);
+            } catch (Throwable e) {
+                throw new IllegalStateException(e);
+            }
         }
 
         /** {@code lane_drive(lane, maxTurns, NULL)} {@code times} times back to back on the pthread. @return how many were OK */
