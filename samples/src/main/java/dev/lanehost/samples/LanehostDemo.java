@@ -19,7 +19,23 @@ public final class LanehostDemo {
     private LanehostDemo() {
     }
 
+    /** One line per counter of the status line. */
+    private static final String STATUS_LEGEND = """
+            status line, twice a second:
+              t            seconds since the start
+              frames       frames the C loop ran (in brackets: how many woke more than a period late)
+              turns        turns the frames' lane drives ran
+              input        gate calls from the C input thread answered OK
+              npc          NPC moves the game state handled
+              audio        audio callbacks run
+              read         audio samples the Java actor read and checked
+              fill         audio in the ring, written but not yet read
+              over/under   ring overruns (periods the callback dropped: ring full) / underruns (consumer ticks short of audio)
+            """;
+
     public static void main(String[] args) throws Exception {
+        // lanehost logs through java.util.logging; one plain line reads better between a status line and a table.
+        System.setProperty("java.util.logging.SimpleFormatter.format", "lanehost: %5$s%n");
         int seconds = 10;
         Path out = Path.of("target", "lanehost-demo");
         AudioRing.Source source = AudioRing.Source.AUTO;
@@ -41,9 +57,7 @@ public final class LanehostDemo {
             System.out.printf("lanehost demo, %d s: C frame loop %d Hz -> lane 'frame' (game state; <= %d turns a frame) <- gate 'input'"
                             + " from a C thread; %s -> ring 'audio' -> Java actor 'audio-consumer'%n",
                     seconds, CombinedDemo.FRAME_RATE_HZ, CombinedDemo.MAX_TURNS, demo.audioProducer().name());
-            System.out.println("status: t = seconds | frames (late) | turns = lane turns in frames | input = gate calls answered"
-                    + " | npc = NPC moves handled | audio = callbacks | read = samples checked | fill = audio ring fill"
-                    + " | over/under = ring overruns / consumer underruns");
+            System.out.print(STATUS_LEGEND);
             long start = System.nanoTime();
             long end = start + TimeUnit.SECONDS.toNanos(seconds);
             for (long now = start; now < end; now = System.nanoTime()) {
@@ -85,7 +99,7 @@ public final class LanehostDemo {
         AudioRing.Counts a = r.audio();
         AudioProducer.Counts p = a.producer();
         double periodMs = 1e3 / CombinedDemo.FRAME_RATE_HZ;
-        String format = "  %-20s %-42s %s%n";
+        String format = "  %-20s %-46s %s%n";
         System.out.printf(format, "counter", "value", "what it counts");
         System.out.printf(format, "frames", f.frames(), "frames the C loop ran at " + CombinedDemo.FRAME_RATE_HZ + " Hz, each one lane_drive");
         System.out.printf(format, "late frames", f.lateFrames(), String.format("frames that woke more than a period (%.1f ms) late", periodMs));
