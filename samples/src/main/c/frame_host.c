@@ -26,6 +26,11 @@ struct lanehost_frame_host {
     pthread_t input_thread;
     _Atomic int stop_requested;
     _Atomic int input_done;
+    /* Live counts for lanehost_frame_host_progress; one writer each (relaxed stores, no locked instruction). */
+    _Atomic uint32_t progress_frames;
+    _Atomic uint32_t progress_late_frames;
+    _Atomic uint32_t progress_events_ok;
+    _Atomic uint64_t progress_turns;
     /* Written by the frame thread, read after join. */
     lanehost_frame_record *records;
     lanehost_frame_summary summary;
@@ -61,8 +66,11 @@ static void *frame_loop(void *argument) {
 
     int64_t deadline = monotonic_nanos() + host->period_nanos;
     uint32_t frame = 0;
-    while (frame < host->max_frames && !atomic_load_explicit(&host->stop_requested, memory_order_acquire)) {
-        if (frame >= host->min_frames && atomic_load_explicit(&host->input_done, memory_order_acquire)) {
+    while (frame < host->max_frames) {
+        const int input_done = atomic_load_explicit(&host->input_done, memory_order_acquire);
+        /* After a stop, the loop keeps driving until the input thread has ended: its last call is answered in a
+           frame, not left to time out. */
+        if (input_done && (frame >= host->min_frames || atomic_load_explicit(&host->stop_requested, memory_order_acquire))) {
             break;
         }
         sleep_until(deadline);
@@ -82,8 +90,13 @@ static void *frame_loop(void *argument) {
         if (driven > deadline) {
             /* More than a period late: catching up with back-to-back frames would only make the next ones late. */
             host->summary.late_frames++;
+            atomic_store_explicit(&host->progress_late_frames, host->summary.late_frames, memory_order_relaxed);
             deadline = driven + host->period_nanos;
         }
+        atomic_store_explicit(&host->progress_turns,
+                              atomic_load_explicit(&host->progress_turns, memory_order_relaxed) + (uint64_t)record->turns,
+                              memory_order_relaxed);
+        atomic_store_explicit(&host->progress_frames, frame, memory_order_relaxed);
     }
     host->summary.frames = frame;
     return NULL;
@@ -164,6 +177,7 @@ static void *input_loop(void *argument) {
         }
         if (status == LANEHOST_OK) {
             host->summary.events_ok++;
+            atomic_store_explicit(&host->progress_events_ok, host->summary.events_ok, memory_order_relaxed);
         } else if (host->summary.first_failure_status == 0) {
             host->summary.first_failure_status = status;
             host->summary.first_failure_event = seq;
@@ -221,6 +235,17 @@ int32_t lanehost_frame_host_start(lanehost_frame_host **out, const lanehost_api 
 
 void lanehost_frame_host_stop(lanehost_frame_host *host) {
     if (host != NULL) atomic_store_explicit(&host->stop_requested, 1, memory_order_release);
+}
+
+int32_t lanehost_frame_host_progress(const lanehost_frame_host *host, lanehost_frame_progress *out) {
+    if (host == NULL || out == NULL) return LANEHOST_FRAME_HOST_BAD_CONFIG;
+    *out = (lanehost_frame_progress){
+        .frames = atomic_load_explicit(&host->progress_frames, memory_order_relaxed),
+        .late_frames = atomic_load_explicit(&host->progress_late_frames, memory_order_relaxed),
+        .events_ok = atomic_load_explicit(&host->progress_events_ok, memory_order_relaxed),
+        .turns = atomic_load_explicit(&host->progress_turns, memory_order_relaxed),
+    };
+    return LANEHOST_OK;
 }
 
 int32_t lanehost_frame_host_join(lanehost_frame_host *host, lanehost_frame_summary *summary) {

@@ -23,7 +23,7 @@
 extern "C" {
 #endif
 
-#define LANEHOST_FRAME_HOST_ABI_VERSION 1u
+#define LANEHOST_FRAME_HOST_ABI_VERSION 2u
 
 /* The host's own failures (negative); a failed lookup returns its lanehost_status instead. */
 #define LANEHOST_FRAME_HOST_BAD_CONFIG (-1)
@@ -60,6 +60,17 @@ typedef struct lanehost_frame_summary {
 
 _Static_assert(sizeof(lanehost_frame_summary) == 48, "as FrameHost.java reads it");
 
+/* Live counts while the threads run (each read on its own: a copy, not a consistent snapshot). */
+typedef struct lanehost_frame_progress {
+    uint32_t frames;      /* frames run so far */
+    uint32_t late_frames; /* of which late */
+    uint32_t events_ok;   /* gate calls answered OK with their own sequence number */
+    uint32_t reserved;
+    uint64_t turns;       /* turns run by all drives */
+} lanehost_frame_progress;
+
+_Static_assert(sizeof(lanehost_frame_progress) == 24, "as FrameHost.java reads it");
+
 typedef struct lanehost_frame_host lanehost_frame_host;
 
 LANEHOST_EXPORT uint32_t lanehost_frame_host_abi_version(void);
@@ -77,8 +88,12 @@ LANEHOST_EXPORT int32_t lanehost_frame_host_start(lanehost_frame_host **out, con
                                                   int32_t max_turns, uint32_t min_frames, uint32_t max_frames,
                                                   uint32_t events, int64_t call_timeout_nanos);
 
-/* Asks both threads to stop early: the input thread after its current call, the frame loop after its frame. */
+/* Asks both threads to stop early: the input thread after its current call, the frame loop once the input
+   thread has ended (so that call is answered in a frame rather than left to time out). */
 LANEHOST_EXPORT void lanehost_frame_host_stop(lanehost_frame_host *host);
+
+/* What the threads did so far, while they run. */
+LANEHOST_EXPORT int32_t lanehost_frame_host_progress(const lanehost_frame_host *host, lanehost_frame_progress *out);
 
 /* Waits for both threads and fills *summary. Call once. */
 LANEHOST_EXPORT int32_t lanehost_frame_host_join(lanehost_frame_host *host, lanehost_frame_summary *summary);

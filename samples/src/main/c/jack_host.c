@@ -2,6 +2,8 @@
 #define _GNU_SOURCE /* gettid */
 #include "jack_host.h"
 
+#include "audio_source.h"
+
 #include <jack/jack.h>
 #include <math.h>
 #include <stdatomic.h>
@@ -50,6 +52,10 @@ struct lanehost_jack_client {
     lanehost_ring ring;
     double radians_per_sample;
     uint64_t next_sample; /* process thread only: index in the sine of the next sample the ring gets */
+    /* The ring client only: the sweep and the timing ring (audio_source.h); source.periods counts its periods. */
+    int ring_client;
+    uint64_t timing_reference;
+    lanehost_audio_source source;
     counters counters;
 };
 
@@ -166,6 +172,15 @@ static int process_lanehost(jack_nframes_t frames, void *argument) {
     return 0;
 }
 
+/* The ring client: rings only, the callback the design recommends (it never enters the JVM). */
+static int process_ring(jack_nframes_t frames, void *argument) {
+    lanehost_jack_client *client = argument;
+    count_callback(&client->counters);
+    lanehost_audio_source_period(&client->source, jack_port_get_buffer(client->out_port, frames), frames,
+                                 monotonic_nanos());
+    return 0;
+}
+
 static void thread_init(void *argument) {
     lanehost_jack_client *client = argument;
     atomic_fetch_add_explicit(&client->counters.thread_inits, 1, memory_order_relaxed);
@@ -202,7 +217,7 @@ static int32_t open_client(lanehost_jack_client **out, const char *server_name, 
     client->out_port = jack_port_register(client->jack, "out", JACK_DEFAULT_AUDIO_TYPE, JackPortIsOutput, 0);
     if (client->out_port == NULL || jack_set_process_callback(client->jack, process, client) != 0 ||
         jack_set_xrun_callback(client->jack, xrun, client) != 0 ||
-        (client->api != NULL && jack_set_thread_init_callback(client->jack, thread_init, client) != 0)) {
+        (client->api != NULL && !client->ring_client && jack_set_thread_init_callback(client->jack, thread_init, client) != 0)) {
         return LANEHOST_JACK_HOST_JACK_FAILED;
     }
     jack_on_shutdown(client->jack, shut_down, client);
@@ -236,6 +251,43 @@ int32_t lanehost_jack_host_open(lanehost_jack_client **out, const lanehost_api *
         return status;
     }
     client->radians_per_sample = 2.0 * M_PI * frequency / (double)client->sample_rate;
+    return LANEHOST_OK;
+}
+
+static int32_t wrap_ring(const lanehost_api *api, const char *name, uint64_t *reference, lanehost_ring *ring) {
+    void *memory = NULL;
+    uint64_t memory_length = 0;
+    const int32_t status = api->ring_lookup(name, reference, &memory, &memory_length);
+    if (status != LANEHOST_OK) return status;
+    return lanehost_ring_wrap(ring, memory, memory_length) == LANEHOST_RING_OK ? LANEHOST_OK : LANEHOST_JACK_HOST_BAD_RING;
+}
+
+int32_t lanehost_jack_ring_open(lanehost_jack_client **out, const lanehost_api *api, const char *server_name,
+                                const char *client_name, const char *audio_ring, const char *timing_ring, double f0,
+                                double f1, double sweep_seconds) {
+    if (out == NULL || api == NULL || server_name == NULL || client_name == NULL || audio_ring == NULL ||
+        timing_ring == NULL || !(f0 > 0) || !(f1 > 0) || !(sweep_seconds > 0) || !LANEHOST_API_HAS(api, last_error)) {
+        return LANEHOST_JACK_HOST_BAD_CONFIG;
+    }
+    *out = NULL;
+    lanehost_jack_client *client = calloc(1, sizeof *client);
+    if (client == NULL) return LANEHOST_JACK_HOST_OUT_OF_MEMORY;
+    client->api = api;
+    client->ring_client = 1;
+    int32_t status = wrap_ring(api, audio_ring, &client->ring_reference, &client->source.audio);
+    if (status == LANEHOST_OK) status = wrap_ring(api, timing_ring, &client->timing_reference, &client->source.timing);
+    if (status == LANEHOST_OK) status = open_client(out, server_name, client_name, client, process_ring);
+    if (status != LANEHOST_OK) {
+        lanehost_jack_client_close(client);
+        return status;
+    }
+    client->source.sweep = (lanehost_sweep){.f0 = f0, .f1 = f1, .rate = client->sample_rate,
+                                            .length = (uint64_t)(sweep_seconds * client->sample_rate)};
+    if (client->source.sweep.length == 0) {
+        lanehost_jack_client_close(client);
+        *out = NULL;
+        return LANEHOST_JACK_HOST_BAD_CONFIG;
+    }
     return LANEHOST_OK;
 }
 
@@ -288,6 +340,11 @@ int32_t lanehost_jack_client_stats(const lanehost_jack_client *client, lanehost_
     out->first_drive_failure = atomic_load_explicit(&c->first_drive_failure, memory_order_relaxed);
     out->max_turns_seen = atomic_load_explicit(&c->max_turns_seen, memory_order_relaxed);
     out->shut_down = atomic_load_explicit(&c->shut_down, memory_order_relaxed);
+    if (client->ring_client) {
+        out->samples_written = atomic_load_explicit(&client->source.samples_written, memory_order_relaxed);
+        out->ring_overruns = atomic_load_explicit(&client->source.ring_overruns, memory_order_relaxed);
+        out->timing_overruns = (uint32_t)atomic_load_explicit(&client->source.timing_overruns, memory_order_relaxed);
+    }
     out->sample_rate = client->sample_rate;
     out->period_frames = client->period_frames;
     return LANEHOST_OK;
@@ -299,6 +356,7 @@ int32_t lanehost_jack_client_close(lanehost_jack_client *client) {
     if (client->jack != NULL && jack_client_close(client->jack) != 0) status = LANEHOST_JACK_HOST_JACK_FAILED;
     /* Only now, with no process callback left to write into it, may the ring's memory go. */
     if (client->ring_reference != 0) client->api->ring_release(client->ring_reference);
+    if (client->timing_reference != 0) client->api->ring_release(client->timing_reference);
     free(client);
     return status;
 }

@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-#define LANEHOST_JACK_HOST_ABI_VERSION 1u
+#define LANEHOST_JACK_HOST_ABI_VERSION 2u
 
 /* The client's own failures (negative); a failed lookup returns its lanehost_status instead. */
 #define LANEHOST_JACK_HOST_BAD_CONFIG (-1)
@@ -55,7 +55,7 @@ typedef struct lanehost_jack_stats {
     int32_t shut_down;           /* 1 once JACK shut the client down (server gone, or the client was kicked) */
     uint32_t sample_rate;        /* the server's rate, in Hz */
     uint32_t period_frames;      /* the server's buffer size, in frames */
-    uint32_t reserved;
+    uint32_t timing_overruns;    /* the ring client: timing records dropped (timing ring full); else 0 */
 } lanehost_jack_stats;
 
 _Static_assert(sizeof(lanehost_jack_stats) == 136, "as JackClient.java reads it");
@@ -75,6 +75,18 @@ LANEHOST_EXPORT int32_t lanehost_jack_host_open(lanehost_jack_client **out, cons
                                                 const char *server_name, const char *client_name,
                                                 const char *lane_name, const char *ring_name, int32_t max_turns,
                                                 double frequency);
+
+/*
+ * Opens (does not activate) the ring client: its process callback touches rings only (audio_source.h) - one
+ * period of a sine sweep from f0 to f1 Hz over sweep_seconds (repeating) into the ring `audio_ring` and its
+ * output port, one timing record into `timing_ring` - and never enters the JVM. Both rings are looked up
+ * through the table on the calling thread. Its stats count callbacks, xruns, samples_written, ring_overruns
+ * and timing_overruns; it drives no lane.
+ */
+LANEHOST_EXPORT int32_t lanehost_jack_ring_open(lanehost_jack_client **out, const lanehost_api *api,
+                                                const char *server_name, const char *client_name,
+                                                const char *audio_ring, const char *timing_ring, double f0, double f1,
+                                                double sweep_seconds);
 
 /* Opens (does not activate) a plain client that writes silence and counts callbacks and xruns. */
 LANEHOST_EXPORT int32_t lanehost_jack_plain_open(lanehost_jack_client **out, const char *server_name,

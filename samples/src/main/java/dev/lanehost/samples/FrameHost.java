@@ -31,7 +31,7 @@ import java.util.Objects;
  */
 public final class FrameHost implements AutoCloseable {
     /** Must equal {@code LANEHOST_FRAME_HOST_ABI_VERSION}. */
-    public static final int ABI_VERSION = 1;
+    public static final int ABI_VERSION = 2;
     /** The status recorded for an event answered OK with another event's sequence number. */
     public static final int WRONG_ACK = -4;
 
@@ -46,6 +46,8 @@ public final class FrameHost implements AutoCloseable {
     private static final MethodHandle STOP = downcall("lanehost_frame_host_stop", FunctionDescriptor.ofVoid(ADDRESS));
     private static final MethodHandle JOIN = downcall("lanehost_frame_host_join", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
     private static final MethodHandle RECORDS = downcall("lanehost_frame_host_records", FunctionDescriptor.of(ADDRESS, ADDRESS));
+    private static final MethodHandle PROGRESS = downcall("lanehost_frame_host_progress",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
     private static final MethodHandle FREE = downcall("lanehost_frame_host_free", FunctionDescriptor.ofVoid(ADDRESS));
 
     /**
@@ -93,6 +95,17 @@ public final class FrameHost implements AutoCloseable {
         public static String statusName(int status) {
             return HostStatus.name(status, HOST_ERRORS);
         }
+    }
+
+    /**
+     * What the threads did so far, while they run; each count read on its own.
+     *
+     * @param frames     frames run
+     * @param lateFrames of which late
+     * @param eventsOk   gate calls answered OK with their own sequence number
+     * @param turns      turns run by all drives
+     */
+    public record Progress(int frames, int lateFrames, int eventsOk, long turns) {
     }
 
     private MemorySegment handle;
@@ -156,7 +169,29 @@ public final class FrameHost implements AutoCloseable {
         }
     }
 
-    /** Asks both threads to stop early (the input thread after its current call, the loop after its frame). */
+    /** What the threads did so far; callable while they run, until {@link #close()}. */
+    public Progress progress() {
+        if (handle == null) {
+            throw new IllegalStateException("this frame host is closed");
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment p = arena.allocate(24, 8);
+            int status = (int) PROGRESS.invokeExact(handle, p);
+            if (status != 0) {
+                throw new IllegalStateException("lanehost_frame_host_progress failed: " + Run.statusName(status));
+            }
+            return new Progress(p.get(JAVA_INT, 0), p.get(JAVA_INT, 4), p.get(JAVA_INT, 8), p.get(JAVA_LONG, 16));
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Asks both threads to stop early: the input thread after its current call, the frame loop once the input
+     * thread has ended (so that call is answered in a frame, not left to time out).
+     */
     public void stop() {
         try {
             STOP.invokeExact(handle);

@@ -23,14 +23,14 @@ import java.lang.invoke.MethodHandle;
  */
 public final class JackClient implements AutoCloseable {
     /** Must equal {@code LANEHOST_JACK_HOST_ABI_VERSION}. */
-    public static final int ABI_VERSION = 1;
+    public static final int ABI_VERSION = 2;
 
     private static final String[] HOST_ERRORS = {"BAD_CONFIG", "OUT_OF_MEMORY", "NO_SERVER", "JACK_FAILED", "BAD_RING"};
     private static final long STATS_SIZE = 136;
     private static final Library LIBRARY = Library.load();
 
     /** The loaded library's entry points, or why there are none. */
-    private record Library(String unavailable, MethodHandle ready, MethodHandle hostOpen, MethodHandle plainOpen,
+    private record Library(String unavailable, MethodHandle ready, MethodHandle hostOpen, MethodHandle ringOpen, MethodHandle plainOpen,
                            MethodHandle activate, MethodHandle deactivate, MethodHandle stats, MethodHandle close) {
         static Library load() {
             LoadedLibrary library;
@@ -38,13 +38,15 @@ public final class JackClient implements AutoCloseable {
                 library = NativeLibraryLoader.load(JackClient.class, "lanehost_jackhost", "lanehost_jack_host_abi_version", ABI_VERSION);
             } catch (NativeLibraryException e) {
                 return new Library("the JACK host library was not built or does not load (is libjack-jackd2-dev installed?): "
-                        + e.getMessage(), null, null, null, null, null, null, null);
+                        + e.getMessage(), null, null, null, null, null, null, null, null);
             }
             Linker linker = Linker.nativeLinker();
             return new Library(null,
                     linker.downcallHandle(library.lookup().findOrThrow("lanehost_jack_server_ready"), FunctionDescriptor.of(JAVA_INT, ADDRESS)),
                     linker.downcallHandle(library.lookup().findOrThrow("lanehost_jack_host_open"), FunctionDescriptor.of(JAVA_INT,
                             ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, JAVA_INT, JAVA_DOUBLE)),
+                    linker.downcallHandle(library.lookup().findOrThrow("lanehost_jack_ring_open"), FunctionDescriptor.of(JAVA_INT,
+                            ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, JAVA_DOUBLE, JAVA_DOUBLE, JAVA_DOUBLE)),
                     linker.downcallHandle(library.lookup().findOrThrow("lanehost_jack_plain_open"),
                             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS)),
                     linker.downcallHandle(library.lookup().findOrThrow("lanehost_jack_client_activate"), FunctionDescriptor.of(JAVA_INT, ADDRESS)),
@@ -71,11 +73,12 @@ public final class JackClient implements AutoCloseable {
      * @param processThreadId  the kernel thread id of the latest process callback's thread
      * @param firstDriveFailure the first failed drive's lanehost status, 0 if none
      * @param shutDown         JACK shut the client down (server gone, or the client was kicked out)
+     * @param timingOverruns   the ring client: timing records dropped because the timing ring was full; else 0
      */
     public record Stats(long callbacks, long xruns, long threadInits, long warmUpFailures, long drivesOk, long driveFailures,
                         long turns, long samplesWritten, long ringOverruns, long processThreads, long activations,
                         long slowDrives, long maxDriveNanos, long processThreadId, int firstDriveFailure, int maxTurnsSeen,
-                        boolean shutDown, int sampleRate, int periodFrames) {
+                        boolean shutDown, int sampleRate, int periodFrames, long timingOverruns) {
     }
 
     private MemorySegment handle;
@@ -121,6 +124,26 @@ public final class JackClient implements AutoCloseable {
         }
     }
 
+    /**
+     * Opens (does not activate) the ring client: its process callback touches rings only — one period of
+     * {@code sweep} (at the server's rate) into {@code audioRing} and its output port, one timing record into
+     * {@code timingRing} — and never enters the JVM. Both rings are looked up through {@code table}.
+     */
+    public static JackClient openRing(MemorySegment table, String serverName, String clientName, String audioRing,
+                                      String timingRing, double f0, double f1, double sweepSeconds) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            int status = (int) LIBRARY.available().ringOpen().invokeExact(out, table, arena.allocateFrom(serverName),
+                    arena.allocateFrom(clientName), arena.allocateFrom(audioRing), arena.allocateFrom(timingRing), f0, f1,
+                    sweepSeconds);
+            return opened(status, out, "ring client '" + clientName + "' (rings '" + audioRing + "', '" + timingRing + "')");
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Opens (does not activate) a plain C client that writes silence and counts callbacks and xruns. */
     public static JackClient openPlain(String serverName, String clientName) {
         try (Arena arena = Arena.ofConfined()) {
@@ -157,7 +180,8 @@ public final class JackClient implements AutoCloseable {
                     s.get(JAVA_LONG, 32), s.get(JAVA_LONG, 40), s.get(JAVA_LONG, 48), s.get(JAVA_LONG, 56),
                     s.get(JAVA_LONG, 64), s.get(JAVA_LONG, 72), s.get(JAVA_LONG, 80), s.get(JAVA_LONG, 88),
                     s.get(JAVA_LONG, 96), s.get(JAVA_LONG, 104), s.get(JAVA_INT, 112), s.get(JAVA_INT, 116),
-                    s.get(JAVA_INT, 120) != 0, s.get(JAVA_INT, 124), s.get(JAVA_INT, 128));
+                    s.get(JAVA_INT, 120) != 0, s.get(JAVA_INT, 124), s.get(JAVA_INT, 128),
+                    Integer.toUnsignedLong(s.get(JAVA_INT, 132)));
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable e) {

@@ -4,10 +4,10 @@ import dev.lanehost.nativeabi.TestHost;
 import dev.lanehost.ring.SpscByteRing;
 
 /**
- * The main demo: a C pthread (a stand-in for a real-time audio or capture callback) produces a known
+ * The ring sample: a C pthread (a stand-in for a real-time audio or capture callback) produces a known
  * byte pattern into a ring that Java allocated; a Java thread consumes it and verifies every byte.
  *
- * <p>Usage: {@code java -jar samples/target/lanehost-demo.jar [MiB to move, default 256]}
+ * <p>Usage: {@code java -cp samples/target/lanehost-demo.jar dev.lanehost.samples.RingDemo [MiB to move, default 256]}
  */
 public final class RingDemo {
     private static final long RING_CAPACITY = 1 << 20;
@@ -72,7 +72,7 @@ public final class RingDemo {
         } catch (NumberFormatException ignored) {
             // fall through to the message
         }
-        System.err.println("usage: lanehost-demo [MiB to move, a positive integer]; got '" + text + "'");
+        System.err.println("usage: RingDemo [MiB to move, a positive integer]; got '" + text + "'");
         System.exit(2);
         return 0;
     }

@@ -1,0 +1,91 @@
+package dev.lanehost.samples;
+
+import dev.lanehost.ring.SpscByteRing;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * The timing records an audio callback writes into its timing ring, one per period ({@code lanehost_audio_timing}
+ * in {@code audio_source.h}: wake time, audio-ring fill after the write, first sample, frames, dropped), collected
+ * for the plot. One consumer thread at a time, like any ring consumer.
+ */
+public final class AudioTiming {
+    /** {@code sizeof(lanehost_audio_timing)}. */
+    public static final int RECORD_BYTES = 32;
+
+    private final SpscByteRing ring;
+    private final ByteBuffer buffer = ByteBuffer.allocate(RECORD_BYTES * 1024).order(ByteOrder.nativeOrder());
+    private long[] wakeNanos = new long[1024];
+    private long[] fillBytes = new long[1024];
+    private long[] firstSample = new long[1024];
+    private boolean[] dropped = new boolean[1024];
+    private int count;
+    private long droppedCount;
+
+    public AudioTiming(SpscByteRing timingRing) {
+        this.ring = timingRing;
+    }
+
+    /** Reads every whole record the ring holds now. @return records read */
+    public int drain() {
+        int before = count;
+        while (true) {
+            buffer.clear().limit((int) Math.min(buffer.capacity(), ring.readable() / RECORD_BYTES * RECORD_BYTES));
+            if (buffer.limit() == 0 || ring.read(buffer) <= 0) {
+                return count - before;
+            }
+            buffer.flip();
+            while (buffer.remaining() >= RECORD_BYTES) {
+                add(buffer.getLong(), buffer.getLong(), buffer.getLong(), buffer.getInt(), buffer.getInt() != 0);
+            }
+        }
+    }
+
+    private void add(long wake, long fill, long first, int frames, boolean wasDropped) {
+        if (count == wakeNanos.length) {
+            int grown = count * 2;
+            wakeNanos = Arrays.copyOf(wakeNanos, grown);
+            fillBytes = Arrays.copyOf(fillBytes, grown);
+            firstSample = Arrays.copyOf(firstSample, grown);
+            dropped = Arrays.copyOf(dropped, grown);
+        }
+        wakeNanos[count] = wake;
+        fillBytes[count] = fill;
+        firstSample[count] = first;
+        dropped[count] = wasDropped;
+        if (wasDropped) {
+            droppedCount++;
+        }
+        count++;
+    }
+
+    /** Records read so far. */
+    public int count() {
+        return count;
+    }
+
+    /** Records that said their period was dropped (the audio ring was full). */
+    public long droppedPeriods() {
+        return droppedCount;
+    }
+
+    /** When record {@code i}'s callback woke (CLOCK_MONOTONIC nanoseconds). */
+    public long wakeNanos(int i) {
+        return wakeNanos[i];
+    }
+
+    /** The audio ring's fill after record {@code i}'s write, in bytes. */
+    public long fillBytes(int i) {
+        return fillBytes[i];
+    }
+
+    /** The sweep index of record {@code i}'s first sample. */
+    public long firstSample(int i) {
+        return firstSample[i];
+    }
+
+    public boolean dropped(int i) {
+        return dropped[i];
+    }
+}
