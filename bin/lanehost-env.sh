@@ -60,6 +60,10 @@ lanehost_require_tools() {
     if command -v gcc >/dev/null 2>&1 && ! echo '#include <jack/jack.h>' | gcc -x c -E -o /dev/null - >/dev/null 2>&1; then
         missing="$missing libjack-jackd2-dev"
     fi
+    # A font, so the demo can draw its plot (a headless JDK draws text through fontconfig).
+    if ! command -v fc-list >/dev/null 2>&1 || [ -z "$(fc-list 2>/dev/null | head -n 1)" ]; then
+        missing="$missing fontconfig fonts-dejavu-core"
+    fi
     [ -z "$missing" ] && return 0
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         echo "lanehost: installing$missing" >&2
