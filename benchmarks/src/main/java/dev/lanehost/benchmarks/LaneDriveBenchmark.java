@@ -9,6 +9,7 @@ import dev.lanehost.lanes.ActorRuntime;
 import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.Profile;
 import dev.lanehost.nativeabi.HostAbi;
+import dev.lanehost.nativeabi.HostAbiDescriptor;
 import dev.lanehost.nativeabi.TestHost;
 import java.lang.foreign.Arena;
 import java.lang.foreign.Linker;
@@ -36,6 +37,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * <ul>
  *   <li>{@code rawUpcall}: an FFM upcall to an empty Java method — the floor;</li>
  *   <li>{@code emptyDrive}: an FFM upcall that calls {@code lane.drive(0)} on an empty lane (target ≤ 1.3× raw);</li>
+ *   <li>{@code rawTableUpcall}: the floor of a table call — a host thread calling {@code api->lane_drive}
+ *       where the table's member is a raw FFM upcall stub to an empty Java method of the same signature;</li>
  *   <li>{@code tableDrive}: the host ABI's {@code lane_drive} on an empty lane, called through the function
  *       table a host receives (target ≤ 1.1× raw);</li>
  *   <li>{@code tableTurns}: {@code lane_drive} through the table with {@link #TURNS_PER_DRIVE} turns per drive,
@@ -74,11 +77,16 @@ public class LaneDriveBenchmark {
     private TestHost.Caller turns;
     private HostAbi abi;
     private TestHost.HostThread tableHost;
+    private TestHost.HostThread rawTableHost;
     private long tableLane;
     private long tableTurnsLane;
     private DriveCallback jnaCallback; // strongly held: JNA frees the trampoline when the callback is collected
 
     static int empty(long argument) {
+        return 0;
+    }
+
+    static int emptyDrive(long lane, int maxTurns, long counts) {
         return 0;
     }
 
@@ -114,6 +122,18 @@ public class LaneDriveBenchmark {
         tableHost.driveRepeat(tableLane, 0, 1); // attaches the pthread and binds both lanes before measuring
         tableHost.driveRepeat(tableTurnsLane, 1, 1);
 
+        // A table whose lane_drive is a raw upcall stub to an empty method of the same signature: the floor.
+        MemorySegment rawTable = arena.allocate(HostAbiDescriptor.API_SIZE, HostAbiDescriptor.API_ALIGNMENT);
+        rawTable.copyFrom(abi.table());
+        var emptyDrive = MethodHandles.lookup().findStatic(LaneDriveBenchmark.class, "emptyDrive",
+                MethodType.methodType(int.class, long.class, int.class, long.class));
+        rawTable.set(java.lang.foreign.ValueLayout.ADDRESS, HostAbiDescriptor.LANE_DRIVE_OFFSET, Linker.nativeLinker().upcallStub(
+                emptyDrive, java.lang.foreign.FunctionDescriptor.of(java.lang.foreign.ValueLayout.JAVA_INT,
+                        java.lang.foreign.ValueLayout.JAVA_LONG, java.lang.foreign.ValueLayout.JAVA_INT,
+                        java.lang.foreign.ValueLayout.JAVA_LONG), arena));
+        rawTableHost = TestHost.startHostThread(rawTable);
+        rawTableHost.driveRepeat(tableLane, 0, 1); // attaches the pthread
+
         raw = TestHost.startCaller(stub("empty"), 0);
         drive = TestHost.startCaller(stub("driveFfm"), 0);
         turns = TestHost.startCaller(stub("driveTurns"), TURNS_PER_DRIVE);
@@ -142,6 +162,7 @@ public class LaneDriveBenchmark {
         jna.close();
         turns.close();
         tableHost.close();
+        rawTableHost.close();
         abi.close();
         runtime.close();
         arena.close();
@@ -157,6 +178,12 @@ public class LaneDriveBenchmark {
     @OperationsPerInvocation(BATCH)
     public long emptyDrive() {
         return drive.run(BATCH);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public long rawTableUpcall() {
+        return rawTableHost.driveRepeat(tableLane, 0, BATCH);
     }
 
     @Benchmark
