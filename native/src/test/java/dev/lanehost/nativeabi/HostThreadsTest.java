@@ -12,6 +12,7 @@ import dev.lanehost.lanes.CloseReport;
 import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.LaneTeardown;
 import dev.lanehost.lanes.Profile;
+import dev.lanehost.testhost.TestHost;
 import java.lang.foreign.MemorySegment;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
