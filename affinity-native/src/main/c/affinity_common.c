@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "affinity_internal.h"
+#include "constant_report.h"
 
 /* Thread-local, so a failure on one thread is never reported to another. */
 static _Thread_local int last_errno;
@@ -180,13 +181,8 @@ int32_t affinity_first_cpu(const uint64_t *words, uint32_t word_count) {
     return -1;
 }
 
-typedef struct constant {
-    const char *name;
-    int64_t value;
-} constant;
-
 /* Names match dev.lanehost.affinity: AffinityStatus constants and internal.CpuRecordLayout. */
-static const constant CONSTANTS[] = {
+static const report_entry CONSTANTS[] = {
     {"ABI_VERSION", LANEHOST_AFFINITY_ABI_VERSION},
     {"STATUS_OK", LANEHOST_AFFINITY_OK},
     {"STATUS_UNSUPPORTED", LANEHOST_AFFINITY_UNSUPPORTED},
@@ -219,21 +215,10 @@ static const constant CONSTANTS[] = {
     {"NODE_OFFSET", offsetof(lanehost_affinity_cpu, node)},
 };
 
-#define CONSTANT_COUNT (sizeof(CONSTANTS) / sizeof(CONSTANTS[0]))
-
 const char *lanehost_affinity_constant_name(uint32_t index) {
-    return index < CONSTANT_COUNT ? CONSTANTS[index].name : NULL;
+    return report_name(CONSTANTS, REPORT_LENGTH(CONSTANTS), index);
 }
 
 int64_t lanehost_affinity_constant_value(const char *name, int32_t *found) {
-    if (name != NULL) {
-        for (size_t i = 0; i < CONSTANT_COUNT; i++) {
-            if (strcmp(CONSTANTS[i].name, name) == 0) {
-                if (found != NULL) *found = 1;
-                return CONSTANTS[i].value;
-            }
-        }
-    }
-    if (found != NULL) *found = 0;
-    return 0;
+    return report_value(CONSTANTS, REPORT_LENGTH(CONSTANTS), name, found);
 }

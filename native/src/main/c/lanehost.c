@@ -1,16 +1,10 @@
 /* lanehost.c - the exported part of the C ABI: version, status names and the layout reports. */
-#include <string.h>
-
+#include "constant_report.h"
 #include "lanehost/lanehost.h"
 
 uint32_t lanehost_abi_version(void) {
     return LANEHOST_ABI_VERSION;
 }
-
-typedef struct layout_entry {
-    const char *name;
-    int64_t value;
-} layout_entry;
 
 /*
  * Names match the constants of dev.lanehost.ring.SpscByteRingDescriptor. Every entry the compiler can
@@ -18,7 +12,7 @@ typedef struct layout_entry {
  * compares the Java mirror with the struct itself, and a macro that drifted from the struct cannot agree
  * with a Java constant that drifted the same way.
  */
-static const layout_entry RING_LAYOUT[] = {
+static const report_entry RING_LAYOUT[] = {
     {"MAGIC", LANEHOST_RING_MAGIC},
     {"LAYOUT_VERSION", LANEHOST_RING_LAYOUT_VERSION},
     {"CACHE_LINE_LENGTH", LANEHOST_RING_CACHE_LINE_LENGTH},
@@ -53,23 +47,12 @@ static const layout_entry RING_LAYOUT[] = {
     {"STATUS_INTERRUPTED", LANEHOST_RING_INTERRUPTED},
 };
 
-#define RING_LAYOUT_COUNT (sizeof(RING_LAYOUT) / sizeof(RING_LAYOUT[0]))
-
 const char *lanehost_ring_layout_name(uint32_t index) {
-    return index < RING_LAYOUT_COUNT ? RING_LAYOUT[index].name : NULL;
+    return report_name(RING_LAYOUT, REPORT_LENGTH(RING_LAYOUT), index);
 }
 
 int64_t lanehost_ring_layout_value(const char *name, int32_t *found) {
-    if (name != NULL) {
-        for (size_t i = 0; i < RING_LAYOUT_COUNT; i++) {
-            if (strcmp(RING_LAYOUT[i].name, name) == 0) {
-                if (found != NULL) *found = 1;
-                return RING_LAYOUT[i].value;
-            }
-        }
-    }
-    if (found != NULL) *found = 0;
-    return 0;
+    return report_value(RING_LAYOUT, REPORT_LENGTH(RING_LAYOUT), name, found);
 }
 
 const char *lanehost_ring_status_text(int64_t status) {
@@ -90,7 +73,7 @@ const char *lanehost_status_name(int32_t status) {
 }
 
 /* Names match the constants of dev.lanehost.nativeabi.HostAbiDescriptor. */
-static const layout_entry API_LAYOUT[] = {
+static const report_entry API_LAYOUT[] = {
     {"HOST_ABI_VERSION", LANEHOST_HOST_ABI_VERSION},
     {"MAX_NAME_BYTES", LANEHOST_MAX_NAME_BYTES},
     {"API_SIZE", sizeof(lanehost_api)},
@@ -117,19 +100,10 @@ static const layout_entry API_LAYOUT[] = {
     {"DRIVE_COUNTS_REMAINING_OFFSET", offsetof(lanehost_drive_counts, remaining)},
 };
 
-#define API_LAYOUT_COUNT (sizeof(API_LAYOUT) / sizeof(API_LAYOUT[0]))
-
 const char *lanehost_api_layout_name(uint32_t index) {
-    return index < API_LAYOUT_COUNT ? API_LAYOUT[index].name : NULL;
+    return report_name(API_LAYOUT, REPORT_LENGTH(API_LAYOUT), index);
 }
 
 int64_t lanehost_api_layout_value(const char *name, int32_t *found) {
-    if (found != NULL) *found = 0;
-    for (size_t i = 0; name != NULL && i < API_LAYOUT_COUNT; i++) {
-        if (strcmp(API_LAYOUT[i].name, name) == 0) {
-            if (found != NULL) *found = 1;
-            return API_LAYOUT[i].value;
-        }
-    }
-    return 0;
+    return report_value(API_LAYOUT, REPORT_LENGTH(API_LAYOUT), name, found);
 }

@@ -4,7 +4,7 @@ import dev.lanehost.lanes.ActorRef;
 import dev.lanehost.lanes.ActorRuntime;
 import dev.lanehost.lanes.Profile;
 import dev.lanehost.nativeabi.HostAbi;
-import dev.lanehost.nativeabi.TestHost;
+import dev.lanehost.testhost.TestHost;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 

@@ -10,7 +10,7 @@ import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.Profile;
 import dev.lanehost.nativeabi.HostAbi;
 import dev.lanehost.nativeabi.HostAbiDescriptor;
-import dev.lanehost.nativeabi.TestHost;
+import dev.lanehost.testhost.TestHost;
 import java.lang.foreign.Arena;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;

@@ -15,6 +15,7 @@ import dev.lanehost.lanes.Behavior;
 import dev.lanehost.lanes.Profile;
 import dev.lanehost.lanes.Signal;
 import dev.lanehost.lanes.SignalMode;
+import dev.lanehost.testhost.TestHost;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Map;

@@ -17,6 +17,7 @@ import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.Profile;
 import dev.lanehost.lanes.Signal;
 import dev.lanehost.lanes.SignalMode;
+import dev.lanehost.testhost.TestHost;
 import java.lang.foreign.MemorySegment;
 import java.lang.ref.WeakReference;
 import java.lang.reflect.Field;

@@ -12,6 +12,7 @@ import dev.lanehost.lanes.CloseReport;
 import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.LaneTeardown;
 import dev.lanehost.lanes.Profile;
+import dev.lanehost.testhost.TestHost;
 import java.lang.foreign.MemorySegment;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -148,7 +149,11 @@ class HostThreadsTest {
                 assertEquals(OK, host.drive(handle, 1, counts));
                 assertEquals(1, counts.get(JAVA_INT, HostAbiDescriptor.DRIVE_COUNTS_TURNS_OFFSET));
                 assertTrue(before > 0, "the host thread's allocation is measurable (" + before + ")");
-                assertEquals(0, after - before, "bytes allocated on the host pthread by " + measured + " drives of one turn each");
+                // Any allocation per drive would be at least one object (16 B) times the drives: 320,000 B. A one-off
+                // allocation of the JVM's own (seen: 1,496 B once in ~40 runs on a loaded machine) may land in the
+                // window, so the bound is one byte per drive, which no per-drive allocation can stay under.
+                assertTrue(after - before < measured, (after - before) + " bytes allocated on the host pthread by "
+                        + measured + " drives of one turn each");
             }
         }
     }

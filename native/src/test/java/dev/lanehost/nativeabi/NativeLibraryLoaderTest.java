@@ -99,7 +99,7 @@ class NativeLibraryLoaderTest {
     void extractionDirectoryIsCreatedOwnerOnly() throws IOException {
         Path extractDir = directory.resolve("not-yet/lanehost");
         System.setProperty(NativeLibraryLoader.EXTRACT_DIR_PROPERTY, extractDir.toString());
-        LoadedLibrary library = NativeLibraryLoader.load(bundleOwner("freshdir"), "freshdir", "lanehost_abi_version", 1);
+        LoadedLibrary library = NativeLibraryLoader.load(bundleOwner("freshdir"), "freshdir", "lanehost_abi_version", LanehostLibrary.ABI_VERSION);
         assertEquals("step 2: bundled copy", library.step());
         assertEquals(extractDir, library.path().getParent().getParent());
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(extractDir)));
@@ -112,7 +112,7 @@ class NativeLibraryLoaderTest {
         Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
         System.setProperty(NativeLibraryLoader.EXTRACT_DIR_PROPERTY, shared.toString());
         NativeLibraryException thrown = assertThrows(NativeLibraryException.class,
-                () -> NativeLibraryLoader.load(bundleOwner("sharedplant"), "sharedplant", "lanehost_abi_version", 1));
+                () -> NativeLibraryLoader.load(bundleOwner("sharedplant"), "sharedplant", "lanehost_abi_version", LanehostLibrary.ABI_VERSION));
         String message = thrown.getMessage();
         assertTrue(message.contains("step 2: refused to extract into " + shared + ": it is group- or world-writable (rwxrwxrwx)"), message);
         assertTrue(message.contains("Fix: The bundled copy was not extracted: run 'chmod 700 " + shared + "'"), message);
@@ -133,7 +133,7 @@ class NativeLibraryLoaderTest {
         assumeTrue(((Number) Files.getAttribute(planted, "unix:uid")).intValue() == 65534, "the directory could not be given to uid 65534");
         System.setProperty(NativeLibraryLoader.EXTRACT_DIR_PROPERTY, planted.toString());
         NativeLibraryException thrown = assertThrows(NativeLibraryException.class,
-                () -> NativeLibraryLoader.load(bundleOwner("someoneelses"), "someoneelses", "lanehost_abi_version", 1));
+                () -> NativeLibraryLoader.load(bundleOwner("someoneelses"), "someoneelses", "lanehost_abi_version", LanehostLibrary.ABI_VERSION));
         String message = thrown.getMessage();
         assertTrue(message.contains("step 2: refused to extract into " + planted + ": it is owned by uid 65534, not by this user (uid "
                 + new UnixSystem().getUid() + ")"), message);
@@ -146,7 +146,7 @@ class NativeLibraryLoaderTest {
         Path link = Files.createSymbolicLink(directory.resolve("link"), real);
         System.setProperty(NativeLibraryLoader.EXTRACT_DIR_PROPERTY, link.toString());
         NativeLibraryException thrown = assertThrows(NativeLibraryException.class,
-                () -> NativeLibraryLoader.load(bundleOwner("linked"), "linked", "lanehost_abi_version", 1));
+                () -> NativeLibraryLoader.load(bundleOwner("linked"), "linked", "lanehost_abi_version", LanehostLibrary.ABI_VERSION));
         assertTrue(thrown.getMessage().contains("refused to extract into " + link + ": it is a symbolic link"), thrown.getMessage());
     }
 
@@ -154,13 +154,13 @@ class NativeLibraryLoaderTest {
     void tamperedCopyOfTheSameSizeIsReplacedNotLoaded() throws IOException {
         System.setProperty(NativeLibraryLoader.EXTRACT_DIR_PROPERTY, directory.resolve("extract").toString());
         // Same content under another name finds the versioned directory the tampered name will use.
-        Path versioned = NativeLibraryLoader.load(bundleOwner("probe"), "probe", "lanehost_abi_version", 1).path().getParent();
+        Path versioned = NativeLibraryLoader.load(bundleOwner("probe"), "probe", "lanehost_abi_version", LanehostLibrary.ABI_VERSION).path().getParent();
         byte[] bundled = Files.readAllBytes(LanehostLibrary.library().path());
         Path planted = versioned.resolve(System.mapLibraryName("tampered"));
         byte[] plantedBytes = new byte[bundled.length]; // same size, other content: not even an ELF file
         Files.write(planted, plantedBytes);
 
-        LoadedLibrary library = NativeLibraryLoader.load(bundleOwner("tampered"), "tampered", "lanehost_abi_version", 1);
+        LoadedLibrary library = NativeLibraryLoader.load(bundleOwner("tampered"), "tampered", "lanehost_abi_version", LanehostLibrary.ABI_VERSION);
 
         assertEquals("step 2: bundled copy", library.step());
         assertEquals(planted, library.path());
@@ -174,7 +174,7 @@ class NativeLibraryLoaderTest {
     void explicitPathIsUsedFirst() throws IOException {
         copyOfLanehostAs("explicitcopy");
         System.setProperty(NativeLibraryLoader.PATH_PROPERTY, directory.toString());
-        LoadedLibrary library = NativeLibraryLoader.load(getClass(), "explicitcopy", "lanehost_abi_version", 1);
+        LoadedLibrary library = NativeLibraryLoader.load(getClass(), "explicitcopy", "lanehost_abi_version", LanehostLibrary.ABI_VERSION);
         assertEquals("step 1: -D" + NativeLibraryLoader.PATH_PROPERTY, library.step());
         assertEquals(directory.resolve(System.mapLibraryName("explicitcopy")), library.path());
     }
@@ -195,7 +195,7 @@ class NativeLibraryLoaderTest {
     void javaLibraryPathIsTheLastStep() throws IOException {
         copyOfLanehostAs("systempathcopy");
         System.setProperty("java.library.path", "/nonexistent" + java.io.File.pathSeparator + directory);
-        LoadedLibrary library = NativeLibraryLoader.load(getClass(), "systempathcopy", "lanehost_abi_version", 1);
+        LoadedLibrary library = NativeLibraryLoader.load(getClass(), "systempathcopy", "lanehost_abi_version", LanehostLibrary.ABI_VERSION);
         assertEquals("step 3: java.library.path", library.step());
     }
 
@@ -217,7 +217,7 @@ class NativeLibraryLoaderTest {
         System.setProperty(NativeLibraryLoader.PATH_PROPERTY, directory.toString());
         NativeLibraryException thrown = assertThrows(NativeLibraryException.class,
                 () -> NativeLibraryLoader.load(getClass(), "oldrelease", "lanehost_abi_version", 99));
-        assertTrue(thrown.getMessage().contains("reports ABI version 1 but this lanehost"), thrown.getMessage());
+        assertTrue(thrown.getMessage().contains("reports ABI version " + LanehostLibrary.ABI_VERSION + " but this lanehost"), thrown.getMessage());
         assertTrue(thrown.getMessage().contains("needs 99"), thrown.getMessage());
     }
 
@@ -242,7 +242,7 @@ class NativeLibraryLoaderTest {
     @Test
     void askingForAnotherAbiOfALoadedLibraryIsRefused() {
         NativeLibraryException thrown = assertThrows(NativeLibraryException.class,
-                () -> NativeLibraryLoader.load(getClass(), "lanehost", "lanehost_abi_version", 2));
+                () -> NativeLibraryLoader.load(getClass(), "lanehost", "lanehost_abi_version", LanehostLibrary.ABI_VERSION + 1));
         assertTrue(thrown.getMessage().contains("already loaded"), thrown.getMessage());
     }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lanehost.ring.SpscByteRing;
 import dev.lanehost.ring.SpscByteRingDescriptor;
+import dev.lanehost.testhost.TestHost;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

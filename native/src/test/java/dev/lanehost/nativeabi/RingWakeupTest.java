@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.lanehost.ring.SpscByteRing;
+import dev.lanehost.testhost.TestHost;
 import java.time.Duration;
 import java.util.SplittableRandom;
 import java.util.concurrent.locks.LockSupport;

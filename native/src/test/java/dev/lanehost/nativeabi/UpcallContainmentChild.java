@@ -9,6 +9,7 @@ import dev.lanehost.callgate.CallStatus;
 import dev.lanehost.callgate.value.PlainCodec;
 import dev.lanehost.lanes.ActorRuntime;
 import dev.lanehost.lanes.Profile;
+import dev.lanehost.testhost.TestHost;
 import java.lang.foreign.Arena;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;

@@ -1,7 +1,7 @@
 package dev.lanehost.samples;
 
-import dev.lanehost.nativeabi.TestHost;
 import dev.lanehost.ring.SpscByteRing;
+import dev.lanehost.testhost.TestHost;
 
 /**
  * The ring sample: a C pthread (a stand-in for a real-time audio or capture callback) produces a known

@@ -14,7 +14,7 @@ import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.Profile;
 import dev.lanehost.lanes.Signal;
 import dev.lanehost.lanes.SignalMode;
-import dev.lanehost.nativeabi.TestHost;
+import dev.lanehost.testhost.TestHost;
 import java.lang.foreign.Arena;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;

@@ -2,8 +2,8 @@ package dev.lanehost.tests;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.lanehost.nativeabi.TestHost;
 import dev.lanehost.ring.SpscByteRing;
+import dev.lanehost.testhost.TestHost;
 import java.lang.foreign.MemorySegment;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;

@@ -1,4 +1,4 @@
-package dev.lanehost.nativeabi;
+package dev.lanehost.testhost;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
@@ -6,12 +6,14 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.lanehost.callgate.CallStatus;
+import dev.lanehost.nativeabi.LanehostLibrary;
 import dev.lanehost.nativeloader.LoadedLibrary;
 import dev.lanehost.nativeloader.NativeLibraryLoader;
 import dev.lanehost.ring.SpscByteRing;
 import dev.lanehost.ring.SpscByteRingDescriptor;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
@@ -20,7 +22,7 @@ import java.util.List;
 /**
  * Java's handle on {@code liblanehost_testhost} ({@code lanehost_testhost.h}): pthreads that Java did not
  * create, moving bytes through SPSC rings the way a native audio or video callback would. Used by tests,
- * the demo and benchmarks.
+ * the ring sample and benchmarks; never part of the product jar (it ships in {@code lanehost-native}'s test-jar).
  */
 public final class TestHost {
     /** Must equal {@code LANEHOST_TESTHOST_ABI_VERSION}. */
@@ -412,7 +414,7 @@ public final class TestHost {
     }
 
     private static MethodHandle downcall(String name, FunctionDescriptor descriptor) {
-        return LanehostLibrary.downcall(LIBRARY, name, descriptor);
+        return Linker.nativeLinker().downcallHandle(LIBRARY.lookup().findOrThrow(name), descriptor);
     }
 
     /** A running test-host pthread. Join it exactly once. */

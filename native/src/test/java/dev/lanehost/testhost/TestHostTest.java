@@ -1,4 +1,4 @@
-package dev.lanehost.nativeabi;
+package dev.lanehost.testhost;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,0 +1,37 @@
+package dev.lanehost.nativeabi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import dev.lanehost.nativeloader.NativeLibraryLoader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The jar is target/classes: what CMake installs there is what every user of lanehost-native ships. Only
+ * the libraries a user loads belong in it; the test host lives in the test classes and the test-jar.
+ */
+class BundledLibrariesTest {
+
+    @Test
+    void theProductBundlesOnlyTheLibrariesAUserLoads() throws IOException {
+        String classesDir = System.getProperty("lanehost.classes.dir");
+        assertNotNull(classesDir, "Surefire sets lanehost.classes.dir to the module's target/classes");
+        Path bundled = Path.of(classesDir, "dev", "lanehost", "native");
+        String platform = NativeLibraryLoader.platform();
+
+        Set<String> files = new TreeSet<>();
+        try (Stream<Path> walk = Files.walk(bundled)) {
+            walk.filter(Files::isRegularFile).forEach(file -> files.add(bundled.relativize(file).toString()));
+        }
+
+        assertEquals(Set.of(platform + "/" + System.mapLibraryName("lanehost"),
+                        platform + "/" + System.mapLibraryName("lanehost_embed")), files,
+                "the files under " + bundled + " (a library left from an older build goes with `mvn clean`)");
+    }
+}
