@@ -35,6 +35,9 @@ typedef struct counters {
     _Atomic int32_t first_drive_failure;
     _Atomic int32_t max_turns_seen;
     _Atomic int32_t shut_down;
+    /* Process callback durations (jack_host.h: LANEHOST_JACK_DURATION_BUCKETS), written by the process thread. */
+    _Atomic int64_t max_callback_nanos;
+    _Atomic uint64_t durations[LANEHOST_JACK_DURATION_BUCKETS];
 } counters;
 
 struct lanehost_jack_client {
@@ -116,15 +119,34 @@ static void count_callback(counters *counters) {
     }
 }
 
+/* The histogram bucket of a callback that took `nanos` (jack_host.h describes the buckets). */
+static uint32_t duration_bucket(int64_t nanos) {
+    if (nanos < 64) return nanos < 0 ? 0 : (uint32_t)nanos;
+    const int e = 63 - __builtin_clzll((unsigned long long)nanos);
+    if (e > 39) return LANEHOST_JACK_DURATION_BUCKETS - 1;
+    return 64u + 32u * (uint32_t)(e - 6) + (uint32_t)(((uint64_t)nanos >> (e - 5)) & 31u);
+}
+
+/* Records one callback's duration: two relaxed stores, no system call beyond the clock read. */
+static void count_duration(counters *counters, int64_t start) {
+    const int64_t took = monotonic_nanos() - start;
+    add(&counters->durations[duration_bucket(took)], 1);
+    if (took > atomic_load_explicit(&counters->max_callback_nanos, memory_order_relaxed)) {
+        atomic_store_explicit(&counters->max_callback_nanos, took, memory_order_relaxed);
+    }
+}
+
 static void silence(lanehost_jack_client *client, jack_nframes_t frames) {
     float *out = jack_port_get_buffer(client->out_port, frames);
     memset(out, 0, frames * sizeof *out);
 }
 
 static int process_plain(jack_nframes_t frames, void *argument) {
+    const int64_t start = monotonic_nanos();
     lanehost_jack_client *client = argument;
     count_callback(&client->counters);
     silence(client, frames);
+    count_duration(&client->counters, start);
     return 0;
 }
 
@@ -153,6 +175,7 @@ static void drive_lane(lanehost_jack_client *client) {
 }
 
 static int process_lanehost(jack_nframes_t frames, void *argument) {
+    const int64_t start = monotonic_nanos();
     lanehost_jack_client *client = argument;
     count_callback(&client->counters);
     drive_lane(client);
@@ -169,15 +192,17 @@ static int process_lanehost(jack_nframes_t frames, void *argument) {
     } else {
         add(&client->counters.ring_overruns, 1);
     }
+    count_duration(&client->counters, start);
     return 0;
 }
 
 /* The ring client: rings only, the callback the design recommends (it never enters the JVM). */
 static int process_ring(jack_nframes_t frames, void *argument) {
+    const int64_t start = monotonic_nanos();
     lanehost_jack_client *client = argument;
     count_callback(&client->counters);
-    lanehost_audio_source_period(&client->source, jack_port_get_buffer(client->out_port, frames), frames,
-                                 monotonic_nanos());
+    lanehost_audio_source_period(&client->source, jack_port_get_buffer(client->out_port, frames), frames, start);
+    count_duration(&client->counters, start);
     return 0;
 }
 
@@ -347,6 +372,18 @@ int32_t lanehost_jack_client_stats(const lanehost_jack_client *client, lanehost_
     }
     out->sample_rate = client->sample_rate;
     out->period_frames = client->period_frames;
+    return LANEHOST_OK;
+}
+
+int32_t lanehost_jack_client_durations(const lanehost_jack_client *client, uint64_t *counts, uint32_t length,
+                                       int64_t *max_nanos) {
+    if (client == NULL || counts == NULL || max_nanos == NULL || length > LANEHOST_JACK_DURATION_BUCKETS) {
+        return LANEHOST_JACK_HOST_BAD_CONFIG;
+    }
+    for (uint32_t i = 0; i < length; i++) {
+        counts[i] = atomic_load_explicit(&client->counters.durations[i], memory_order_relaxed);
+    }
+    *max_nanos = atomic_load_explicit(&client->counters.max_callback_nanos, memory_order_relaxed);
     return LANEHOST_OK;
 }
 

@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-#define LANEHOST_JACK_HOST_ABI_VERSION 2u
+#define LANEHOST_JACK_HOST_ABI_VERSION 3u
 
 /* The client's own failures (negative); a failed lookup returns its lanehost_status instead. */
 #define LANEHOST_JACK_HOST_BAD_CONFIG (-1)
@@ -95,6 +95,21 @@ LANEHOST_EXPORT int32_t lanehost_jack_plain_open(lanehost_jack_client **out, con
 LANEHOST_EXPORT int32_t lanehost_jack_client_activate(lanehost_jack_client *client);
 LANEHOST_EXPORT int32_t lanehost_jack_client_deactivate(lanehost_jack_client *client);
 LANEHOST_EXPORT int32_t lanehost_jack_client_stats(const lanehost_jack_client *client, lanehost_jack_stats *out);
+
+/*
+ * Callback durations: every client times each of its process callbacks (CLOCK_MONOTONIC, entry to return) into a
+ * histogram in C, without entering the JVM. Bucket i < 64 holds durations of exactly i ns; above, each power of
+ * two is split into 32 buckets (3 % wide): bucket 64 + 32 (e - 6) + s holds [(32 + s) << (e - 5),
+ * (33 + s) << (e - 5)) ns for e = 6 ... 39. Durations of 2^40 ns or more land in the last bucket.
+ */
+#define LANEHOST_JACK_DURATION_BUCKETS 1152u
+
+/*
+ * Copies the callback-duration histogram into counts[0 .. length) (length <= LANEHOST_JACK_DURATION_BUCKETS;
+ * the buckets above it are not copied) and the longest callback into *max_nanos. A copy, safe while it runs.
+ */
+LANEHOST_EXPORT int32_t lanehost_jack_client_durations(const lanehost_jack_client *client, uint64_t *counts,
+                                                       uint32_t length, int64_t *max_nanos);
 
 /* Deactivates, closes the JACK client, releases the ring reference through the table, and frees. */
 LANEHOST_EXPORT int32_t lanehost_jack_client_close(lanehost_jack_client *client);

@@ -2,13 +2,13 @@ package dev.lanehost.samples;
 
 import dev.lanehost.lanes.ActorContext;
 import dev.lanehost.lanes.Behavior;
+import dev.lanehost.lanes.TurnCallback;
 import dev.lanehost.ring.SpscByteRing;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The Java end of the audio ring: an actor (on a worker, never on the real-time thread) that plays the ring the
@@ -40,9 +40,11 @@ public final class AudioConsumer implements Behavior {
     private final WavWriter wav;
     private final ByteBuffer buffer = ByteBuffer.allocate(64 * 1024).order(ByteOrder.nativeOrder());
 
-    private long anchorNanos;
-    private long anchorSample;
+    /** One instance for every tick: a method reference made per tick would allocate in each turn. */
+    private final TurnCallback tick = this::tick;
+    private PlaybackClock playback;
     private boolean finished;
+    private volatile Thread turnThread;
     // Written in turns only; volatile so a status line on another thread sees recent values.
     private volatile long samples;
     private volatile long underruns;
@@ -64,8 +66,9 @@ public final class AudioConsumer implements Behavior {
 
     @Override
     public void started(ActorContext context) {
-        anchorNanos = context.nanoTime();
-        context.delay(TICK, this::tick);
+        turnThread = Thread.currentThread();
+        playback = new PlaybackClock(LATENCY, sweep.rate(), context.nanoTime());
+        context.delay(TICK, tick);
     }
 
     @Override
@@ -80,17 +83,12 @@ public final class AudioConsumer implements Behavior {
         ticks++;
         timing.drain();
         long now = context.nanoTime();
-        long playable = (now - anchorNanos - LATENCY.toNanos()) * sweep.rate() / TimeUnit.SECONDS.toNanos(1);
-        long due = anchorSample + Math.max(0, playable) - samples;
-        if (due > 0) {
-            long read = read(due);
-            if (read < due) {
-                underruns++;
-                anchorNanos = now;
-                anchorSample = samples;
-            }
+        long due = playback.due(now, samples);
+        if (due > 0 && read(due) < due) {
+            underruns++;
+            playback.underrun(now, samples);
         }
-        context.delay(TICK, this::tick);
+        context.delay(TICK, tick);
     }
 
     /**
@@ -170,6 +168,11 @@ public final class AudioConsumer implements Behavior {
     /** What was read at {@link #firstMismatch()}. */
     public float mismatchValue() {
         return mismatchValue;
+    }
+
+    /** The thread its turns ran on (the worker, for an actor spawned on the normal queue), or null before it started. */
+    public Thread turnThread() {
+        return turnThread;
     }
 
     /** Ticks run so far. */

@@ -16,24 +16,47 @@ public final class AudioTiming {
 
     private final SpscByteRing ring;
     private final ByteBuffer buffer = ByteBuffer.allocate(RECORD_BYTES * 1024).order(ByteOrder.nativeOrder());
-    private long[] wakeNanos = new long[1024];
-    private long[] fillBytes = new long[1024];
-    private long[] firstSample = new long[1024];
-    private boolean[] dropped = new boolean[1024];
+    private final boolean grows;
+    private long[] wakeNanos;
+    private long[] fillBytes;
+    private long[] firstSample;
+    private boolean[] dropped;
     private int count;
+    private long read;
     private long droppedCount;
 
+    /** Keeps every record (for the plot): its arrays grow as records come. */
     public AudioTiming(SpscByteRing timingRing) {
+        this(timingRing, 1024, true);
+    }
+
+    /**
+     * Keeps the first {@code keep} records and only counts the rest, so that reading never allocates: for runs too
+     * long to plot, whose consumer must not allocate in its turns.
+     */
+    public static AudioTiming keepingFirst(SpscByteRing timingRing, int keep) {
+        if (keep < 0) {
+            throw new IllegalArgumentException("records to keep must be >= 0, got " + keep);
+        }
+        return new AudioTiming(timingRing, keep, false);
+    }
+
+    private AudioTiming(SpscByteRing timingRing, int capacity, boolean grows) {
         this.ring = timingRing;
+        this.grows = grows;
+        wakeNanos = new long[capacity];
+        fillBytes = new long[capacity];
+        firstSample = new long[capacity];
+        dropped = new boolean[capacity];
     }
 
     /** Reads every whole record the ring holds now. @return records read */
     public int drain() {
-        int before = count;
+        long before = read;
         while (true) {
             buffer.clear().limit((int) Math.min(buffer.capacity(), ring.readable() / RECORD_BYTES * RECORD_BYTES));
             if (buffer.limit() == 0 || ring.read(buffer) <= 0) {
-                return count - before;
+                return (int) (read - before);
             }
             buffer.flip();
             while (buffer.remaining() >= RECORD_BYTES) {
@@ -43,6 +66,13 @@ public final class AudioTiming {
     }
 
     private void add(long wake, long fill, long first, int frames, boolean wasDropped) {
+        read++;
+        if (wasDropped) {
+            droppedCount++;
+        }
+        if (count == wakeNanos.length && !grows) {
+            return;
+        }
         if (count == wakeNanos.length) {
             int grown = count * 2;
             wakeNanos = Arrays.copyOf(wakeNanos, grown);
@@ -54,15 +84,17 @@ public final class AudioTiming {
         fillBytes[count] = fill;
         firstSample[count] = first;
         dropped[count] = wasDropped;
-        if (wasDropped) {
-            droppedCount++;
-        }
         count++;
     }
 
-    /** Records read so far. */
+    /** Records kept so far (all read, unless made with {@link #keepingFirst}). */
     public int count() {
         return count;
+    }
+
+    /** Records read so far, kept or not. */
+    public long read() {
+        return read;
     }
 
     /** Records that said their period was dropped (the audio ring was full). */

@@ -23,7 +23,7 @@ import java.lang.invoke.MethodHandle;
  */
 public final class JackClient implements AutoCloseable {
     /** Must equal {@code LANEHOST_JACK_HOST_ABI_VERSION}. */
-    public static final int ABI_VERSION = 2;
+    public static final int ABI_VERSION = 3;
 
     private static final String[] HOST_ERRORS = {"BAD_CONFIG", "OUT_OF_MEMORY", "NO_SERVER", "JACK_FAILED", "BAD_RING"};
     private static final long STATS_SIZE = 136;
@@ -31,14 +31,15 @@ public final class JackClient implements AutoCloseable {
 
     /** The loaded library's entry points, or why there are none. */
     private record Library(String unavailable, MethodHandle ready, MethodHandle hostOpen, MethodHandle ringOpen, MethodHandle plainOpen,
-                           MethodHandle activate, MethodHandle deactivate, MethodHandle stats, MethodHandle close) {
+                           MethodHandle activate, MethodHandle deactivate, MethodHandle stats, MethodHandle durations,
+                           MethodHandle close) {
         static Library load() {
             LoadedLibrary library;
             try {
                 library = NativeLibraryLoader.load(JackClient.class, "lanehost_jackhost", "lanehost_jack_host_abi_version", ABI_VERSION);
             } catch (NativeLibraryException e) {
                 return new Library("the JACK host library was not built or does not load (is libjack-jackd2-dev installed?): "
-                        + e.getMessage(), null, null, null, null, null, null, null, null);
+                        + e.getMessage(), null, null, null, null, null, null, null, null, null);
             }
             Linker linker = Linker.nativeLinker();
             return new Library(null,
@@ -53,6 +54,8 @@ public final class JackClient implements AutoCloseable {
                     linker.downcallHandle(library.lookup().findOrThrow("lanehost_jack_client_deactivate"), FunctionDescriptor.of(JAVA_INT, ADDRESS)),
                     linker.downcallHandle(library.lookup().findOrThrow("lanehost_jack_client_stats"),
                             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS)),
+                    linker.downcallHandle(library.lookup().findOrThrow("lanehost_jack_client_durations"),
+                            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS)),
                     linker.downcallHandle(library.lookup().findOrThrow("lanehost_jack_client_close"), FunctionDescriptor.of(JAVA_INT, ADDRESS)));
         }
 
@@ -182,6 +185,20 @@ public final class JackClient implements AutoCloseable {
                     s.get(JAVA_LONG, 96), s.get(JAVA_LONG, 104), s.get(JAVA_INT, 112), s.get(JAVA_INT, 116),
                     s.get(JAVA_INT, 120) != 0, s.get(JAVA_INT, 124), s.get(JAVA_INT, 128),
                     Integer.toUnsignedLong(s.get(JAVA_INT, 132)));
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** How long each process callback took so far, timed in C around the whole callback. */
+    public CallbackDurations durations() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment counts = arena.allocate(JAVA_LONG, CallbackDurations.BUCKETS);
+            MemorySegment max = arena.allocate(JAVA_LONG);
+            check((int) LIBRARY.durations().invokeExact(live(), counts, CallbackDurations.BUCKETS, max), "durations");
+            return new CallbackDurations(counts.toArray(JAVA_LONG), max.get(JAVA_LONG, 0));
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable e) {

@@ -36,15 +36,39 @@ public final class SineCheck {
             }
             buffer.flip();
             while (buffer.remaining() >= Float.BYTES) {
-                float value = buffer.getFloat();
-                if (firstMismatch < 0 && Math.abs(value - JackClient.sineSample(samples, frequency, sampleRate)) > TOLERANCE) {
-                    firstMismatch = samples;
-                    mismatchValue = value;
-                }
-                samples++;
+                check(buffer.getFloat());
             }
             buffer.compact();
         }
+    }
+
+    /**
+     * Reads and checks at most {@code wanted} samples (whole samples only), as a player that takes only what is due
+     * does. Do not mix with {@link #drain()} on one instance. Allocates nothing. @return the samples read
+     */
+    public long read(long wanted) {
+        long before = samples;
+        while (samples - before < wanted) {
+            long bytes = Math.min(ring.readable() / Float.BYTES, wanted - (samples - before)) * Float.BYTES;
+            if (bytes == 0) {
+                break;
+            }
+            buffer.clear().limit((int) Math.min(buffer.capacity(), bytes));
+            ring.read(buffer);
+            buffer.flip();
+            while (buffer.remaining() >= Float.BYTES) {
+                check(buffer.getFloat());
+            }
+        }
+        return samples - before;
+    }
+
+    private void check(float value) {
+        if (firstMismatch < 0 && Math.abs(value - JackClient.sineSample(samples, frequency, sampleRate)) > TOLERANCE) {
+            firstMismatch = samples;
+            mismatchValue = value;
+        }
+        samples++;
     }
 
     /** Samples read so far. */

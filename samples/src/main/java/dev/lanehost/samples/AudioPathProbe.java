@@ -1,0 +1,358 @@
+package dev.lanehost.samples;
+
+import dev.lanehost.callgate.CallGate;
+import dev.lanehost.callgate.CallResult;
+import dev.lanehost.lanes.ActorRef;
+import dev.lanehost.lanes.ActorRuntime;
+import dev.lanehost.lanes.ExecutionLane;
+import dev.lanehost.lanes.Profile;
+import dev.lanehost.nativeabi.HostAbi;
+import dev.lanehost.nativeabi.HostRing;
+import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Measures the audio path through the host ABI for minutes, in one of two architectures, each beside a plain C JACK
+ * client in the same private jackd (dummy driver, 48 kHz / 128 frames), with a background thread making garbage:
+ *
+ * <ul>
+ *   <li><b>ring-only</b> (default; what lanehost recommends): the JACK host's ring client ({@link JackClient#openRing})
+ *       writes a sweep and timing records into rings and never enters the JVM; the {@link AudioConsumer} actor plays
+ *       the ring on the runtime's worker, 20 ms behind, and checks every sample.</li>
+ *   <li><b>lane-driving</b> ({@code --lane-driving}): the lanehost client ({@link JackClient#openLaneHost}) drives the
+ *       lane "audio" (turn bound 8, 200 messages a second from Java) and writes a sine into the ring; a plain Java
+ *       thread plays the ring the same way ({@link PlaybackClock}, {@link SineCheck#read}).</li>
+ * </ul>
+ *
+ * It reports both clients' callbacks, xruns and callback durations (timed in C), jackd's late cycles per client
+ * (own fault / not yet scheduled), ring overruns and underruns, and the consumer thread's allocation per period over
+ * the steady state (after the warm-up, until the clients stop).
+ *
+ * <p>Usage: {@code java -XX:+UseZGC -Xms1g -Xmx1g -XX:+AlwaysPreTouch --enable-native-access=ALL-UNNAMED
+ * -cp samples/target/lanehost-demo.jar dev.lanehost.samples.AudioPathProbe [seconds, default 600] [--lane-driving]
+ * [--allocate MB/s, default 100] [--warm-up seconds, default 30] [--log DIR, default target/audio-path]}
+ */
+public final class AudioPathProbe {
+    private static final int SAMPLE_RATE = 48_000;
+    private static final int PERIOD_FRAMES = 128;
+    private static final long AUDIO_RING_BYTES = 4L << 20;
+    private static final long TIMING_RING_BYTES = 1L << 20;
+    private static final int MAX_TURNS = 8;
+    private static final double FREQUENCY = 440;
+    private static final int MESSAGES_PER_SECOND = 200;
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    private static final long PROGRESS_NANOS = TimeUnit.SECONDS.toNanos(60);
+    private static final long STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    private AudioPathProbe() {
+    }
+
+    /** What the consumer side of either architecture offers the measurement. */
+    private interface Consumer {
+        /** The thread whose allocation is measured, or null if it has not run yet. */
+        Thread thread();
+
+        long samples();
+
+        long underruns();
+
+        /** The first wrong sample's index, or -1. */
+        long firstMismatch();
+
+        /** After the producer has stopped: reads what is left and ends. */
+        void finish();
+    }
+
+    /** One moment of the steady-state measurement. */
+    private record Snapshot(long nanos, long consumerBytes, long samples, CallbackDurations probe, CallbackDurations plain) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int seconds = 600;
+        boolean laneDriving = false;
+        int allocate = 100;
+        int warmUp = 30;
+        Path logDirectory = Path.of("target", "audio-path");
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--lane-driving" -> laneDriving = true;
+                case "--ring-only" -> laneDriving = false;
+                case "--allocate" -> allocate = Integer.parseInt(args[++i]);
+                case "--warm-up" -> warmUp = Integer.parseInt(args[++i]);
+                case "--log" -> logDirectory = Path.of(args[++i]);
+                default -> seconds = Integer.parseInt(args[i]);
+            }
+        }
+        if (warmUp >= seconds) {
+            throw new IllegalArgumentException("the warm-up (" + warmUp + " s) must be shorter than the run (" + seconds + " s)");
+        }
+        String unavailable = JackAudio.unavailableReason();
+        if (unavailable != null) {
+            System.err.println(unavailable);
+            System.exit(2);
+        }
+        String name = "lanehost-audio-path-" + ProcessHandle.current().pid();
+        Path log = logDirectory.resolve(name + ".log").toAbsolutePath();
+        System.out.printf("audio path, %s: %d s (warm-up %d s), jackd -n %s --no-realtime -d dummy -r %d -p %d (log %s)%n",
+                laneDriving ? "lane-driving" : "ring-only", seconds, warmUp, name, SAMPLE_RATE, PERIOD_FRAMES, log);
+        System.out.printf("JVM: %s %s, GC %s, heap max %d MiB, args %s%n", System.getProperty("java.vm.name"),
+                Runtime.version(), gcNames(), Runtime.getRuntime().maxMemory() >> 20,
+                ManagementFactory.getRuntimeMXBean().getInputArguments());
+        System.out.println("load before: " + loadAverage());
+        Files.createDirectories(log.getParent());
+        JackServer server = JackServer.start(name, SAMPLE_RATE, PERIOD_FRAMES, log, TIMEOUT);
+        boolean ok;
+        try {
+            ok = run(name, laneDriving, seconds, warmUp, allocate);
+        } finally {
+            server.close();
+        }
+        JackServer.LateCycles lanehost = server.lateCycles("lanehost");
+        JackServer.LateCycles plain = server.lateCycles("plain");
+        System.out.printf("jackd late cycles (own fault: callback still running / not yet scheduled): lanehost %d / %d, plain %d / %d%n",
+                lanehost.running(), lanehost.triggered(), plain.running(), plain.triggered());
+        System.out.println("load after:  " + loadAverage());
+        System.exit(ok ? 0 : 1);
+    }
+
+    private static boolean run(String serverName, boolean laneDriving, int seconds, int warmUp, int allocate) throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED);
+             HostAbi abi = HostAbi.open(runtime);
+             AllocationLoad garbage = AllocationLoad.start(allocate)) {
+            return laneDriving ? laneDriving(runtime, abi, serverName, seconds, warmUp, garbage)
+                    : ringOnly(runtime, abi, serverName, seconds, warmUp, garbage);
+        }
+    }
+
+    private static boolean ringOnly(ActorRuntime runtime, HostAbi abi, String serverName, int seconds, int warmUp,
+                                    AllocationLoad garbage) throws InterruptedException {
+        try (HostRing audio = abi.exportRing(AudioRing.AUDIO_RING, AUDIO_RING_BYTES);
+             HostRing timing = abi.exportRing(AudioRing.TIMING_RING, TIMING_RING_BYTES);
+             JackClient probe = JackClient.openRing(abi.table(), serverName, "lanehost", AudioRing.AUDIO_RING, AudioRing.TIMING_RING,
+                     AudioRingDemo.SWEEP.f0(), AudioRingDemo.SWEEP.f1(), AudioRingDemo.SWEEP.seconds());
+             JackClient plain = JackClient.openPlain(serverName, "plain")) {
+            Sweep sweep = Sweep.of(AudioRingDemo.SWEEP.f0(), AudioRingDemo.SWEEP.f1(), probe.stats().sampleRate(),
+                    AudioRingDemo.SWEEP.seconds());
+            plain.activate();
+            probe.activate();
+            // The timing records are read (a full timing ring would drop them) but not kept: a kept record would grow
+            // arrays in the consumer's turns, and a ten-minute run is too long to plot.
+            AudioConsumer consumer = new AudioConsumer(audio.ring(), AudioTiming.keepingFirst(timing.ring(), 0), sweep, null);
+            ActorRef ref = runtime.spawn("audio-consumer", () -> consumer);
+            try (CallGate finish = CallGate.open(ref, (context, arguments) -> consumer.finish())) {
+                Consumer measured = new Consumer() {
+                    @Override
+                    public Thread thread() {
+                        return consumer.turnThread();
+                    }
+
+                    @Override
+                    public long samples() {
+                        return consumer.samples();
+                    }
+
+                    @Override
+                    public long underruns() {
+                        return consumer.underruns();
+                    }
+
+                    @Override
+                    public long firstMismatch() {
+                        return consumer.firstMismatch();
+                    }
+
+                    @Override
+                    public void finish() {
+                        CallResult result = finish.call(null, TIMEOUT);
+                        if (!result.isOk()) {
+                            throw new IllegalStateException("the audio consumer did not finish: " + result.status() + " " + result.detail());
+                        }
+                    }
+                };
+                boolean ok = measure(probe, plain, measured, seconds, warmUp, garbage,
+                        () -> LockSupport.parkNanos(STEP_NANOS)); // pacing the clock checks, not synchronisation
+                System.out.printf("timing records: %,d read (one a period), %d dropped because the timing ring was full%n",
+                        consumer.timing().read(), probe.stats().timingOverruns());
+                return ok;
+            } finally {
+                ref.kill();
+            }
+        }
+    }
+
+    private static boolean laneDriving(ActorRuntime runtime, HostAbi abi, String serverName, int seconds, int warmUp,
+                                       AllocationLoad garbage) throws InterruptedException {
+        AtomicLong handled = new AtomicLong();
+        AtomicLong sent = new AtomicLong();
+        try (HostRing audio = abi.exportRing("audio-out", AUDIO_RING_BYTES)) {
+            ExecutionLane lane = runtime.registerLane("audio");
+            abi.exportLane(lane);
+            ActorRef synth = runtime.spawnOnLane("audio", "synth", () -> (context, message) -> handled.incrementAndGet());
+            try (JackClient probe = JackClient.openLaneHost(abi.table(), serverName, "lanehost", "audio", "audio-out", MAX_TURNS, FREQUENCY);
+                 JackClient plain = JackClient.openPlain(serverName, "plain")) {
+                int rate = probe.stats().sampleRate();
+                SineCheck check = new SineCheck(audio.ring(), FREQUENCY, rate);
+                AtomicBoolean playing = new AtomicBoolean(true);
+                AtomicLong underruns = new AtomicLong();
+                plain.activate();
+                probe.activate();
+                Thread reader = Thread.ofPlatform().name("ring-reader").start(() -> {
+                    PlaybackClock clock = new PlaybackClock(AudioConsumer.LATENCY, rate, System.nanoTime());
+                    while (playing.get()) {
+                        long now = System.nanoTime();
+                        long due = clock.due(now, check.samples());
+                        if (due > 0 && check.read(due) < due) {
+                            underruns.incrementAndGet();
+                            clock.underrun(now, check.samples());
+                        }
+                        LockSupport.parkNanos(AudioConsumer.TICK.toNanos()); // a sound card's tick, not synchronisation
+                    }
+                    check.read(Long.MAX_VALUE);
+                });
+                Consumer measured = new Consumer() {
+                    @Override
+                    public Thread thread() {
+                        return reader;
+                    }
+
+                    @Override
+                    public long samples() {
+                        return check.samples();
+                    }
+
+                    @Override
+                    public long underruns() {
+                        return underruns.get();
+                    }
+
+                    @Override
+                    public long firstMismatch() {
+                        return check.firstMismatch();
+                    }
+
+                    @Override
+                    public void finish() {
+                        playing.set(false);
+                        try {
+                            reader.join();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            throw new IllegalStateException("interrupted while the ring reader finished", e);
+                        }
+                    }
+                };
+                long pace = TimeUnit.SECONDS.toNanos(1) / MESSAGES_PER_SECOND;
+                boolean ok = measure(probe, plain, measured, seconds, warmUp, garbage, () -> {
+                    synth.tell(sent.getAndIncrement());
+                    LockSupport.parkNanos(pace); // pacing, not synchronisation
+                });
+                JackClient.Stats s = probe.stats();
+                System.out.printf("lane: %,d messages sent, %,d handled on the lane; drives %,d OK / %d failed, %,d turns (max %d a drive),"
+                                + " slowest drive %.2f ms, %d drives longer than a period%n",
+                        sent.get(), handled.get(), s.drivesOk(), s.driveFailures(), s.turns(), s.maxTurnsSeen(), s.maxDriveNanos() / 1e6,
+                        s.slowDrives());
+                return ok && s.driveFailures() == 0;
+            }
+        }
+    }
+
+    /**
+     * Runs for {@code seconds} (calling {@code step}, which paces itself, in a loop on this thread), snapshots at the end of the warm-up
+     * and before the clients stop, then stops both clients, finishes the consumer and prints the results.
+     *
+     * @return true if no sample was wrong and every sample written was read
+     */
+    private static boolean measure(JackClient probe, JackClient plain, Consumer consumer, int seconds, int warmUp,
+                                   AllocationLoad garbage, Runnable step) {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long start = System.nanoTime();
+        long steady = start + TimeUnit.SECONDS.toNanos(warmUp);
+        long end = start + TimeUnit.SECONDS.toNanos(seconds);
+        long nextProgress = start + PROGRESS_NANOS;
+        Snapshot first = null;
+        for (long now = start; now < end; now = System.nanoTime()) {
+            if (first == null && now >= steady) {
+                first = snapshot(threads, consumer, probe, plain);
+            }
+            if (now >= nextProgress) {
+                nextProgress += PROGRESS_NANOS;
+                System.out.printf("  %4d s: callbacks %,d / %,d, xruns %d, samples read %,d, underruns %d, overruns %d, load %s%n",
+                        TimeUnit.NANOSECONDS.toSeconds(now - start), probe.stats().callbacks(), plain.stats().callbacks(), plain.stats().xruns(),
+                        consumer.samples(), consumer.underruns(), probe.stats().ringOverruns(), loadAverage());
+            }
+            step.run();
+        }
+        Snapshot last = snapshot(threads, consumer, probe, plain);
+        probe.deactivate();
+        plain.deactivate();
+        consumer.finish();
+        JackClient.Stats p = probe.stats();
+        JackClient.Stats c = plain.stats();
+        long periods = (last.samples() - first.samples()) / PERIOD_FRAMES;
+        long bytes = last.consumerBytes() - first.consumerBytes();
+        System.out.printf("%d s at %d Hz / %d frames; garbage %.1f MB/s; GC %s%n", seconds, p.sampleRate(), p.periodFrames(),
+                garbage == null ? 0.0 : garbage.megabytesPerSecond(), gcActivity());
+        System.out.printf("callbacks: lanehost %,d, plain %,d; xruns (server-wide, every client is told): lanehost %d, plain %d%n",
+                p.callbacks(), c.callbacks(), p.xruns(), c.xruns());
+        System.out.printf("callback duration, steady state (after the %d s warm-up; max over the whole run):%n", warmUp);
+        System.out.printf("  lanehost: %s%n", durations(last.probe(), first.probe()));
+        System.out.printf("  plain:    %s%n", durations(last.plain(), first.plain()));
+        long samplesWritten = p.samplesWritten();
+        System.out.printf("ring: %,d samples written, %,d read, first wrong sample %s; %d ring overruns, %d underruns%n", samplesWritten,
+                consumer.samples(), consumer.firstMismatch() < 0 ? "none" : Long.toString(consumer.firstMismatch()), p.ringOverruns(),
+                consumer.underruns());
+        System.out.printf("consumer thread '%s': %,d bytes allocated over %,d periods consumed in the steady state (%.1f s) = %.3f B/period%n",
+                consumer.thread().getName(), bytes, periods, (last.nanos() - first.nanos()) / 1e9, periods == 0 ? 0.0 : (double) bytes / periods);
+        return consumer.firstMismatch() < 0 && consumer.samples() == samplesWritten;
+    }
+
+    private static Snapshot snapshot(com.sun.management.ThreadMXBean threads, Consumer consumer, JackClient probe, JackClient plain) {
+        Thread thread = consumer.thread();
+        if (thread == null) {
+            throw new IllegalStateException("the consumer has not run a turn by the end of the warm-up");
+        }
+        // samples first: whatever the consumer allocates while the snapshot is taken falls into this interval, not outside it
+        long samples = consumer.samples();
+        long bytes = threads.getThreadAllocatedBytes(thread.threadId());
+        return new Snapshot(System.nanoTime(), bytes, samples, probe.durations(), plain.durations());
+    }
+
+    private static String durations(CallbackDurations last, CallbackDurations first) {
+        long[] counts = last.counts();
+        long[] before = first.counts();
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] -= before[i];
+        }
+        return new CallbackDurations(counts, last.maxNanos()).summary();
+    }
+
+    private static String gcNames() {
+        return ManagementFactory.getGarbageCollectorMXBeans().stream().map(GarbageCollectorMXBean::getName).toList().toString();
+    }
+
+    private static String gcActivity() {
+        List<String> parts = new ArrayList<>();
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            parts.add(String.format("%s %,d (%,d ms)", gc.getName(), gc.getCollectionCount(), gc.getCollectionTime()));
+        }
+        return String.join(", ", parts);
+    }
+
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).strip();
+        } catch (IOException e) {
+            return "(no /proc/loadavg: " + e.getMessage() + ")";
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package dev.lanehost.samples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import dev.lanehost.lanes.TurnCallback;
+import dev.lanehost.ring.SpscByteRing;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.junit.jupiter.api.Test;
+
+/** The consumer's ticks, run by hand with a test clock: a producer writes exactly one tick of audio before each. */
+class AudioConsumerTest {
+    private static final Sweep SWEEP = Sweep.of(100, 4000, 48_000, 2.0);
+    private static final long TICK_NANOS = AudioConsumer.TICK.toNanos();
+    private static final int SAMPLES_PER_TICK = 240; // 5 ms at 48 kHz
+
+    private final SpscByteRing audio = SpscByteRing.allocate(64 * 1024);
+    private final SpscByteRing timingRing = SpscByteRing.allocate(4 * 1024);
+    private final ByteBuffer period = ByteBuffer.allocate(SAMPLES_PER_TICK * Float.BYTES).order(ByteOrder.nativeOrder());
+    private final ByteBuffer record = ByteBuffer.allocate(AudioTiming.RECORD_BYTES).order(ByteOrder.nativeOrder());
+    private final TestContext context = new TestContext();
+    private long written;
+    private long ticks;
+
+    @Test
+    void everyTickRearmsWithTheSameCallback() {
+        AudioConsumer consumer = new AudioConsumer(audio, AudioTiming.keepingFirst(timingRing, 0), SWEEP, null);
+        consumer.started(context);
+        TurnCallback first = context.delayed;
+        tick();
+        assertSame(first, context.delayed, "a callback made per tick is an allocation in every turn");
+        tick();
+        assertSame(first, context.delayed);
+    }
+
+    @Test
+    void aTickThatReadsWhatIsDueAllocatesNothing() {
+        AudioTiming timing = AudioTiming.keepingFirst(timingRing, 0);
+        AudioConsumer consumer = new AudioConsumer(audio, timing, SWEEP, null);
+        consumer.started(context);
+        AllocationCheck.assertAllocationFree("a consumer tick", 1_000, this::tick);
+        assertEquals(-1, consumer.firstMismatch(), "every sample is the sweep's");
+        assertEquals(0, consumer.underruns(), "each tick found what was due");
+        assertEquals(ticks, timing.read(), "one timing record a tick, all read");
+        long buffered = AudioConsumer.LATENCY.toNanos() / TICK_NANOS * SAMPLES_PER_TICK;
+        assertEquals(written - buffered, consumer.samples(), "it plays the latency behind the producer");
+    }
+
+    /** The producer's part of a tick (audio and one timing record), then 5 ms pass and the consumer's timer fires. */
+    private void tick() {
+        period.clear();
+        for (int i = 0; i < SAMPLES_PER_TICK; i++) {
+            period.putFloat(SWEEP.sample(written + i));
+        }
+        period.flip();
+        audio.write(period);
+        record.clear();
+        record.putLong(context.nanoTime).putLong(audio.readable()).putLong(written).putInt(SAMPLES_PER_TICK).putInt(0).flip();
+        timingRing.write(record);
+        written += SAMPLES_PER_TICK;
+        ticks++;
+        context.nanoTime += TICK_NANOS;
+        context.fire();
+    }
+}
