@@ -32,7 +32,7 @@ public final class ActorRef {
      * @return true if queued; false if the actor has halted (or is halting)
      */
     public boolean tell(Object message) {
-        return cell.deliver(new Letter(Letter.MESSAGE, message, null));
+        return cell.deliver(new Letter.Message(message));
     }
 
     /**
@@ -43,7 +43,7 @@ public final class ActorRef {
      */
     public boolean submit(TurnTask task) {
         java.util.Objects.requireNonNull(task, "task");
-        return cell.deliver(new Letter(Letter.TASK, task, null));
+        return cell.deliver(new Letter.Task(task));
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.lanehost.affinity.Affinity;
 import dev.lanehost.affinity.AffinityPolicy;
 import dev.lanehost.affinity.AffinityResult;
 import dev.lanehost.affinity.Topology;
+import dev.lanehost.lanes.internal.LiveCounters;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -56,10 +57,7 @@ public final class ActorRuntime implements AutoCloseable {
     private final AtomicLong nextActorId = new AtomicLong();
     private final AtomicLong nextTimerSequence = new AtomicLong();
     private final AtomicReference<Thread> drainer = new AtomicReference<>();
-    private final AtomicLong liveSignals = new AtomicLong();
-    private final AtomicLong armedTimers = new AtomicLong();
-    private final AtomicLong liveParks = new AtomicLong();
-    private final AtomicLong openArenas = new AtomicLong();
+    private final LiveCounters counters = new LiveCounters();
     private final AtomicLong stallReports = new AtomicLong();
     private final ThreadWarmUp warmUp = new ThreadWarmUp(this);
     private volatile boolean closed;
@@ -413,7 +411,9 @@ public final class ActorRuntime implements AutoCloseable {
 
     /** Live resources; all zero once every actor is torn down. */
     public ResourceCounts resources() {
-        return new ResourceCounts(cells.size(), liveSignals.get(), armedTimers.get(), liveParks.get(), openArenas.get());
+        return new ResourceCounts(cells.size(), counters.live(LiveCounters.Kind.SIGNALS),
+                counters.live(LiveCounters.Kind.TIMERS), counters.live(LiveCounters.Kind.PARKS),
+                counters.live(LiveCounters.Kind.ARENAS));
     }
 
     /** Lanes with queued work that nobody has driven for the stall threshold (a metric). */
@@ -589,36 +589,13 @@ public final class ActorRuntime implements AutoCloseable {
     }
 
     void arm(Timer timer) {
-        armedTimers.incrementAndGet();
+        counters.opened(LiveCounters.Kind.TIMERS);
         timers.add(timer);
     }
 
-    void timerEnded() {
-        armedTimers.decrementAndGet();
-    }
-
-    void signalCreated() {
-        liveSignals.incrementAndGet();
-    }
-
-    void signalEnded() {
-        liveSignals.decrementAndGet();
-    }
-
-    void parkCreated() {
-        liveParks.incrementAndGet();
-    }
-
-    void parkEnded() {
-        liveParks.decrementAndGet();
-    }
-
-    void arenaOpened() {
-        openArenas.incrementAndGet();
-    }
-
-    void arenaClosed() {
-        openArenas.decrementAndGet();
+    /** Live signals, timers, parks and arenas: whoever opens or ends one reports it here. */
+    LiveCounters counters() {
+        return counters;
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.lanehost.lanes;
 
+import dev.lanehost.lanes.internal.LiveCounters;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -50,8 +51,8 @@ public final class Park<T> {
             return false;
         }
         this.value = value; // the mailbox offer below publishes it to the owner's turn
-        owner.forgetPark(this);
-        if (!owner.deliver(new Letter(Letter.PARK, this, null))) {
+        owner.resources.forget(this);
+        if (!owner.deliver(new Letter.ParkCompleted(this))) {
             end(State.CANCELLED); // the owner halted first: nobody will consume the letter
         }
         return true;
@@ -66,7 +67,7 @@ public final class Park<T> {
         if (!STATE.compareAndSet(this, State.PENDING, State.CANCELLED)) {
             return false;
         }
-        owner.forgetPark(this);
+        owner.resources.forget(this);
         finish();
         return true;
     }
@@ -104,7 +105,7 @@ public final class Park<T> {
 
     private void finish() {
         value = null;
-        owner.runtime.parkEnded();
+        owner.runtime.counters().ended(LiveCounters.Kind.PARKS);
         if (releaseHook != null) {
             try {
                 releaseHook.run();

@@ -1,5 +1,6 @@
 package dev.lanehost.lanes;
 
+import dev.lanehost.lanes.internal.LiveCounters;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
@@ -55,14 +56,14 @@ public final class Signal {
             if (!detach()) {
                 return false;
             }
-            boolean queued = owner.deliver(new Letter(Letter.SIGNAL, this, payload.clone()));
+            boolean queued = owner.deliver(new Letter.SignalFired(this, payload.clone()));
             release();
             return queued;
         }
         if (!attached) {
             return false;
         }
-        return owner.deliver(new Letter(Letter.SIGNAL, this, payload.length == 0 ? NO_PAYLOAD : payload.clone()));
+        return owner.deliver(new Letter.SignalFired(this, payload.length == 0 ? NO_PAYLOAD : payload.clone()));
     }
 
     /**
@@ -90,7 +91,7 @@ public final class Signal {
     /** Halt teardown: the owner already dropped its reference. */
     void cancelForHalt() {
         if (ATTACHED.compareAndSet(this, true, false)) {
-            owner.runtime.signalEnded();
+            owner.runtime.counters().ended(LiveCounters.Kind.SIGNALS);
             runReleaseHook();
         }
     }
@@ -103,8 +104,8 @@ public final class Signal {
         if (!ATTACHED.compareAndSet(this, true, false)) {
             return false;
         }
-        owner.forgetSignal(this);
-        owner.runtime.signalEnded();
+        owner.resources.forget(this);
+        owner.runtime.counters().ended(LiveCounters.Kind.SIGNALS);
         return true;
     }
 

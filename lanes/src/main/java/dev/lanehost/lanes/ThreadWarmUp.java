@@ -38,7 +38,7 @@ final class ThreadWarmUp {
         int rounds = roundsRun.get() >= FULL_ROUNDS ? ROUNDS_ONCE_WARM : FULL_ROUNDS;
         for (int round = 0; round < rounds && !runtime.isClosed(); round++) {
             lane.bind();
-            actor.deliver(new Letter(Letter.MESSAGE, NAME, null));
+            actor.deliver(new Letter.Message(NAME));
             lane.drive(1, counts); // a turn (the first one is the private actor's start)
             lane.drive(1, counts); // and the common callback that finds nothing to do
             lane.release();

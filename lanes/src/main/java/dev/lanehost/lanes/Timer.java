@@ -1,5 +1,6 @@
 package dev.lanehost.lanes;
 
+import dev.lanehost.lanes.internal.LiveCounters;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -45,8 +46,8 @@ public final class Timer implements Comparable<Timer> {
         if (!STATE.compareAndSet(this, ARMED, CANCELLED)) {
             return false;
         }
-        owner.forgetTimer(this);
-        owner.runtime.timerEnded();
+        owner.resources.forget(this);
+        owner.runtime.counters().ended(LiveCounters.Kind.TIMERS);
         return true;
     }
 
@@ -60,15 +61,15 @@ public final class Timer implements Comparable<Timer> {
         if (!STATE.compareAndSet(this, ARMED, FIRED)) {
             return; // cancelled meanwhile; the queue drops it
         }
-        owner.forgetTimer(this);
-        owner.runtime.timerEnded();
-        owner.deliver(new Letter(Letter.TIMER, this, null));
+        owner.resources.forget(this);
+        owner.runtime.counters().ended(LiveCounters.Kind.TIMERS);
+        owner.deliver(new Letter.TimerDue(this));
     }
 
     /** Halt teardown: cancel without touching the owner's (already cleared) timer set. */
     void cancelForHalt() {
         if (STATE.compareAndSet(this, ARMED, CANCELLED)) {
-            owner.runtime.timerEnded();
+            owner.runtime.counters().ended(LiveCounters.Kind.TIMERS);
         }
     }
 
