@@ -194,7 +194,7 @@ public final class ExecutionLane {
                 ran += cell.runOnce();
             }
         } catch (Throwable unexpected) {
-            runtime.internalError("drive of lane " + name, unexpected);
+            RuntimeLog.internalError("drive of lane " + name, unexpected);
         } finally {
             driving = false;
             DRIVES.setRelease(this, (long) DRIVES.get(this) + 1);
@@ -403,7 +403,7 @@ public final class ExecutionLane {
                 cell.runOnce(); // halted: its teardown, no turn
             }
         } catch (Throwable unexpected) {
-            runtime.internalError("teardown of lane " + name, unexpected);
+            RuntimeLog.internalError("teardown of lane " + name, unexpected);
         } finally {
             driving = false;
             tornDown.countDown();
@@ -467,7 +467,7 @@ public final class ExecutionLane {
     private LaneTeardown finishedOnLaneThread(Thread closing) {
         int left = liveActors();
         if (left > 0) {
-            ActorRuntime.logSafely(System.Logger.Level.WARNING, "lane '" + name + "': " + left + " actor(s) the lane"
+            RuntimeLog.logSafely(System.Logger.Level.WARNING, "lane '" + name + "': " + left + " actor(s) the lane"
                     + " thread's teardown did not reach are torn down on the closing thread " + closing.getName());
             runtime.tearDownOnClosingThread(this);
         }
@@ -490,7 +490,7 @@ public final class ExecutionLane {
             return null;
         }
         int actors = liveActors();
-        ActorRuntime.logSafely(why == LaneTeardown.NEVER_BOUND ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
+        RuntimeLog.logSafely(why == LaneTeardown.NEVER_BOUND ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
                 "lane '" + name + "': " + actors + " actor(s) torn down on the closing thread " + closing.getName()
                         + ", not on a lane thread: " + why.reason());
         try {
@@ -510,7 +510,7 @@ public final class ExecutionLane {
         String rebind = unloggedRebind;
         if (rebind != null) {
             unloggedRebind = null;
-            ActorRuntime.logSafely(System.Logger.Level.INFO, rebind + " (" + rebinds + " rebind(s) so far)");
+            RuntimeLog.logSafely(System.Logger.Level.INFO, rebind + " (" + rebinds + " rebind(s) so far)");
         }
         long seen = drives();
         if (seen != observedDrives) {
@@ -526,7 +526,7 @@ public final class ExecutionLane {
         // Stalled: work has waited the whole threshold with no drive in that time.
         boolean stalled = hasWork && now - Math.max(observedAtNanos, workSeenSinceNanos) >= runtime.laneStallThresholdNanos();
         if (stalled && !reportedStalled) {
-            runtime.laneStalled(this, now - observedAtNanos);
+            runtime.lanes().stalled(this, now - observedAtNanos);
         }
         reportedStalled = stalled;
         return stalled;

@@ -110,7 +110,7 @@ public final class Park<T> {
             try {
                 releaseHook.run();
             } catch (Throwable e) {
-                owner.runtime.hookFailed(owner, "park release hook", e);
+                RuntimeLog.hookFailed(owner, "park release hook", e);
             }
         }
     }

@@ -5,7 +5,9 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -44,6 +46,8 @@ final class RuntimeClose {
      */
     private final CountDownLatch halted = new CountDownLatch(1);
     private volatile CloseReport report;
+    /** Run once the close has finished: whoever holds the runtime for its hosts lets go there. */
+    private final Queue<Runnable> closeActions = new ConcurrentLinkedQueue<>();
 
     RuntimeClose(long laneGraceNanos) {
         this.laneGraceNanos = laneGraceNanos;
@@ -59,6 +63,7 @@ final class RuntimeClose {
                 }
             }
             awaitUninterruptibly(finished);
+            runCloseActions();
             return report;
         }
         Map<String, LaneTeardown> outcomes = new TreeMap<>();
@@ -97,7 +102,28 @@ final class RuntimeClose {
             report = new CloseReport(outcomes);
             finished.countDown();
         }
+        runCloseActions();
         return report;
+    }
+
+    /** Runs {@code action} once the close has finished, or now if it has. */
+    void whenClosed(Runnable action) {
+        closeActions.add(action);
+        if (report != null) {
+            runCloseActions();
+        }
+    }
+
+    /** Each action once, on whichever thread finds it; one that throws is logged and the others still run. */
+    private void runCloseActions() {
+        Runnable action;
+        while ((action = closeActions.poll()) != null) {
+            try {
+                action.run();
+            } catch (Throwable failure) {
+                RuntimeLog.internalError("a close action", failure);
+            }
+        }
     }
 
     /** Waits until the close has halted every actor (step 2); returns at once if it has. */

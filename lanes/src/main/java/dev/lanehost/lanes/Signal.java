@@ -118,7 +118,7 @@ public final class Signal {
             try {
                 releaseHook.run();
             } catch (Throwable e) {
-                owner.runtime.hookFailed(owner, "signal release hook", e);
+                RuntimeLog.hookFailed(owner, "signal release hook", e);
             }
         }
     }

@@ -66,7 +66,7 @@ final class TurnContext implements ActorContext {
             }
         } catch (Throwable failure) {
             cell.halt(new ExitReason.Failed(failure));
-            cell.runtime.turnFailed(cell, failure); // a turn runs at most once after its actor halts, so once per actor
+            RuntimeLog.turnFailed(cell, failure); // a turn runs at most once after its actor halts, so once per actor
         } finally {
             turnThread = null;
             TURN_STARTED.setRelease(this, 0L);
@@ -95,7 +95,7 @@ final class TurnContext implements ActorContext {
         try {
             behavior.stopped(this, reason);
         } catch (Throwable e) {
-            cell.runtime.hookFailed(cell, "stopped", e);
+            RuntimeLog.hookFailed(cell, "stopped", e);
         } finally {
             turnThread = null;
         }
@@ -151,10 +151,7 @@ final class TurnContext implements ActorContext {
         checkInTurn();
         Objects.requireNonNull(delay, "delay");
         Objects.requireNonNull(callback, "callback");
-        Timer timer = cell.runtime.newTimer(cell, delay, callback);
-        cell.resources.add(timer);
-        cell.runtime.arm(timer);
-        return timer;
+        return cell.runtime.arm(cell, delay, callback);
     }
 
     @Override
