@@ -10,7 +10,7 @@ import java.util.Map;
  * The profiles' schedulers sit side by side: {@link HostedScheduler} (a worker and a timer thread),
  * {@link DrainScheduler} (the host's own thread, in {@code drain()}), {@link SimulatedScheduler} (the
  * same, with a seeded choice among every queue and a virtual clock). Lanes plug in through
- * {@link #newLaneQueue} and {@link #laneRegistered}; their host-driven loop is {@link LaneDrive}.
+ * {@link #newLaneQueue} and {@link #laneRegistered}; their host-driven loop is {@link ExecutionLane#drive(int, DriveCounts)}.
  *
  * <p>Everything a scheduler runs, it runs by polling a {@link RunQueue} and calling
  * {@link ActorCell#runOnce()}: the run-queue code is the same for every profile.
