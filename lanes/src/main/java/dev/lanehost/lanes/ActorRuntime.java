@@ -49,8 +49,8 @@ public final class ActorRuntime implements AutoCloseable {
     private ActorRuntime(Builder builder) {
         this.profile = builder.profile;
         this.laneStallThresholdNanos = builder.laneStallThreshold.toNanos();
-        this.shutdown = new RuntimeClose(builder.laneCloseGrace.toNanos());
-        this.observer = builder.observer == null ? new RuntimeObserver() { } : guarded(builder.observer);
+        this.shutdown = new RuntimeClose(builder.laneCloseGrace.toNanos(), actors);
+        this.observer = builder.observer == null ? new RuntimeObserver() { } : new GuardedObserver(builder.observer);
         this.scheduler = switch (profile) {
             case HOSTED -> new HostedScheduler(timers, lanes, builder.laneStallThreshold, builder.affinityPolicy,
                     builder.affinity, builder.affinityTopology);
@@ -323,7 +323,7 @@ public final class ActorRuntime implements AutoCloseable {
      */
     public CloseReport closeAndReport() {
         closed = true; // whoever gets here first: from now on drives, binds and releases answer CLOSED
-        return shutdown.run(lanes.all(), scheduler::stop, actors::inIdOrder);
+        return shutdown.run(lanes.all(), scheduler::stop);
     }
 
     /**
@@ -378,24 +378,9 @@ public final class ActorRuntime implements AutoCloseable {
         }
     }
 
-    /** Close: halts every actor of one lane (each halt queues the actor on the lane for its teardown). */
-    void haltActorsOf(ExecutionLane lane) {
-        for (ActorCell cell : actors.inIdOrder()) {
-            if (cell.lane == lane) {
-                cell.halt(ExitReason.SHUTDOWN);
-            }
-        }
-        shutdown.awaitHalts(); // an actor the closing thread claimed is queued for teardown once this returns
-    }
-
-    /** Close's fallback for one lane, on the closing thread: its actors, in id order. */
-    void tearDownOnClosingThread(ExecutionLane lane) {
-        for (ActorCell cell : actors.inIdOrder()) {
-            if (cell.lane == lane) {
-                cell.halt(ExitReason.SHUTDOWN); // no-op but for an actor spawned as the close began
-                cell.finishOnClose();
-            }
-        }
+    /** The close, which lanes take part in. */
+    RuntimeClose closing() {
+        return shutdown;
     }
 
     /** A turn's {@link ActorContext#delay}: a timer due {@code delay} from now on the runtime clock, armed. */
@@ -418,19 +403,6 @@ public final class ActorRuntime implements AutoCloseable {
             throw new IllegalStateException("schedules are recorded by the SIMULATED profile; this runtime is " + profile);
         }
         return simulated.schedule();
-    }
-
-    private static RuntimeObserver guarded(RuntimeObserver delegate) {
-        return new RuntimeObserver() {
-            @Override
-            public void haltStep(ActorRef actor, HaltStep step) {
-                try {
-                    delegate.haltStep(actor, step);
-                } catch (Throwable e) {
-                    RuntimeLog.log(System.Logger.Level.WARNING, "RuntimeObserver.haltStep threw", e);
-                }
-            }
-        };
     }
 
     /** Settings for a runtime. */

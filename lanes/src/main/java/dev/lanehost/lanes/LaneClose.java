@@ -50,7 +50,7 @@ final class LaneClose {
         }
         try {
             // The closing thread may not have halted them yet (this drive came first): halting queues each.
-            runtime.haltActorsOf(lane);
+            runtime.closing().haltActorsOf(lane);
             int spurious = 0;
             while (lane.liveActors() > 0) {
                 ActorCell cell = lane.queue.poll();
@@ -129,7 +129,7 @@ final class LaneClose {
         if (left > 0) {
             RuntimeLog.logSafely(System.Logger.Level.WARNING, "lane '" + lane.name() + "': " + left + " actor(s) the lane"
                     + " thread's teardown did not reach are torn down on the closing thread " + closing.getName());
-            runtime.tearDownOnClosingThread(lane);
+            runtime.closing().tearDownOnClosingThread(lane);
         }
         return LaneTeardown.TORN_DOWN_ON_LANE_THREAD;
     }
@@ -154,7 +154,7 @@ final class LaneClose {
                 "lane '" + lane.name() + "': " + actors + " actor(s) torn down on the closing thread " + closing.getName()
                         + ", not on a lane thread: " + why.reason());
         try {
-            runtime.tearDownOnClosingThread(lane);
+            runtime.closing().tearDownOnClosingThread(lane);
         } finally {
             tornDown.countDown();
         }

@@ -10,7 +10,6 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Supplier;
 
 /**
  * The runtime's close, run once, keeping each lane actor's teardown on its lane's thread wherever a host
@@ -36,6 +35,7 @@ import java.util.function.Supplier;
  */
 final class RuntimeClose {
     private final long laneGraceNanos;
+    private final ActorRegistry actors;
     private final AtomicBoolean claimed = new AtomicBoolean();
     /** Opened when the close that won {@link #claimed} has finished. */
     private final CountDownLatch finished = new CountDownLatch(1);
@@ -49,12 +49,13 @@ final class RuntimeClose {
     /** Run once the close has finished: whoever holds the runtime for its hosts lets go there. */
     private final Queue<Runnable> closeActions = new ConcurrentLinkedQueue<>();
 
-    RuntimeClose(long laneGraceNanos) {
+    RuntimeClose(long laneGraceNanos, ActorRegistry actors) {
         this.laneGraceNanos = laneGraceNanos;
+        this.actors = actors;
     }
 
     /** Steps 1-6; the runtime is already marked closed. */
-    CloseReport run(Collection<ExecutionLane> lanes, Runnable stopThreads, Supplier<List<ActorCell>> cellsInIdOrder) {
+    CloseReport run(Collection<ExecutionLane> lanes, Runnable stopThreads) {
         Thread current = Thread.currentThread();
         if (!claimed.compareAndSet(false, true)) {
             for (ExecutionLane lane : lanes) {
@@ -71,7 +72,7 @@ final class RuntimeClose {
             List<ActorCell> all;
             try {
                 stopThreads.run();
-                all = cellsInIdOrder.get();
+                all = actors.inIdOrder();
                 for (ActorCell cell : all) {
                     cell.halt(ExitReason.SHUTDOWN);
                 }
@@ -122,6 +123,26 @@ final class RuntimeClose {
                 action.run();
             } catch (Throwable failure) {
                 RuntimeLog.internalError("a close action", failure);
+            }
+        }
+    }
+
+    /** Close: halts every actor of one lane (each halt queues the actor on the lane for its teardown). */
+    void haltActorsOf(ExecutionLane lane) {
+        for (ActorCell cell : actors.inIdOrder()) {
+            if (cell.lane == lane) {
+                cell.halt(ExitReason.SHUTDOWN);
+            }
+        }
+        awaitHalts(); // an actor the closing thread claimed is queued for teardown once this returns
+    }
+
+    /** Close's fallback for one lane, on the closing thread: its actors, in id order. */
+    void tearDownOnClosingThread(ExecutionLane lane) {
+        for (ActorCell cell : actors.inIdOrder()) {
+            if (cell.lane == lane) {
+                cell.halt(ExitReason.SHUTDOWN); // no-op but for an actor spawned as the close began
+                cell.finishOnClose();
             }
         }
     }
