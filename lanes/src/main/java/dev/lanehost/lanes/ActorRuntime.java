@@ -12,15 +12,15 @@ import java.util.function.Supplier;
 
 /**
  * The actor runtime: the registry of actors and lanes, spawning, and the lifecycle (open, observed,
- * closed). How turns are scheduled is its profile's {@link Scheduler}:
+ * closed). How turns are scheduled is its profile's {@code Scheduler}:
  *
  * <ul>
- *   <li>{@link Profile#HOSTED} ({@link HostedScheduler}): a worker thread runs the normal queue and a timer
+ *   <li>{@link Profile#HOSTED} ({@code HostedScheduler}): a worker thread runs the normal queue and a timer
  *       thread fires timers. Lanes are driven by their hosts. (The multi-worker pool with stealing arrives
  *       with its issue, on this same run-queue code.)</li>
- *   <li>{@link Profile#SINGLE_THREAD} ({@link DrainScheduler}): no threads at all; the host calls
+ *   <li>{@link Profile#SINGLE_THREAD} ({@code DrainScheduler}): no threads at all; the host calls
  *       {@link #drain()} or {@link #runUntilIdle(Duration)}, which also fire due timers.</li>
- *   <li>{@link Profile#SIMULATED} ({@link SimulatedScheduler}): as SINGLE_THREAD, plus a virtual clock
+ *   <li>{@link Profile#SIMULATED} ({@code SimulatedScheduler}): as SINGLE_THREAD, plus a virtual clock
  *       (moved by {@link #advance}, and by {@link #runUntilIdle} up to its budget) and a seeded choice among
  *       ready actors on the normal queue <em>and every lane</em>, which the draining thread drives itself;
  *       the picks are recorded as a {@link Schedule} that can be replayed.</li>

@@ -1,5 +1,6 @@
 package dev.lanehost.lanes;
 
+import dev.lanehost.lanes.internal.LaneBinding;
 import dev.lanehost.lanes.internal.StallWatch;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -9,8 +10,8 @@ import java.util.List;
 /**
  * A named run queue that only its host drains, by lending a thread to {@link #drive}. The handle is the
  * only drive capability: whoever holds it may drive, from one thread at a time. The drive loop is here;
- * the binding is a {@link LaneBinding}, the part in the runtime's close a {@link LaneClose}, the stall
- * watch a {@link StallWatch}.
+ * the binding is a {@code LaneBinding}, the part in the runtime's close a {@code LaneClose}, the stall
+ * watch a {@code StallWatch}.
  *
  * <h2>Drive protocol</h2>
  * <ol>
@@ -245,7 +246,10 @@ public final class ExecutionLane {
 
     /** Binds the lane to {@code current}, not its bound thread, unless the runtime is closed. */
     private DriveStatus acquire(Thread current) {
-        return runtime.isClosed() ? DriveStatus.CLOSED : binding.acquire(current);
+        if (runtime.isClosed()) {
+            return DriveStatus.CLOSED;
+        }
+        return binding.acquire(current) ? DriveStatus.OK : DriveStatus.WRONG_THREAD;
     }
 
     /** The thread this lane is bound to, or null before its first drive and after a release. */

@@ -14,7 +14,9 @@ import java.util.random.RandomGenerator;
  *
  * <p>Any thread may {@link #offer}; one consumer at a time (the lane's driver, the draining host thread,
  * or a worker) may {@link #poll}. An actor is queued at most once at a time (its scheduled flag
- * guarantees it), which is what lets the cell itself be the queue node.
+ * guarantees it), which is what lets the cell itself be the queue node. Each band's queue counts its
+ * own offers (on the producers' cache line) and polls (on the consumer's), so {@link #depth} costs a
+ * sender nothing beyond its offer and shares no counter between senders and the consumer.
  *
  * <p>In the simulated profile the queue is <em>seeded</em>: instead of FIFO within a band, {@link #poll}
  * picks uniformly at random (from the given generator) among every actor queued in the first non-empty
@@ -35,7 +37,7 @@ final class RunQueue {
     private final Runnable waker;
     /** Simulated profile only: actors moved out of the MPSC bands, awaiting a seeded pick. Consumer-owned. */
     private final List<List<ActorCell>> pools;
-    /** Simulated profile only: the size of each pool, for observers on other threads. Consumer-written. */
+    /** Simulated profile only (else null): the size of each pool, for observers on other threads. Consumer-written. */
     private final long[] pooled;
 
     RunQueue(String name, SchedulePolicy policy, Runnable waker) {
@@ -53,7 +55,7 @@ final class RunQueue {
         } else {
             pools = null;
         }
-        pooled = new long[BANDS];
+        pooled = policy == null ? null : new long[BANDS];
     }
 
     String name() {
@@ -84,7 +86,8 @@ final class RunQueue {
 
     /** Actors queued in a band now; exact when quiescent, racy but never negative otherwise. Any thread. */
     long depth(int band) {
-        return bands[band].size() + (long) POOLED.getAcquire(pooled, band);
+        long queued = bands[band].size();
+        return pooled == null ? queued : queued + (long) POOLED.getAcquire(pooled, band);
     }
 
     /** Actors queued in all bands. */

@@ -110,9 +110,11 @@ public final class MpscQueue<T extends MpscNode> extends MpscQueueProducerFields
      * polling, otherwise a value the queue held at some instant during the call, or a neighbour of it.
      */
     public long size() {
-        // Acquire on both: pairs with the consumer's release store and the producers' atomic add, so a
-        // reader on another core sees counts at least as new as the nodes it may have seen.
-        long offered = (long) OFFERED.getAcquire(this);
+        // Offers: volatile, because an idle consumer's re-check is a Dekker handshake (the HOSTED worker
+        // writes its idle flag, then reads this; a sender adds here, then reads the flag), and only a
+        // volatile load is ordered after the consumer's volatile store. Polls: acquire, pairing with the
+        // consumer's release store; read second, so a racing poll can only make the size smaller.
+        long offered = (long) OFFERED.getVolatile(this);
         long polled = (long) POLLED.getAcquire(this);
         return Math.max(0, offered - polled);
     }

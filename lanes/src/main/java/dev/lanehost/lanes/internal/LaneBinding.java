@@ -1,4 +1,4 @@
-package dev.lanehost.lanes;
+package dev.lanehost.lanes.internal;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -8,12 +8,13 @@ import java.util.regex.Pattern;
 /**
  * Which thread a lane is bound to, and how the binding moves: a lane binds to the first thread that
  * drives (or binds) it, follows its host to a new thread once the bound one has ended or released it,
- * and never displaces a live bound thread. Steps 1 and 2 of the drive protocol on {@link ExecutionLane}.
+ * and never displaces a live bound thread. Steps 1 and 2 of the lane's drive protocol
+ * ({@code ExecutionLane}).
  *
  * <p>{@code boundThread} is written by CAS (a new binding) or by the bound thread itself (a release), so
  * binds are serial; the rebind count and the pending log line are written only by the bind winner.
  */
-final class LaneBinding {
+public final class LaneBinding {
     private static final VarHandle BOUND;
     private static final Pattern ATTACHED_THREAD_NAME = Pattern.compile("Thread-\\d+");
 
@@ -39,22 +40,22 @@ final class LaneBinding {
     /** Name of the thread that last released the lane, for the rebind log line. */
     private String releasedBy;
 
-    LaneBinding(String laneName, boolean registered, LongSupplier queuedLetters) {
+    public LaneBinding(String laneName, boolean registered, LongSupplier queuedLetters) {
         this.laneName = laneName;
         this.registered = registered;
         this.queuedLetters = queuedLetters;
     }
 
     /** The bound thread, or null before the first bind and after a release. */
-    Thread boundThread() {
+    public Thread boundThread() {
         return boundThread;
     }
 
-    boolean everBound() {
+    public boolean everBound() {
         return everBound;
     }
 
-    long rebinds() {
+    public long rebinds() {
         return rebinds;
     }
 
@@ -62,28 +63,28 @@ final class LaneBinding {
      * Binds the lane to {@code current} if it is unbound or its bound thread has ended. A live bound
      * thread is never displaced.
      *
-     * @return OK, or WRONG_THREAD if a live other thread holds the lane
+     * @return true if the lane is now bound to {@code current}; false if a live other thread holds it
      */
-    DriveStatus acquire(Thread current) {
+    public boolean acquire(Thread current) {
         while (true) {
             Thread holder = boundThread;
             if (holder == current) {
-                return DriveStatus.OK;
+                return true;
             }
             // A thread that has ended cannot be inside a drive, and its end happens-before isAlive() is false.
             if (holder != null && holder.isAlive()) {
-                return DriveStatus.WRONG_THREAD;
+                return false;
             }
             if (BOUND.compareAndSet(this, holder, current)) {
                 bound(holder, current);
-                return DriveStatus.OK;
+                return true;
             }
             // Another thread bound or released it meanwhile: look again.
         }
     }
 
     /** The bound thread, between drives: unbind, so the next thread to drive binds the lane. */
-    void release(Thread current) {
+    public void release(Thread current) {
         if (registered) {
             releasedBy = current.getName(); // published by the volatile store below
         }
@@ -92,7 +93,7 @@ final class LaneBinding {
     }
 
     /** The latest rebind's log line, once; null if there is none to log. Observers only. */
-    String takeUnloggedRebind() {
+    public String takeUnloggedRebind() {
         String rebind = unloggedRebind;
         if (rebind != null) {
             unloggedRebind = null;
