@@ -33,8 +33,10 @@ import java.lang.invoke.VarHandle;
  * So a producer's exchange on the tail never invalidates the line the consumer reads its head from,
  * and the consumer's poll count never bounces the producers' line: once a pool of workers steals from
  * each other's run queues, head and tail are written by different cores all the time. 128 bytes, two
- * lines, because x86 prefetches cache lines in adjacent pairs. The price is about 400 bytes per queue
- * (one per mailbox, four per run queue).
+ * lines, because x86 prefetches cache lines in adjacent pairs. The padding is {@code byte} fields, as in
+ * current JCTools: HotSpot lays a subclass's small fields into holes the superclass left, so long padding
+ * would let the 4-byte {@code tail} slip in right behind {@code head}; bytes leave no hole. The price is
+ * about 400 bytes per queue (one per mailbox, four per run queue).
  *
  * @param <T> the node type
  */
@@ -57,7 +59,14 @@ public final class MpscQueue<T extends MpscNode> extends MpscQueueProducerFields
     }
 
     @SuppressWarnings("unused")
-    private long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+    private byte b000, b001, b002, b003, b004, b005, b006, b007, b008, b009, b010, b011, b012, b013, b014, b015,
+                 b016, b017, b018, b019, b020, b021, b022, b023, b024, b025, b026, b027, b028, b029, b030, b031,
+                 b032, b033, b034, b035, b036, b037, b038, b039, b040, b041, b042, b043, b044, b045, b046, b047,
+                 b048, b049, b050, b051, b052, b053, b054, b055, b056, b057, b058, b059, b060, b061, b062, b063,
+                 b064, b065, b066, b067, b068, b069, b070, b071, b072, b073, b074, b075, b076, b077, b078, b079,
+                 b080, b081, b082, b083, b084, b085, b086, b087, b088, b089, b090, b091, b092, b093, b094, b095,
+                 b096, b097, b098, b099, b100, b101, b102, b103, b104, b105, b106, b107, b108, b109, b110, b111,
+                 b112, b113, b114, b115, b116, b117, b118, b119, b120, b121, b122, b123, b124, b125, b126, b127;
 
     /** Appends a node; wait-free. The node must not be in any queue. */
     public void offer(T node) {
@@ -142,7 +151,14 @@ abstract class MpscQueueColdFields {
 /** Keeps the consumer's fields off the line that holds the object header and the cold fields. */
 abstract class MpscQueuePadBeforeHead extends MpscQueueColdFields {
     @SuppressWarnings("unused")
-    private long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+    private byte b000, b001, b002, b003, b004, b005, b006, b007, b008, b009, b010, b011, b012, b013, b014, b015,
+                 b016, b017, b018, b019, b020, b021, b022, b023, b024, b025, b026, b027, b028, b029, b030, b031,
+                 b032, b033, b034, b035, b036, b037, b038, b039, b040, b041, b042, b043, b044, b045, b046, b047,
+                 b048, b049, b050, b051, b052, b053, b054, b055, b056, b057, b058, b059, b060, b061, b062, b063,
+                 b064, b065, b066, b067, b068, b069, b070, b071, b072, b073, b074, b075, b076, b077, b078, b079,
+                 b080, b081, b082, b083, b084, b085, b086, b087, b088, b089, b090, b091, b092, b093, b094, b095,
+                 b096, b097, b098, b099, b100, b101, b102, b103, b104, b105, b106, b107, b108, b109, b110, b111,
+                 b112, b113, b114, b115, b116, b117, b118, b119, b120, b121, b122, b123, b124, b125, b126, b127;
 }
 
 /** Written by the consumer only. */
@@ -156,7 +172,14 @@ abstract class MpscQueueConsumerFields extends MpscQueuePadBeforeHead {
 /** Keeps the producers' fields off the consumer's lines. */
 abstract class MpscQueuePadBeforeTail extends MpscQueueConsumerFields {
     @SuppressWarnings("unused")
-    private long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+    private byte b000, b001, b002, b003, b004, b005, b006, b007, b008, b009, b010, b011, b012, b013, b014, b015,
+                 b016, b017, b018, b019, b020, b021, b022, b023, b024, b025, b026, b027, b028, b029, b030, b031,
+                 b032, b033, b034, b035, b036, b037, b038, b039, b040, b041, b042, b043, b044, b045, b046, b047,
+                 b048, b049, b050, b051, b052, b053, b054, b055, b056, b057, b058, b059, b060, b061, b062, b063,
+                 b064, b065, b066, b067, b068, b069, b070, b071, b072, b073, b074, b075, b076, b077, b078, b079,
+                 b080, b081, b082, b083, b084, b085, b086, b087, b088, b089, b090, b091, b092, b093, b094, b095,
+                 b096, b097, b098, b099, b100, b101, b102, b103, b104, b105, b106, b107, b108, b109, b110, b111,
+                 b112, b113, b114, b115, b116, b117, b118, b119, b120, b121, b122, b123, b124, b125, b126, b127;
 }
 
 /** Written by every producer, each by one atomic instruction. */
