@@ -267,6 +267,11 @@ final class ActorCell extends MpscNode {
 
     // ---------------------------------------------------------------- observation (any thread)
 
+    /** "actor 7 'mixer' on lane(audio)", for log lines: the runtime's own words, nothing of the user's. */
+    String describe() {
+        return "actor " + id + " '" + name + "' on " + placement;
+    }
+
     /**
      * A row for the snapshot, from racy-but-safe scalars: the mailbox depth is a count, not a walk, so an
      * observer never takes the turn lock and never waits on a turn.

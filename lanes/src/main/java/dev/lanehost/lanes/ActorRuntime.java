@@ -8,6 +8,7 @@ import dev.lanehost.lanes.internal.LiveCounters;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
@@ -265,7 +266,7 @@ public final class ActorRuntime implements AutoCloseable {
 
     /** Times a lane was first seen stalled (one per stall episode). */
     public long laneStallReports() {
-        return lanes.stallReports();
+        return lanes.stallReports().get();
     }
 
     /**
@@ -358,8 +359,9 @@ public final class ActorRuntime implements AutoCloseable {
         return laneStallThresholdNanos;
     }
 
-    LaneRegistry lanes() {
-        return lanes;
+    /** Stall episodes seen on any lane: each lane counts its own here. */
+    AtomicLong laneStallCounter() {
+        return lanes.stallReports();
     }
 
     /** Live signals, timers, parks and arenas: whoever opens or ends one reports it here. */

@@ -6,6 +6,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A named run queue that only its host drains, by lending a thread to {@link #drive}. The handle is the
@@ -72,6 +73,8 @@ public final class ExecutionLane {
     private final LaneBinding binding;
     private final LaneClose close;
     private final StallWatch stallWatch;
+    /** The runtime's count of stall episodes, shared by its lanes. */
+    private final AtomicLong stallReports;
     /** Bound thread only. */
     private boolean driving;
     // Written by the bound thread with release, read by observers with acquire.
@@ -99,6 +102,7 @@ public final class ExecutionLane {
         this.binding = new LaneBinding(name, registered, this::queuedLetters);
         this.close = new LaneClose(this, runtime);
         this.stallWatch = new StallWatch(runtime.laneStallThresholdNanos(), runtime.nanoTime());
+        this.stallReports = runtime.laneStallCounter();
     }
 
     public String name() {
@@ -362,7 +366,10 @@ public final class ExecutionLane {
         }
         StallWatch.Seen seen = stallWatch.observe(now, drives(), queue.depth() > 0);
         if (seen == StallWatch.Seen.NEWLY_STALLED) {
-            runtime.lanes().stalled(this, now - stallWatch.driveSeenAtNanos());
+            stallReports.incrementAndGet();
+            RuntimeLog.logSafely(System.Logger.Level.WARNING, "lane '" + name + "' has " + queued() + " actor(s) with "
+                    + queuedLetters() + " letter(s) queued and has not been driven for "
+                    + (now - stallWatch.driveSeenAtNanos()) / 1_000_000 + " ms: its host stopped calling back?");
         }
         return seen != StallWatch.Seen.NOT_STALLED;
     }

@@ -70,14 +70,8 @@ final class LaneRegistry {
         return List.copyOf(rows);
     }
 
-    /** A lane's stall watch saw a new stall episode: count it and log it, once. */
-    void stalled(ExecutionLane lane, long nanos) {
-        stallReports.incrementAndGet();
-        RuntimeLog.log(System.Logger.Level.WARNING, "lane '" + lane.name() + "' has " + lane.queued() + " actor(s) with "
-                + lane.queuedLetters() + " letter(s) queued and has not been driven for " + nanos / 1_000_000 + " ms: its host stopped calling back?");
-    }
-
-    long stallReports() {
-        return stallReports.get();
+    /** Stall episodes seen on any lane; each lane counts its own into it. */
+    AtomicLong stallReports() {
+        return stallReports;
     }
 }

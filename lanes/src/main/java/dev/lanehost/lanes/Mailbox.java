@@ -55,7 +55,7 @@ final class Mailbox {
                     try {
                         submitted.task.abandoned();
                     } catch (Throwable e) {
-                        RuntimeLog.hookFailed(owner, "TurnTask.abandoned", e);
+                        RuntimeLog.hookFailed(owner.describe(), "TurnTask.abandoned", e);
                     }
                 }
             }

@@ -110,7 +110,7 @@ public final class Park<T> {
             try {
                 releaseHook.run();
             } catch (Throwable e) {
-                RuntimeLog.hookFailed(owner, "park release hook", e);
+                RuntimeLog.hookFailed(owner.describe(), "park release hook", e);
             }
         }
     }

@@ -12,17 +12,17 @@ final class RuntimeLog {
     }
 
     /**
-     * A turn threw and halted its actor. The line names the actor, its placement and the exception's class;
-     * the exception itself goes to the logger, and nothing the logger does may break the halt that follows.
+     * A turn threw and halted its actor. The line names the actor ({@code ActorCell#describe()}: id, name,
+     * placement) and the exception's class; the exception itself goes to the logger, and nothing the logger
+     * does may break the halt that follows.
      */
-    static void turnFailed(ActorCell cell, Throwable failure) {
-        logSafely(System.Logger.Level.WARNING, "actor " + cell.id + " '" + cell.name + "' on " + cell.placement
-                + " halted: a turn threw " + failure.getClass().getName(), failure);
+    static void turnFailed(String actor, Throwable failure) {
+        logSafely(System.Logger.Level.WARNING, actor + " halted: a turn threw " + failure.getClass().getName(), failure);
     }
 
-    static void hookFailed(ActorCell cell, String what, Throwable failure) {
-        logSafely(System.Logger.Level.WARNING, "actor " + cell.id + " '" + cell.name + "' on " + cell.placement + ": "
-                + what + " threw " + failure.getClass().getName(), failure);
+    /** A user hook ({@code stopped}, a release hook, an abandonment) threw; the runtime's path goes on. */
+    static void hookFailed(String actor, String what, Throwable failure) {
+        logSafely(System.Logger.Level.WARNING, actor + ": " + what + " threw " + failure.getClass().getName(), failure);
     }
 
     static void internalError(String where, Throwable failure) {

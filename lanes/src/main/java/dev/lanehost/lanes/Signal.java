@@ -118,7 +118,7 @@ public final class Signal {
             try {
                 releaseHook.run();
             } catch (Throwable e) {
-                RuntimeLog.hookFailed(owner, "signal release hook", e);
+                RuntimeLog.hookFailed(owner.describe(), "signal release hook", e);
             }
         }
     }

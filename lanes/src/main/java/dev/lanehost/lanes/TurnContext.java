@@ -66,7 +66,7 @@ final class TurnContext implements ActorContext {
             }
         } catch (Throwable failure) {
             cell.halt(new ExitReason.Failed(failure));
-            RuntimeLog.turnFailed(cell, failure); // a turn runs at most once after its actor halts, so once per actor
+            RuntimeLog.turnFailed(cell.describe(), failure); // a turn runs at most once after its actor halts, so once per actor
         } finally {
             turnThread = null;
             TURN_STARTED.setRelease(this, 0L);
@@ -95,7 +95,7 @@ final class TurnContext implements ActorContext {
         try {
             behavior.stopped(this, reason);
         } catch (Throwable e) {
-            RuntimeLog.hookFailed(cell, "stopped", e);
+            RuntimeLog.hookFailed(cell.describe(), "stopped", e);
         } finally {
             turnThread = null;
         }
