@@ -1,5 +1,6 @@
 package dev.lanehost.lanes;
 
+import dev.lanehost.lanes.internal.LiveCounters;
 import dev.lanehost.lanes.internal.MpscNode;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -39,7 +40,7 @@ import java.util.function.Supplier;
  * thread, by that thread. Neither ever waits for the other inside a user hook: a runner that finds it taken
  * hands the cell back ({@link #runOnce()}). Observers never take it: the mailbox depth is an O(1) count.
  */
-final class ActorCell extends MpscNode {
+final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
     private static final VarHandle SCHEDULED;
     private static final VarHandle TURN_LOCK;
     private static final VarHandle EXIT_REASON;
@@ -61,7 +62,7 @@ final class ActorCell extends MpscNode {
     final long id;
     final String name;
     final Placement placement;
-    final ActorRuntime runtime;
+    final RuntimeContext runtime;
     final RunQueue home;
     /** The lane this actor lives on, or null for the normal placement. */
     final ExecutionLane lane;
@@ -79,7 +80,7 @@ final class ActorCell extends MpscNode {
     /** Set once the halt teardown has run; read by the runner and observers. */
     private volatile boolean tornDown;
 
-    ActorCell(long id, String name, Placement placement, ActorRuntime runtime, RunQueue home, ExecutionLane lane,
+    ActorCell(long id, String name, Placement placement, RuntimeContext runtime, RunQueue home, ExecutionLane lane,
               Supplier<? extends Behavior> factory) {
         this.id = id;
         this.name = name;
@@ -137,14 +138,87 @@ final class ActorCell extends MpscNode {
     }
 
     /** Claims the halt (once), takes the actor out of the registry, and schedules its teardown. */
-    boolean halt(ExitReason reason) {
+    @Override
+    public boolean halt(ExitReason reason) {
         if (!EXIT_REASON.compareAndSet(this, (ExitReason) null, reason)) {
             return false;
         }
-        runtime.unregister(this);
+        runtime.halted(this);
         runtime.observer().haltStep(ref, HaltStep.REGISTRY);
         schedule();
         return true;
+    }
+
+    // ---------------------------------------------------------------- the handles' side (any thread)
+
+    @Override
+    public long id() {
+        return id;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public Placement placement() {
+        return placement;
+    }
+
+    @Override
+    public boolean tell(Object message) {
+        return deliver(new Letter.Message(message));
+    }
+
+    @Override
+    public boolean submit(TurnTask task) {
+        return deliver(new Letter.Task(task));
+    }
+
+    @Override
+    public boolean isRunBy(Thread thread) {
+        return runtime.isRunnerOf(this, thread);
+    }
+
+    @Override
+    public ExitReason exitReason() {
+        return exitReason;
+    }
+
+    @Override
+    public boolean timerDue(Timer timer) {
+        return deliver(new Letter.TimerDue(timer));
+    }
+
+    @Override
+    public boolean signalFired(Signal signal, byte[] payload) {
+        return deliver(new Letter.SignalFired(signal, payload));
+    }
+
+    @Override
+    public boolean parkCompleted(Park<?> park) {
+        return deliver(new Letter.ParkCompleted(park));
+    }
+
+    @Override
+    public void forget(Timer timer) {
+        resources.forget(timer);
+    }
+
+    @Override
+    public void forget(Signal signal) {
+        resources.forget(signal);
+    }
+
+    @Override
+    public void forget(Park<?> park) {
+        resources.forget(park);
+    }
+
+    @Override
+    public void ended(LiveCounters.Kind kind) {
+        runtime.counters().ended(kind);
     }
 
     // ---------------------------------------------------------------- the run queue's consumer
@@ -215,7 +289,7 @@ final class ActorCell extends MpscNode {
         context.forgetBehavior();
         watchers.notifyEnded(this, reason);
         observer.haltStep(ref, HaltStep.NOTIFIED);
-        runtime.actorTornDown(this);
+        runtime.tornDown(this);
     }
 
     /**
@@ -268,7 +342,8 @@ final class ActorCell extends MpscNode {
     // ---------------------------------------------------------------- observation (any thread)
 
     /** "actor 7 'mixer' on lane(audio)", for log lines: the runtime's own words, nothing of the user's. */
-    String describe() {
+    @Override
+    public String describe() {
         return "actor " + id + " '" + name + "' on " + placement;
     }
 

@@ -43,7 +43,9 @@ public final class ActorRuntime implements AutoCloseable {
     private final Scheduler scheduler;
     private final ActorRegistry actors = new ActorRegistry();
     private final LiveCounters counters = new LiveCounters();
-    private final ThreadWarmUp warmUp = new ThreadWarmUp(this);
+    /** What the cells and lanes see of this runtime. */
+    private final RuntimeContext context = new Inside();
+    private final ThreadWarmUp warmUp = new ThreadWarmUp(context);
     private volatile boolean closed;
     private final RuntimeClose shutdown;
 
@@ -89,7 +91,7 @@ public final class ActorRuntime implements AutoCloseable {
             throw new IllegalArgumentException("a lane name must not be blank");
         }
         checkOpen();
-        ExecutionLane lane = new ExecutionLane(name, this, scheduler.newLaneQueue(name), true);
+        ExecutionLane lane = new ExecutionLane(name, context, scheduler.newLaneQueue(name), true);
         lanes.add(lane);
         scheduler.laneRegistered(lane);
         return lane;
@@ -148,7 +150,7 @@ public final class ActorRuntime implements AutoCloseable {
         Objects.requireNonNull(factory, "behaviour factory");
         checkOpen();
         RunQueue home = lane == null ? scheduler.normal() : lane.queue;
-        ActorCell cell = new ActorCell(actors.nextId(), name, placement, this, home, lane, factory);
+        ActorCell cell = new ActorCell(actors.nextId(), name, placement, context, home, lane, factory);
         if (lane != null) {
             lane.actorSpawned();
         }
@@ -341,57 +343,95 @@ public final class ActorRuntime implements AutoCloseable {
         return shutdown.report();
     }
 
-    // ---------------------------------------------------------------- package: the cells' and lanes' side
+    // ---------------------------------------------------------------- the cells' and lanes' side
 
-    boolean isRunnerOf(ActorCell cell, Thread thread) {
-        if (cell.placement instanceof Placement.Lane lane) {
-            ExecutionLane handle = lanes.get(lane.name());
-            return handle != null && handle.boundThread() == thread;
+    /** The runtime as its cells and lanes see it; private, so none of it is public API. */
+    private final class Inside implements RuntimeContext {
+        @Override
+        public boolean isClosed() {
+            return closed;
         }
-        return scheduler.runsNormalQueue(thread);
-    }
 
-    RuntimeObserver observer() {
-        return observer;
-    }
+        @Override
+        public long nanoTime() {
+            return scheduler.nanoTime();
+        }
 
-    long laneStallThresholdNanos() {
-        return laneStallThresholdNanos;
-    }
+        @Override
+        public RuntimeObserver observer() {
+            return observer;
+        }
 
-    /** Stall episodes seen on any lane: each lane counts its own here. */
-    AtomicLong laneStallCounter() {
-        return lanes.stallReports();
-    }
+        @Override
+        public LiveCounters counters() {
+            return counters;
+        }
 
-    /** Live signals, timers, parks and arenas: whoever opens or ends one reports it here. */
-    LiveCounters counters() {
-        return counters;
-    }
+        @Override
+        public ActorRef spawn(String name, Supplier<? extends Behavior> factory) {
+            return ActorRuntime.this.spawn(name, factory);
+        }
 
-    void unregister(ActorCell cell) {
-        actors.halted(cell);
-    }
+        @Override
+        public ActorRef spawnOnLane(String lane, String name, Supplier<? extends Behavior> factory) {
+            return ActorRuntime.this.spawnOnLane(lane, name, factory);
+        }
 
-    void actorTornDown(ActorCell cell) {
-        actors.tornDown(cell);
-        if (cell.lane != null) {
-            cell.lane.actorTornDown();
+        @Override
+        public Timer arm(ActorCell owner, Duration delay, TurnCallback callback) {
+            Timer timer = timers.newTimer(owner, nanoTime(), delay, callback);
+            owner.resources.add(timer);
+            counters.opened(LiveCounters.Kind.TIMERS);
+            timers.add(timer);
+            return timer;
+        }
+
+        @Override
+        public void halted(ActorCell cell) {
+            actors.halted(cell);
+        }
+
+        @Override
+        public void tornDown(ActorCell cell) {
+            actors.tornDown(cell);
+            if (cell.lane != null) {
+                cell.lane.actorTornDown();
+            }
+        }
+
+        @Override
+        public boolean isRunnerOf(ActorCell cell, Thread thread) {
+            if (cell.placement instanceof Placement.Lane lane) {
+                ExecutionLane handle = lanes.get(lane.name());
+                return handle != null && handle.boundThread() == thread;
+            }
+            return scheduler.runsNormalQueue(thread);
+        }
+
+        @Override
+        public long laneStallThresholdNanos() {
+            return laneStallThresholdNanos;
+        }
+
+        @Override
+        public AtomicLong laneStallCounter() {
+            return lanes.stallReports();
+        }
+
+        @Override
+        public void haltActorsOf(ExecutionLane lane) {
+            shutdown.haltActorsOf(lane);
+        }
+
+        @Override
+        public void tearDownOnClosingThread(ExecutionLane lane) {
+            shutdown.tearDownOnClosingThread(lane);
         }
     }
 
-    /** The close, which lanes take part in. */
-    RuntimeClose closing() {
-        return shutdown;
-    }
-
-    /** A turn's {@link ActorContext#delay}: a timer due {@code delay} from now on the runtime clock, armed. */
-    Timer arm(ActorCell owner, Duration delay, TurnCallback callback) {
-        Timer timer = timers.newTimer(owner, nanoTime(), delay, callback);
-        owner.resources.add(timer);
-        counters.opened(LiveCounters.Kind.TIMERS);
-        timers.add(timer);
-        return timer;
+    /** What the cells and lanes see of this runtime (a test builds a cell by hand with it). */
+    RuntimeContext context() {
+        return context;
     }
 
     private void checkOpen() {

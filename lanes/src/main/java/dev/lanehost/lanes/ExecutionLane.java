@@ -63,7 +63,7 @@ public final class ExecutionLane {
     }
 
     private final String name;
-    private final ActorRuntime runtime;
+    private final RuntimeContext runtime;
     final RunQueue queue;
     /**
      * False only for the private lane of {@link ActorRuntime#warmUpThread()}: it renames no thread, logs
@@ -94,7 +94,7 @@ public final class ExecutionLane {
     @SuppressWarnings("unused")
     private volatile int liveActors;
 
-    ExecutionLane(String name, ActorRuntime runtime, RunQueue queue, boolean registered) {
+    ExecutionLane(String name, RuntimeContext runtime, RunQueue queue, boolean registered) {
         this.name = name;
         this.runtime = runtime;
         this.queue = queue;

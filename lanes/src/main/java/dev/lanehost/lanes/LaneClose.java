@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * One lane's part in the runtime's close: who tears its actors down (its bound thread in a drive, or the
  * closing thread as a fallback), claimed once, and the latch the closing thread waits on. Step 4 of the
- * drive protocol on {@link ExecutionLane}; steps 3 and 5 of the close protocol on {@link RuntimeClose}.
+ * drive protocol on {@link ExecutionLane}; steps 3 and 5 of the runtime's close protocol.
  */
 final class LaneClose {
     private static final VarHandle CLAIM;
@@ -27,14 +27,14 @@ final class LaneClose {
     }
 
     private final ExecutionLane lane;
-    private final ActorRuntime runtime;
+    private final RuntimeContext runtime;
     /** Who tears the lane down, claimed once by CAS. */
     @SuppressWarnings("unused")
     private volatile int claim;
     /** Opened once the lane's teardown after close has finished, on whichever thread did it. */
     private final CountDownLatch tornDown = new CountDownLatch(1);
 
-    LaneClose(ExecutionLane lane, ActorRuntime runtime) {
+    LaneClose(ExecutionLane lane, RuntimeContext runtime) {
         this.lane = lane;
         this.runtime = runtime;
     }
@@ -50,7 +50,7 @@ final class LaneClose {
         }
         try {
             // The closing thread may not have halted them yet (this drive came first): halting queues each.
-            runtime.closing().haltActorsOf(lane);
+            runtime.haltActorsOf(lane);
             int spurious = 0;
             while (lane.liveActors() > 0) {
                 ActorCell cell = lane.queue.poll();
@@ -129,7 +129,7 @@ final class LaneClose {
         if (left > 0) {
             RuntimeLog.logSafely(System.Logger.Level.WARNING, "lane '" + lane.name() + "': " + left + " actor(s) the lane"
                     + " thread's teardown did not reach are torn down on the closing thread " + closing.getName());
-            runtime.closing().tearDownOnClosingThread(lane);
+            runtime.tearDownOnClosingThread(lane);
         }
         return LaneTeardown.TORN_DOWN_ON_LANE_THREAD;
     }
@@ -154,7 +154,7 @@ final class LaneClose {
                 "lane '" + lane.name() + "': " + actors + " actor(s) torn down on the closing thread " + closing.getName()
                         + ", not on a lane thread: " + why.reason());
         try {
-            runtime.closing().tearDownOnClosingThread(lane);
+            runtime.tearDownOnClosingThread(lane);
         } finally {
             tornDown.countDown();
         }

@@ -29,13 +29,13 @@ public final class Park<T> {
         }
     }
 
-    final ActorCell owner;
+    final ResourceOwner owner;
     private final ParkCallback<T> callback;
     private final Runnable releaseHook;
     private volatile State state = State.PENDING;
     private T value;
 
-    Park(ActorCell owner, ParkCallback<T> callback, Runnable releaseHook) {
+    Park(ResourceOwner owner, ParkCallback<T> callback, Runnable releaseHook) {
         this.owner = owner;
         this.callback = callback;
         this.releaseHook = releaseHook;
@@ -51,8 +51,8 @@ public final class Park<T> {
             return false;
         }
         this.value = value; // the mailbox offer below publishes it to the owner's turn
-        owner.resources.forget(this);
-        if (!owner.deliver(new Letter.ParkCompleted(this))) {
+        owner.forget(this);
+        if (!owner.parkCompleted(this)) {
             end(State.CANCELLED); // the owner halted first: nobody will consume the letter
         }
         return true;
@@ -67,7 +67,7 @@ public final class Park<T> {
         if (!STATE.compareAndSet(this, State.PENDING, State.CANCELLED)) {
             return false;
         }
-        owner.resources.forget(this);
+        owner.forget(this);
         finish();
         return true;
     }
@@ -105,7 +105,7 @@ public final class Park<T> {
 
     private void finish() {
         value = null;
-        owner.runtime.counters().ended(LiveCounters.Kind.PARKS);
+        owner.ended(LiveCounters.Kind.PARKS);
         if (releaseHook != null) {
             try {
                 releaseHook.run();

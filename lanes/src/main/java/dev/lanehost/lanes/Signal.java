@@ -25,14 +25,14 @@ public final class Signal {
         }
     }
 
-    final ActorCell owner;
+    final ResourceOwner owner;
     private final SignalMode mode;
     private final SignalCallback callback;
     private final Runnable releaseHook;
     @SuppressWarnings("unused")
     private volatile boolean attached = true;
 
-    Signal(ActorCell owner, SignalMode mode, SignalCallback callback, Runnable releaseHook) {
+    Signal(ResourceOwner owner, SignalMode mode, SignalCallback callback, Runnable releaseHook) {
         this.owner = owner;
         this.mode = mode;
         this.callback = callback;
@@ -56,14 +56,14 @@ public final class Signal {
             if (!detach()) {
                 return false;
             }
-            boolean queued = owner.deliver(new Letter.SignalFired(this, payload.clone()));
+            boolean queued = owner.signalFired(this, payload.clone());
             release();
             return queued;
         }
         if (!attached) {
             return false;
         }
-        return owner.deliver(new Letter.SignalFired(this, payload.length == 0 ? NO_PAYLOAD : payload.clone()));
+        return owner.signalFired(this, payload.length == 0 ? NO_PAYLOAD : payload.clone());
     }
 
     /**
@@ -91,7 +91,7 @@ public final class Signal {
     /** Halt teardown: the owner already dropped its reference. */
     void cancelForHalt() {
         if (ATTACHED.compareAndSet(this, true, false)) {
-            owner.runtime.counters().ended(LiveCounters.Kind.SIGNALS);
+            owner.ended(LiveCounters.Kind.SIGNALS);
             runReleaseHook();
         }
     }
@@ -104,8 +104,8 @@ public final class Signal {
         if (!ATTACHED.compareAndSet(this, true, false)) {
             return false;
         }
-        owner.resources.forget(this);
-        owner.runtime.counters().ended(LiveCounters.Kind.SIGNALS);
+        owner.forget(this);
+        owner.ended(LiveCounters.Kind.SIGNALS);
         return true;
     }
 

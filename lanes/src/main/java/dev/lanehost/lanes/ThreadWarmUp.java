@@ -18,11 +18,11 @@ final class ThreadWarmUp {
     static final int ROUNDS_ONCE_WARM = 500;
     private static final String NAME = "lanehost-warm-up";
 
-    private final ActorRuntime runtime;
+    private final RuntimeContext runtime;
     /** Rounds run on this runtime so far, by any thread: compiled code serves every thread. */
     private final AtomicLong roundsRun = new AtomicLong();
 
-    ThreadWarmUp(ActorRuntime runtime) {
+    ThreadWarmUp(RuntimeContext runtime) {
         this.runtime = runtime;
     }
 

@@ -22,7 +22,7 @@ public final class Timer implements Comparable<Timer> {
         }
     }
 
-    final ActorCell owner;
+    final ResourceOwner owner;
     final long deadline;
     /** Ties between equal deadlines break by creation order, so timer order is deterministic. */
     final long sequence;
@@ -30,7 +30,7 @@ public final class Timer implements Comparable<Timer> {
     @SuppressWarnings("unused")
     private volatile int state;
 
-    Timer(ActorCell owner, long deadline, long sequence, TurnCallback callback) {
+    Timer(ResourceOwner owner, long deadline, long sequence, TurnCallback callback) {
         this.owner = owner;
         this.deadline = deadline;
         this.sequence = sequence;
@@ -46,8 +46,8 @@ public final class Timer implements Comparable<Timer> {
         if (!STATE.compareAndSet(this, ARMED, CANCELLED)) {
             return false;
         }
-        owner.resources.forget(this);
-        owner.runtime.counters().ended(LiveCounters.Kind.TIMERS);
+        owner.forget(this);
+        owner.ended(LiveCounters.Kind.TIMERS);
         return true;
     }
 
@@ -61,15 +61,15 @@ public final class Timer implements Comparable<Timer> {
         if (!STATE.compareAndSet(this, ARMED, FIRED)) {
             return; // cancelled meanwhile; the queue drops it
         }
-        owner.resources.forget(this);
-        owner.runtime.counters().ended(LiveCounters.Kind.TIMERS);
-        owner.deliver(new Letter.TimerDue(this));
+        owner.forget(this);
+        owner.ended(LiveCounters.Kind.TIMERS);
+        owner.timerDue(this);
     }
 
     /** Halt teardown: cancel without touching the owner's (already cleared) timer set. */
     void cancelForHalt() {
         if (STATE.compareAndSet(this, ARMED, CANCELLED)) {
-            owner.runtime.counters().ended(LiveCounters.Kind.TIMERS);
+            owner.ended(LiveCounters.Kind.TIMERS);
         }
     }
 

@@ -178,7 +178,7 @@ final class TurnContext implements ActorContext {
     @Override
     public void monitor(ActorRef actor) {
         checkInTurn();
-        ActorCell target = Objects.requireNonNull(actor, "actor").cell;
+        ActorCell target = (ActorCell) Objects.requireNonNull(actor, "actor").cell;
         if (!target.watchers.addMonitor(cell)) {
             cell.deliver(new Letter.DownNotice(new Down(actor, target.exitReason)));
         }
@@ -187,7 +187,7 @@ final class TurnContext implements ActorContext {
     @Override
     public void link(ActorRef actor) {
         checkInTurn();
-        ActorCell peer = Objects.requireNonNull(actor, "actor").cell;
+        ActorCell peer = (ActorCell) Objects.requireNonNull(actor, "actor").cell;
         if (peer == cell) {
             return;
         }

@@ -10,9 +10,12 @@
  *
  * <h2>Layout</h2>
  * Public types are the API. The package-private ones are the runtime's parts, one concern per file, kept
- * package-private so no other module can reach them:
+ * package-private so no other module can reach them. Three seams keep dependencies pointing down: the API
+ * handles see an actor only as an {@code Addressee} ({@link dev.lanehost.lanes.ActorRef}) or a
+ * {@code ResourceOwner} (timers, signals, parks), and the cells and lanes see the runtime only as a
+ * {@code RuntimeContext}, which {@link dev.lanehost.lanes.ActorRuntime} implements privately.
  * <ul>
- *   <li><b>runtime</b> — {@code ActorRuntime} (registry, spawning, lifecycle), {@code ActorRegistry},
+ *   <li><b>runtime</b> — {@code ActorRuntime} (registry, spawning, lifecycle), {@code RuntimeContext}, {@code ActorRegistry},
  *       {@code LaneRegistry}, {@code RuntimeClose} (the close protocol), {@code RuntimeLog},
  *       {@code GuardedObserver}, {@code ThreadWarmUp}.</li>
  *   <li><b>profiles</b> — the {@code Scheduler} seam and its implementations side by side:
