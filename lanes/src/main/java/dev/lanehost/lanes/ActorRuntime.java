@@ -46,7 +46,6 @@ public final class ActorRuntime implements AutoCloseable {
     /** What the cells and lanes see of this runtime. */
     private final RuntimeContext context = new Inside();
     private final ThreadWarmUp warmUp = new ThreadWarmUp(context);
-    private volatile boolean closed;
     private final RuntimeClose shutdown;
 
     private ActorRuntime(Builder builder) {
@@ -209,7 +208,7 @@ public final class ActorRuntime implements AutoCloseable {
      */
     public RunStatus runUntilIdle(Duration budget, long maxTurns) {
         Objects.requireNonNull(budget, "budget (Duration.ZERO for no cap)");
-        if (closed) {
+        if (context.isClosed()) {
             return RunStatus.CLOSED;
         }
         return scheduler.runUntilIdle(budget, maxTurns);
@@ -295,7 +294,7 @@ public final class ActorRuntime implements AutoCloseable {
     }
 
     public boolean isClosed() {
-        return closed;
+        return context.isClosed();
     }
 
     // ---------------------------------------------------------------- close
@@ -325,7 +324,7 @@ public final class ActorRuntime implements AutoCloseable {
      * @return per lane, where its actors were torn down and why
      */
     public CloseReport closeAndReport() {
-        closed = true; // whoever gets here first: from now on drives, binds and releases answer CLOSED
+        context.markClosed(); // whoever gets here first: from now on drives, binds and releases answer CLOSED
         return shutdown.run(lanes.all(), scheduler::stop);
     }
 
@@ -346,12 +345,7 @@ public final class ActorRuntime implements AutoCloseable {
     // ---------------------------------------------------------------- the cells' and lanes' side
 
     /** The runtime as its cells and lanes see it; private, so none of it is public API. */
-    private final class Inside implements RuntimeContext {
-        @Override
-        public boolean isClosed() {
-            return closed;
-        }
-
+    private final class Inside extends RuntimeContext {
         @Override
         public long nanoTime() {
             return scheduler.nanoTime();
@@ -435,7 +429,7 @@ public final class ActorRuntime implements AutoCloseable {
     }
 
     private void checkOpen() {
-        if (closed) {
+        if (context.isClosed()) {
             throw new IllegalStateException("the runtime is closed");
         }
     }
