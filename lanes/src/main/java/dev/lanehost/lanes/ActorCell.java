@@ -1,21 +1,16 @@
 package dev.lanehost.lanes;
 
+import dev.lanehost.lanes.internal.LiveCounters;
 import dev.lanehost.lanes.internal.MpscNode;
-import dev.lanehost.lanes.internal.MpscQueue;
-import java.lang.foreign.Arena;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Objects;
-import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * One actor: its mailbox, scheduling state, resources and behaviour. The cell is also the run-queue node
- * (it is queued at most once at a time) and the {@link ActorContext} its behaviour sees.
+ * One actor's scheduling core: its scheduled flag, its turn lock and the run-once step, and its halt.
+ * The cell is also the run-queue node (it is queued at most once at a time); its parts are the
+ * {@link Mailbox}, the {@link TurnContext} its behaviour sees, its {@link ActorResources} and its
+ * {@link Watchers}.
  *
  * <h2>Scheduling protocol</h2>
  * <ol>
@@ -34,7 +29,8 @@ import java.util.function.Supplier;
  *   <li>Any thread claims the halt by CAS on {@code exitReason} (only the first wins), removes the actor
  *       from the registry, and schedules the cell.</li>
  *   <li>The cell's own placement, at its next {@link #runOnce()}, tears down under the turn lock:
- *       {@code stopped} → letters → signals → timers → parks → arena → notify monitors and links. So
+ *       {@code stopped} → letters → signals → timers → parks → arena ({@link ActorResources}) → notify
+ *       monitors and links ({@link Watchers}). So
  *       teardown, like every turn, runs on the actor's placement (a lane actor's on its lane thread).</li>
  *   <li>A letter that slips in after teardown (a send racing the claim) schedules the cell once more and
  *       is released there.</li>
@@ -44,14 +40,10 @@ import java.util.function.Supplier;
  * thread, by that thread. Neither ever waits for the other inside a user hook: a runner that finds it taken
  * hands the cell back ({@link #runOnce()}). Observers never take it: the mailbox depth is an O(1) count.
  */
-final class ActorCell extends MpscNode implements ActorContext {
+final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
     private static final VarHandle SCHEDULED;
     private static final VarHandle TURN_LOCK;
     private static final VarHandle EXIT_REASON;
-    private static final VarHandle TURNS;
-    private static final VarHandle TURN_STARTED;
-    private static final VarHandle LETTERS_OFFERED;
-    private static final VarHandle LETTERS_TAKEN;
 
     static {
         try {
@@ -59,27 +51,26 @@ final class ActorCell extends MpscNode implements ActorContext {
             SCHEDULED = lookup.findVarHandle(ActorCell.class, "scheduled", int.class);
             TURN_LOCK = lookup.findVarHandle(ActorCell.class, "turnLock", int.class);
             EXIT_REASON = lookup.findVarHandle(ActorCell.class, "exitReason", ExitReason.class);
-            TURNS = lookup.findVarHandle(ActorCell.class, "turns", long.class);
-            TURN_STARTED = lookup.findVarHandle(ActorCell.class, "turnStartedNanos", long.class);
-            LETTERS_OFFERED = lookup.findVarHandle(ActorCell.class, "lettersOffered", long.class);
-            LETTERS_TAKEN = lookup.findVarHandle(ActorCell.class, "lettersTaken", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
+    /** How long close() waits for a running turn before leaving its teardown to the turn's runner. */
+    private static final long CLOSE_GRACE_NANOS = 1_000_000_000L;
+
     final long id;
     final String name;
     final Placement placement;
-    final ActorRuntime runtime;
+    final RuntimeContext runtime;
     final RunQueue home;
     /** The lane this actor lives on, or null for the normal placement. */
     final ExecutionLane lane;
     final ActorRef ref;
-    private final MpscQueue<Letter> mailbox = new MpscQueue<>();
-
-    private Supplier<? extends Behavior> factory;
-    private Behavior behavior;
+    final Mailbox mailbox;
+    final TurnContext context;
+    final ActorResources resources;
+    final Watchers watchers = new Watchers();
 
     @SuppressWarnings("unused")
     private volatile int scheduled;
@@ -88,33 +79,8 @@ final class ActorCell extends MpscNode implements ActorContext {
     volatile ExitReason exitReason;
     /** Set once the halt teardown has run; read by the runner and observers. */
     private volatile boolean tornDown;
-    private volatile boolean started;
-    // Written by the running turn with release (no fence on the hot path), read by observers with acquire.
-    /** Turns completed. */
-    @SuppressWarnings("unused")
-    private long turns;
-    /** Runtime clock at the start of the current turn, 0 between turns. */
-    @SuppressWarnings("unused")
-    private long turnStartedNanos;
-    // The mailbox depth without walking it: senders add (atomically), the holder of the turn lock takes.
-    @SuppressWarnings("unused")
-    private long lettersOffered;
-    @SuppressWarnings("unused")
-    private long lettersTaken;
-    /** The thread running the current turn, so context calls from elsewhere are refused. */
-    private Thread turnThread;
-    private Arena arena;
 
-    // Resources and watchers, guarded by `this`; every critical section is a few field updates.
-    private final List<Signal> signals = new ArrayList<>(0);
-    private final Set<Timer> timers = new LinkedHashSet<>();
-    private final Set<Park<?>> parks = new LinkedHashSet<>();
-    private final List<ActorCell> monitors = new ArrayList<>(0);
-    private final Set<ActorCell> links = new LinkedHashSet<>();
-    /** Set (under `this`) once monitors and links have been notified; later monitors are told at once. */
-    private boolean notified;
-
-    ActorCell(long id, String name, Placement placement, ActorRuntime runtime, RunQueue home, ExecutionLane lane,
+    ActorCell(long id, String name, Placement placement, RuntimeContext runtime, RunQueue home, ExecutionLane lane,
               Supplier<? extends Behavior> factory) {
         this.id = id;
         this.name = name;
@@ -122,11 +88,12 @@ final class ActorCell extends MpscNode implements ActorContext {
         this.runtime = runtime;
         this.home = home;
         this.lane = lane;
-        this.factory = factory;
         this.ref = new ActorRef(this);
+        this.mailbox = new Mailbox(lane);
+        this.context = new TurnContext(this, factory);
+        this.resources = new ActorResources(runtime.counters());
         // The start is the first letter: it runs on the actor's placement, never on the spawner's thread.
-        countOffered();
-        mailbox.offer(new Letter(Letter.START, null, null));
+        mailbox.offer(new Letter.Start());
     }
 
     // ---------------------------------------------------------------- any thread
@@ -136,7 +103,6 @@ final class ActorCell extends MpscNode implements ActorContext {
         if (exitReason != null) {
             return false;
         }
-        countOffered();
         mailbox.offer(letter);
         schedule();
         if (runtime.isClosed()) {
@@ -158,33 +124,11 @@ final class ActorCell extends MpscNode implements ActorContext {
                 return;
             }
             try {
-                releaseLateLetters();
+                mailbox.releaseUnhandled(this);
             } finally {
                 TURN_LOCK.setVolatile(this, 0);
             }
         }
-    }
-
-    /** Before the offer, so a count never runs behind what a consumer can take. */
-    private void countOffered() {
-        LETTERS_OFFERED.getAndAdd(this, 1L);
-        if (lane != null) {
-            lane.letterQueued();
-        }
-    }
-
-    /** Letters in the mailbox: O(1), exact when nobody is sending, never negative. Any thread. */
-    long mailboxDepth() {
-        return Math.max(0, (long) LETTERS_OFFERED.getVolatile(this) - (long) LETTERS_TAKEN.getAcquire(this));
-    }
-
-    /** Holder of the turn lock only. */
-    private Letter takeLetter() {
-        Letter letter = mailbox.poll();
-        if (letter != null) {
-            LETTERS_TAKEN.setRelease(this, (long) LETTERS_TAKEN.get(this) + 1);
-        }
-        return letter;
     }
 
     void schedule() {
@@ -194,14 +138,87 @@ final class ActorCell extends MpscNode implements ActorContext {
     }
 
     /** Claims the halt (once), takes the actor out of the registry, and schedules its teardown. */
-    boolean halt(ExitReason reason) {
+    @Override
+    public boolean halt(ExitReason reason) {
         if (!EXIT_REASON.compareAndSet(this, (ExitReason) null, reason)) {
             return false;
         }
-        runtime.unregister(this);
+        runtime.halted(this);
         runtime.observer().haltStep(ref, HaltStep.REGISTRY);
         schedule();
         return true;
+    }
+
+    // ---------------------------------------------------------------- the handles' side (any thread)
+
+    @Override
+    public long id() {
+        return id;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public Placement placement() {
+        return placement;
+    }
+
+    @Override
+    public boolean tell(Object message) {
+        return deliver(new Letter.Message(message));
+    }
+
+    @Override
+    public boolean submit(TurnTask task) {
+        return deliver(new Letter.Task(task));
+    }
+
+    @Override
+    public boolean isRunBy(Thread thread) {
+        return runtime.isRunnerOf(this, thread);
+    }
+
+    @Override
+    public ExitReason exitReason() {
+        return exitReason;
+    }
+
+    @Override
+    public boolean timerDue(Timer timer) {
+        return deliver(new Letter.TimerDue(timer));
+    }
+
+    @Override
+    public boolean signalFired(Signal signal, byte[] payload) {
+        return deliver(new Letter.SignalFired(signal, payload));
+    }
+
+    @Override
+    public boolean parkCompleted(Park<?> park) {
+        return deliver(new Letter.ParkCompleted(park));
+    }
+
+    @Override
+    public void forget(Timer timer) {
+        resources.forget(timer);
+    }
+
+    @Override
+    public void forget(Signal signal) {
+        resources.forget(signal);
+    }
+
+    @Override
+    public void forget(Park<?> park) {
+        resources.forget(park);
+    }
+
+    @Override
+    public void ended(LiveCounters.Kind kind) {
+        runtime.counters().ended(kind);
     }
 
     // ---------------------------------------------------------------- the run queue's consumer
@@ -224,9 +241,9 @@ final class ActorCell extends MpscNode implements ActorContext {
         }
         try {
             if (exitReason == null) {
-                Letter letter = takeLetter();
+                Letter letter = mailbox.take();
                 if (letter != null) {
-                    runTurn(letter);
+                    context.run(letter);
                     ran = 1;
                 }
             }
@@ -250,113 +267,29 @@ final class ActorCell extends MpscNode implements ActorContext {
         return ran;
     }
 
-    private void runTurn(Letter letter) {
-        turnThread = Thread.currentThread();
-        TURN_STARTED.setRelease(this, runtime.nanoTime());
-        try {
-            switch (letter.kind) {
-                case Letter.START -> start();
-                case Letter.MESSAGE, Letter.DOWN -> behavior.receive(this, letter.payload);
-                case Letter.TIMER -> ((Timer) letter.payload).run(this);
-                case Letter.SIGNAL -> ((Signal) letter.payload).run(this, (byte[]) letter.detail);
-                case Letter.PARK -> ((Park<?>) letter.payload).consume(this);
-                case Letter.TASK -> ((TurnTask) letter.payload).run(this);
-                case Letter.EXIT -> halt(new ExitReason.Linked((ActorRef) letter.payload, (ExitReason) letter.detail));
-                default -> throw new IllegalStateException("unknown letter kind " + letter.kind);
-            }
-        } catch (Throwable failure) {
-            halt(new ExitReason.Failed(failure));
-            runtime.turnFailed(this, failure); // a turn runs at most once after its actor halts, so once per actor
-        } finally {
-            turnThread = null;
-            TURN_STARTED.setRelease(this, 0L);
-            TURNS.setRelease(this, (long) TURNS.get(this) + 1);
+    /** Under the turn lock, once halted: the teardown the first time, then only late letters. */
+    private void finishHalt() {
+        if (!tornDown) {
+            teardown();
+        } else {
+            mailbox.releaseUnhandled(this);
         }
     }
 
-    private void start() throws Exception {
-        Supplier<? extends Behavior> make = factory;
-        factory = null;
-        Behavior made = make.get();
-        if (made == null) {
-            throw new NullPointerException("the behaviour factory of actor " + name + " returned null");
-        }
-        behavior = made;
-        started = true;
-        behavior.started(this);
-    }
-
+    /** The halt protocol's step 2, in order; each step once, each reported to the observer. */
     private void teardown() {
         tornDown = true;
         ExitReason reason = exitReason;
         RuntimeObserver observer = runtime.observer();
-        if (behavior != null) {
-            turnThread = Thread.currentThread();
-            try {
-                behavior.stopped(this, reason);
-            } catch (Throwable e) {
-                runtime.hookFailed(this, "stopped", e);
-            } finally {
-                turnThread = null;
-            }
-        }
+        context.stopped(reason);
         observer.haltStep(ref, HaltStep.STOPPED);
-
-        releaseLateLetters();
+        mailbox.releaseUnhandled(this);
         observer.haltStep(ref, HaltStep.LETTERS);
-
-        List<Signal> attachedSignals;
-        List<Timer> armedTimers;
-        List<Park<?>> pendingParks;
-        synchronized (this) {
-            attachedSignals = new ArrayList<>(signals);
-            signals.clear();
-            armedTimers = new ArrayList<>(timers);
-            timers.clear();
-            pendingParks = new ArrayList<>(parks);
-            parks.clear();
-        }
-        for (Signal signal : attachedSignals) {
-            signal.cancelForHalt(); // runs the release hook, outside our lock
-        }
-        observer.haltStep(ref, HaltStep.SIGNALS);
-        for (Timer timer : armedTimers) {
-            timer.cancelForHalt();
-        }
-        observer.haltStep(ref, HaltStep.TIMERS);
-        for (Park<?> park : pendingParks) {
-            park.cancelForHalt(); // release hooks outside any lock, so they may stop or join producers
-        }
-        observer.haltStep(ref, HaltStep.PARKS);
-        if (arena != null) {
-            arena.close();
-            arena = null;
-            runtime.arenaClosed();
-        }
-        observer.haltStep(ref, HaltStep.ARENA);
-        behavior = null;
-
-        List<ActorCell> watchers;
-        List<ActorCell> linked;
-        synchronized (this) {
-            notified = true;
-            watchers = new ArrayList<>(monitors);
-            monitors.clear();
-            linked = new ArrayList<>(links);
-            links.clear();
-        }
-        Down down = new Down(ref, reason);
-        for (ActorCell watcher : watchers) {
-            watcher.deliver(new Letter(Letter.DOWN, down, null));
-        }
-        for (ActorCell peer : linked) {
-            peer.unlinkFrom(this);
-            if (reason.isAbnormal()) {
-                peer.deliver(new Letter(Letter.EXIT, ref, reason));
-            }
-        }
+        resources.release(observer, ref);
+        context.forgetBehavior();
+        watchers.notifyEnded(this, reason);
         observer.haltStep(ref, HaltStep.NOTIFIED);
-        runtime.actorTornDown(this);
+        runtime.tornDown(this);
     }
 
     /**
@@ -373,29 +306,6 @@ final class ActorCell extends MpscNode implements ActorContext {
 
     private boolean hasWork() {
         return !mailbox.isEmpty() || (exitReason != null && !tornDown);
-    }
-
-    /** Drops letters nobody will handle; a delivered park still gets its release hook, a task its abandonment. */
-    private void releaseLateLetters() {
-        long dropped = 0;
-        try {
-            for (Letter letter; (letter = takeLetter()) != null; ) {
-                dropped++;
-                if (letter.kind == Letter.PARK) {
-                    ((Park<?>) letter.payload).releaseUnconsumed();
-                } else if (letter.kind == Letter.TASK) {
-                    try {
-                        ((TurnTask) letter.payload).abandoned();
-                    } catch (Throwable e) {
-                        runtime.hookFailed(this, "TurnTask.abandoned", e);
-                    }
-                }
-            }
-        } finally {
-            if (dropped > 0 && lane != null) {
-                lane.lettersTaken(dropped);
-            }
-        }
     }
 
     /**
@@ -418,18 +328,6 @@ final class ActorCell extends MpscNode implements ActorContext {
         }
     }
 
-    /** Under the turn lock, once halted: the teardown the first time, then only late letters. */
-    private void finishHalt() {
-        if (!tornDown) {
-            teardown();
-        } else {
-            releaseLateLetters();
-        }
-    }
-
-    /** How long close() waits for a running turn before leaving its teardown to the turn's runner. */
-    private static final long CLOSE_GRACE_NANOS = 1_000_000_000L;
-
     private boolean tryLockTurn(long patienceNanos) {
         long deadline = System.nanoTime() + patienceNanos;
         while (!TURN_LOCK.compareAndSet(this, 0, 1)) {
@@ -441,167 +339,27 @@ final class ActorCell extends MpscNode implements ActorContext {
         return true;
     }
 
-    // ---------------------------------------------------------------- resources (owner's turn or teardown)
-
-    synchronized void forgetTimer(Timer timer) {
-        timers.remove(timer);
-    }
-
-    synchronized void forgetSignal(Signal signal) {
-        signals.remove(signal);
-    }
-
-    synchronized void forgetPark(Park<?> park) {
-        parks.remove(park);
-    }
-
-    private synchronized void unlinkFrom(ActorCell peer) {
-        links.remove(peer);
-    }
-
-    // ---------------------------------------------------------------- ActorContext (own turn only)
-
-    @Override
-    public ActorRef self() {
-        checkInTurn();
-        return ref;
-    }
-
-    @Override
-    public long nanoTime() {
-        checkInTurn();
-        return runtime.nanoTime();
-    }
-
-    @Override
-    public ActorRef spawn(String name, Supplier<? extends Behavior> factory) {
-        checkInTurn();
-        return runtime.spawn(name, factory);
-    }
-
-    @Override
-    public ActorRef spawnOnLane(String lane, String name, Supplier<? extends Behavior> factory) {
-        checkInTurn();
-        return runtime.spawnOnLane(lane, name, factory);
-    }
-
-    @Override
-    public Timer delay(Duration delay, TurnCallback callback) {
-        checkInTurn();
-        Objects.requireNonNull(delay, "delay");
-        Objects.requireNonNull(callback, "callback");
-        Timer timer = runtime.newTimer(this, delay, callback);
-        synchronized (this) {
-            timers.add(timer);
-        }
-        runtime.arm(timer);
-        return timer;
-    }
-
-    @Override
-    public Signal signal(SignalMode mode, SignalCallback callback, Runnable releaseHook) {
-        checkInTurn();
-        Objects.requireNonNull(mode, "mode");
-        Objects.requireNonNull(callback, "callback");
-        Signal signal = new Signal(this, mode, callback, releaseHook);
-        synchronized (this) {
-            signals.add(signal);
-        }
-        runtime.signalCreated();
-        return signal;
-    }
-
-    @Override
-    public <T> Park<T> park(ParkCallback<T> callback, Runnable releaseHook) {
-        checkInTurn();
-        Objects.requireNonNull(callback, "callback");
-        Park<T> park = new Park<>(this, callback, releaseHook);
-        synchronized (this) {
-            parks.add(park);
-        }
-        runtime.parkCreated();
-        return park;
-    }
-
-    @Override
-    public void monitor(ActorRef actor) {
-        checkInTurn();
-        ActorCell target = Objects.requireNonNull(actor, "actor").cell;
-        boolean alreadyGone;
-        synchronized (target) {
-            alreadyGone = target.notified;
-            if (!alreadyGone) {
-                target.monitors.add(this);
-            }
-        }
-        if (alreadyGone) {
-            deliver(new Letter(Letter.DOWN, new Down(actor, target.exitReason), null));
-        }
-    }
-
-    @Override
-    public void link(ActorRef actor) {
-        checkInTurn();
-        ActorCell peer = Objects.requireNonNull(actor, "actor").cell;
-        if (peer == this) {
-            return;
-        }
-        boolean peerGone;
-        synchronized (peer) {
-            peerGone = peer.notified;
-            if (!peerGone) {
-                peer.links.add(this);
-            }
-        }
-        if (peerGone) {
-            if (peer.exitReason.isAbnormal()) {
-                halt(new ExitReason.Linked(actor, peer.exitReason));
-            }
-            return;
-        }
-        synchronized (this) {
-            links.add(peer);
-        }
-    }
-
-    @Override
-    public void stop() {
-        checkInTurn();
-        halt(ExitReason.NORMAL);
-    }
-
-    @Override
-    public Arena arena() {
-        checkInTurn();
-        if (arena == null) {
-            arena = Arena.ofShared();
-            runtime.arenaOpened();
-        }
-        return arena;
-    }
-
-    private void checkInTurn() {
-        if (turnThread != Thread.currentThread()) {
-            throw new IllegalStateException("the context of actor " + id + " (" + name
-                    + ") was used outside its own turn, on " + Thread.currentThread().getName());
-        }
-    }
-
     // ---------------------------------------------------------------- observation (any thread)
+
+    /** "actor 7 'mixer' on lane(audio)", for log lines: the runtime's own words, nothing of the user's. */
+    @Override
+    public String describe() {
+        return "actor " + id + " '" + name + "' on " + placement;
+    }
 
     /**
      * A row for the snapshot, from racy-but-safe scalars: the mailbox depth is a count, not a walk, so an
      * observer never takes the turn lock and never waits on a turn.
      */
     Snapshot.ActorRow snapshot(long now) {
-        int depth = (int) Math.min(Integer.MAX_VALUE, mailboxDepth());
-        long turnStarted = (long) TURN_STARTED.getAcquire(this);
+        int depth = (int) Math.min(Integer.MAX_VALUE, mailbox.depth());
+        long turnStarted = context.turnStartedNanos();
         Snapshot.ActorState state = exitReason != null ? Snapshot.ActorState.HALTING
                 : turnStarted != 0 ? Snapshot.ActorState.RUNNING
-                : !started ? Snapshot.ActorState.STARTING
+                : !context.isStarted() ? Snapshot.ActorState.STARTING
                 : scheduled != 0 ? Snapshot.ActorState.READY
                 : Snapshot.ActorState.IDLE;
-        return new Snapshot.ActorRow(id, name, placement.toString(), state, depth, (long) TURNS.getAcquire(this),
+        return new Snapshot.ActorRow(id, name, placement.toString(), state, depth, context.turns(),
                 turnStarted == 0 ? 0 : Math.max(0, now - turnStarted), 0);
     }
 }

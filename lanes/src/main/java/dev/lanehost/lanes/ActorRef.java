@@ -7,22 +7,23 @@ import java.util.Optional;
  * sends to it report that they were not delivered. Senders never care where the actor runs.
  */
 public final class ActorRef {
-    final ActorCell cell;
+    /** The actor; its cell, seen only through the seam a handle needs. */
+    final Addressee cell;
 
-    ActorRef(ActorCell cell) {
+    ActorRef(Addressee cell) {
         this.cell = cell;
     }
 
     public long id() {
-        return cell.id;
+        return cell.id();
     }
 
     public String name() {
-        return cell.name;
+        return cell.name();
     }
 
     public Placement placement() {
-        return cell.placement;
+        return cell.placement();
     }
 
     /**
@@ -32,7 +33,7 @@ public final class ActorRef {
      * @return true if queued; false if the actor has halted (or is halting)
      */
     public boolean tell(Object message) {
-        return cell.deliver(new Letter(Letter.MESSAGE, message, null));
+        return cell.tell(message);
     }
 
     /**
@@ -43,7 +44,7 @@ public final class ActorRef {
      */
     public boolean submit(TurnTask task) {
         java.util.Objects.requireNonNull(task, "task");
-        return cell.deliver(new Letter(Letter.TASK, task, null));
+        return cell.submit(task);
     }
 
     /**
@@ -52,7 +53,7 @@ public final class ActorRef {
      * a thread until this actor answers would deadlock.
      */
     public boolean isPlacementThread() {
-        return cell.runtime.isRunnerOf(cell, Thread.currentThread());
+        return cell.isRunBy(Thread.currentThread());
     }
 
     /** Halts the actor with {@link ExitReason#KILLED}. Any thread. @return true if this call halted it */
@@ -62,16 +63,16 @@ public final class ActorRef {
 
     /** True once the actor has halted (its teardown may still be running on its placement). */
     public boolean isTerminated() {
-        return cell.exitReason != null;
+        return cell.exitReason() != null;
     }
 
     /** Why the actor halted, once it has. */
     public Optional<ExitReason> exitReason() {
-        return Optional.ofNullable(cell.exitReason);
+        return Optional.ofNullable(cell.exitReason());
     }
 
     @Override
     public String toString() {
-        return "ActorRef[" + cell.id + " " + cell.name + " " + cell.placement + (isTerminated() ? " terminated" : "") + "]";
+        return "ActorRef[" + cell.id() + " " + cell.name() + " " + cell.placement() + (isTerminated() ? " terminated" : "") + "]";
     }
 }

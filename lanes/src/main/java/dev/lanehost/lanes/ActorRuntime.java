@@ -4,87 +4,63 @@ import dev.lanehost.affinity.Affinity;
 import dev.lanehost.affinity.AffinityPolicy;
 import dev.lanehost.affinity.AffinityResult;
 import dev.lanehost.affinity.Topology;
+import dev.lanehost.lanes.internal.LiveCounters;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 /**
- * The actor runtime: spawns actors on their placements, owns the lanes, the normal run queue and the
- * timers, and reports what it is doing.
+ * The actor runtime: the registry of actors and lanes, spawning, and the lifecycle (open, observed,
+ * closed). How turns are scheduled is its profile's {@code Scheduler}:
  *
  * <ul>
- *   <li>{@link Profile#HOSTED}: a worker thread runs the normal queue and a timer thread fires timers.
- *       Lanes are driven by their hosts. (The multi-worker pool with stealing arrives with its issue, on
- *       this same run-queue code.)</li>
- *   <li>{@link Profile#SINGLE_THREAD}: no threads at all; the host calls {@link #drain()} or
- *       {@link #runUntilIdle(Duration)}, which also fire due timers.</li>
- *   <li>{@link Profile#SIMULATED}: as SINGLE_THREAD, plus a virtual clock (moved by {@link #advance}, and
- *       by {@link #runUntilIdle} up to its budget) and a seeded choice among ready actors on the normal
- *       queue <em>and every lane</em>, which the draining thread drives itself; the picks are recorded as a
- *       {@link Schedule} that can be replayed.</li>
+ *   <li>{@link Profile#HOSTED} ({@code HostedScheduler}): a worker thread runs the normal queue and a timer
+ *       thread fires timers. Lanes are driven by their hosts. (The multi-worker pool with stealing arrives
+ *       with its issue, on this same run-queue code.)</li>
+ *   <li>{@link Profile#SINGLE_THREAD} ({@code DrainScheduler}): no threads at all; the host calls
+ *       {@link #drain()} or {@link #runUntilIdle(Duration)}, which also fire due timers.</li>
+ *   <li>{@link Profile#SIMULATED} ({@code SimulatedScheduler}): as SINGLE_THREAD, plus a virtual clock
+ *       (moved by {@link #advance}, and by {@link #runUntilIdle} up to its budget) and a seeded choice among
+ *       ready actors on the normal queue <em>and every lane</em>, which the draining thread drives itself;
+ *       the picks are recorded as a {@link Schedule} that can be replayed.</li>
  * </ul>
  */
 public final class ActorRuntime implements AutoCloseable {
-    private static final System.Logger LOG = System.getLogger("dev.lanehost.lanes");
-    private static final String NORMAL_QUEUE = "normal";
-    /** Virtual time starts here rather than at 0, which the cells use to mean "not in a turn". */
-    private static final long VIRTUAL_EPOCH = 1_000_000_000L;
+    /**
+     * Fifteen frames at 60 Hz, a dozen periods of a 1024-frame audio buffer at 48 kHz, two ticks of a 10 Hz
+     * control loop: a host that is still calling back drives within it, and a close whose hosts have gone
+     * quiet costs a quarter of a second.
+     */
+    static final Duration DEFAULT_LANE_CLOSE_GRACE = Duration.ofMillis(250);
 
     private final Profile profile;
     private final long laneStallThresholdNanos;
     private final RuntimeObserver observer;
-    private final SimulatedSchedule simulated;
-    private final AtomicLong virtualNanos = new AtomicLong(VIRTUAL_EPOCH);
-    private final RunQueue normal;
-    /** SIMULATED only: the normal queue and the lanes, chosen among by the seed. */
-    private final SimulatedQueues simulatedQueues;
     private final TimerQueue timers = new TimerQueue();
-    private final Map<String, ExecutionLane> lanes = new ConcurrentHashMap<>();
-    private final Map<Long, ActorCell> registry = new ConcurrentHashMap<>();
-    /** Every cell not yet torn down, including halted ones awaiting teardown on their placement. */
-    private final Map<Long, ActorCell> cells = new ConcurrentHashMap<>();
-    private final AtomicLong nextActorId = new AtomicLong();
-    private final AtomicLong nextTimerSequence = new AtomicLong();
-    private final AtomicReference<Thread> drainer = new AtomicReference<>();
-    private final AtomicLong liveSignals = new AtomicLong();
-    private final AtomicLong armedTimers = new AtomicLong();
-    private final AtomicLong liveParks = new AtomicLong();
-    private final AtomicLong openArenas = new AtomicLong();
-    private final AtomicLong stallReports = new AtomicLong();
-    private final ThreadWarmUp warmUp = new ThreadWarmUp(this);
-    private volatile boolean closed;
+    private final LaneRegistry lanes = new LaneRegistry();
+    private final Scheduler scheduler;
+    private final ActorRegistry actors = new ActorRegistry();
+    private final LiveCounters counters = new LiveCounters();
+    /** What the cells and lanes see of this runtime. */
+    private final RuntimeContext context = new Inside();
+    private final ThreadWarmUp warmUp = new ThreadWarmUp(context);
     private final RuntimeClose shutdown;
-    private final java.util.Queue<Runnable> closeActions = new java.util.concurrent.ConcurrentLinkedQueue<>();
-    private final HostedThreads hosted;
-    private final AffinityPolicy affinityPolicy;
-    private final Affinity affinity;
-    /** Thread name to what applying the affinity policy to it did; written once per thread at its start. */
-    private final Map<String, AffinityResult> affinityResults = new ConcurrentHashMap<>();
 
     private ActorRuntime(Builder builder) {
         this.profile = builder.profile;
         this.laneStallThresholdNanos = builder.laneStallThreshold.toNanos();
-        this.shutdown = new RuntimeClose(builder.laneCloseGrace.toNanos());
-        this.observer = builder.observer == null ? new RuntimeObserver() { } : guarded(builder.observer);
-        this.simulated = profile == Profile.SIMULATED ? new SimulatedSchedule(builder.seed, builder.replay) : null;
-        this.affinityPolicy = builder.affinityPolicy;
-        this.affinity = builder.affinity;
-        this.hosted = profile == Profile.HOSTED ? new HostedThreads(builder.affinityTopology) : null;
-        this.normal = new RunQueue(NORMAL_QUEUE, simulated, hosted == null ? null : hosted::wakeWorker);
-        this.simulatedQueues = simulated == null ? null : new SimulatedQueues(normal, simulated);
-        if (hosted != null) {
-            hosted.start();
-        }
+        this.shutdown = new RuntimeClose(builder.laneCloseGrace.toNanos(), actors);
+        this.observer = builder.observer == null ? new RuntimeObserver() { } : new GuardedObserver(builder.observer);
+        this.scheduler = switch (profile) {
+            case HOSTED -> new HostedScheduler(timers, lanes, builder.laneStallThreshold, builder.affinityPolicy,
+                    builder.affinity, builder.affinityTopology);
+            case SINGLE_THREAD -> new DrainScheduler(timers, lanes, this::isClosed);
+            case SIMULATED -> new SimulatedScheduler(timers, lanes, this::isClosed,
+                    new SimulatedSchedule(builder.seed, builder.replay));
+        };
+        scheduler.start();
     }
 
     /** A runtime of the given profile with default settings. */
@@ -114,13 +90,9 @@ public final class ActorRuntime implements AutoCloseable {
             throw new IllegalArgumentException("a lane name must not be blank");
         }
         checkOpen();
-        ExecutionLane lane = new ExecutionLane(name, this, new RunQueue(name, simulated, null), true);
-        if (lanes.putIfAbsent(name, lane) != null) {
-            throw new IllegalArgumentException("a lane named '" + name + "' is already registered; lane names are unique");
-        }
-        if (simulatedQueues != null) {
-            simulatedQueues.laneRegistered(lane);
-        }
+        ExecutionLane lane = new ExecutionLane(name, context, scheduler.newLaneQueue(name), true);
+        lanes.add(lane);
+        scheduler.laneRegistered(lane);
         return lane;
     }
 
@@ -142,7 +114,7 @@ public final class ActorRuntime implements AutoCloseable {
 
     /** True if a lane of this name is registered. Never drains work; for validating a spawn. */
     public boolean laneAvailable(String name) {
-        return name != null && lanes.containsKey(name);
+        return name != null && lanes.contains(name);
     }
 
     // ---------------------------------------------------------------- spawning
@@ -167,7 +139,7 @@ public final class ActorRuntime implements AutoCloseable {
         ExecutionLane target = lanes.get(lane);
         if (target == null) {
             throw new IllegalArgumentException("cannot spawn '" + name + "' on lane '" + lane
-                    + "': no lane of that name is registered (registered: " + new TreeSet<>(lanes.keySet()) + ")");
+                    + "': no lane of that name is registered (registered: " + lanes.names() + ")");
         }
         return spawn(name, factory, Placement.lane(lane), target);
     }
@@ -176,20 +148,19 @@ public final class ActorRuntime implements AutoCloseable {
         Objects.requireNonNull(name, "actor name");
         Objects.requireNonNull(factory, "behaviour factory");
         checkOpen();
-        RunQueue home = lane == null ? normal : lane.queue;
-        ActorCell cell = new ActorCell(nextActorId.incrementAndGet(), name, placement, this, home, lane, factory);
+        RunQueue home = lane == null ? scheduler.normal() : lane.queue;
+        ActorCell cell = new ActorCell(actors.nextId(), name, placement, context, home, lane, factory);
         if (lane != null) {
             lane.actorSpawned();
         }
-        registry.put(cell.id, cell);
-        cells.put(cell.id, cell);
+        actors.add(cell);
         cell.schedule();
         return cell.ref;
     }
 
     /** A live actor by id, or null once it has halted. */
     public ActorRef lookup(long id) {
-        ActorCell cell = registry.get(id);
+        ActorCell cell = actors.live(id);
         return cell == null ? null : cell.ref;
     }
 
@@ -204,24 +175,7 @@ public final class ActorRuntime implements AutoCloseable {
      * @throws IllegalStateException in the HOSTED profile (its worker drains), or if another thread is draining
      */
     public DrainResult drain() {
-        enterDrain();
-        Thread host = Thread.currentThread();
-        try {
-            int fired = timers.fireDue(nanoTime());
-            int turns = 0;
-            long pending = runnable(host);
-            for (long i = 0; i < pending; i++) {
-                int ran = runOne(host);
-                if (ran < 0) {
-                    break; // a sender is mid-queue: its actor runs in the next pass
-                }
-                turns += ran;
-            }
-            observeLanes();
-            return new DrainResult(turns, fired, runnable(host));
-        } finally {
-            drainer.set(null);
-        }
+        return scheduler.drain();
     }
 
     /**
@@ -254,108 +208,10 @@ public final class ActorRuntime implements AutoCloseable {
      */
     public RunStatus runUntilIdle(Duration budget, long maxTurns) {
         Objects.requireNonNull(budget, "budget (Duration.ZERO for no cap)");
-        if (closed) {
+        if (context.isClosed()) {
             return RunStatus.CLOSED;
         }
-        boolean timed = !budget.isNegative() && !budget.isZero();
-        boolean virtual = profile == Profile.SIMULATED;
-        long budgetNanos = timed ? saturatedNanos(budget) : 0;
-        boolean wallCapped = timed && !virtual;
-        long wallDeadline = wallCapped ? System.nanoTime() + budgetNanos : 0;
-        boolean turnCapped = maxTurns > 0;
-        enterDrain();
-        Thread host = Thread.currentThread();
-        try {
-            // SIMULATED: the latest virtual instant this run may reach (the clock at the call if untimed).
-            long windowEnd = virtual ? saturatedAdd(virtualNanos.get(), budgetNanos) : 0;
-            long turns = 0;
-            int spurious = 0;
-            while (true) {
-                timers.fireDue(nanoTime());
-                long pending = runnable(host);
-                if (pending == 0 || spurious > SPURIOUS_EMPTY_PASSES) {
-                    if (virtual && pending == 0 && jumpToNextTimerWithin(windowEnd)) {
-                        continue;
-                    }
-                    return quiescent(virtual, windowEnd);
-                }
-                long polled = 0;
-                for (; polled < pending; polled++) {
-                    int ran = runOne(host);
-                    if (ran < 0) {
-                        break;
-                    }
-                    turns += ran;
-                    if ((turnCapped && turns >= maxTurns) || (wallCapped && System.nanoTime() - wallDeadline >= 0)) {
-                        boolean workLeft = runnable(host) > 0 || (virtual && timers.hasArmedDueBy(windowEnd));
-                        return workLeft ? RunStatus.BUDGET_SPENT : quiescent(virtual, windowEnd);
-                    }
-                }
-                if (polled == 0) {
-                    spurious++;
-                    Thread.onSpinWait(); // a sender is between queueing and linking
-                } else {
-                    spurious = 0;
-                }
-            }
-        } finally {
-            drainer.set(null);
-        }
-    }
-
-    /**
-     * Fifteen frames at 60 Hz, a dozen periods of a 1024-frame audio buffer at 48 kHz, two ticks of a 10 Hz
-     * control loop: a host that is still calling back drives within it, and a close whose hosts have gone
-     * quiet costs a quarter of a second.
-     */
-    static final Duration DEFAULT_LANE_CLOSE_GRACE = Duration.ofMillis(250);
-
-    /** Passes that find a sender mid-queue (counted, nothing pollable) before the queue is taken as idle. */
-    private static final int SPURIOUS_EMPTY_PASSES = 1000;
-
-    /** Actors the draining thread would run now: the normal queue, and in SIMULATED the lanes it drives. */
-    private long runnable(Thread host) {
-        return simulatedQueues != null ? simulatedQueues.runnable(host) : normal.depth();
-    }
-
-    /** One turn of the draining thread's work. @return turns run (0 or 1), or -1 if nothing could be polled */
-    private int runOne(Thread host) {
-        if (simulatedQueues != null) {
-            return simulatedQueues.runOne(host);
-        }
-        ActorCell cell = normal.poll();
-        return cell == null ? -1 : cell.runOnce();
-    }
-
-    /** SIMULATED, nothing runnable: moves the clock to the next armed timer if it is due by {@code windowEnd}. */
-    private boolean jumpToNextTimerWithin(long windowEnd) {
-        if (!timers.hasArmedDueBy(windowEnd)) {
-            return false;
-        }
-        virtualNanos.accumulateAndGet(timers.nextDeadlineWithin(windowEnd), Math::max);
-        return true;
-    }
-
-    /** The end of a run with nothing left to do in it; SIMULATED spends the rest of the window. */
-    private RunStatus quiescent(boolean virtual, long windowEnd) {
-        if (virtual) {
-            virtualNanos.accumulateAndGet(windowEnd, Math::max); // no timer is due by then, so none is skipped
-        }
-        observeLanes();
-        return timers.hasArmed() ? RunStatus.TIMERS_PENDING : RunStatus.IDLE;
-    }
-
-    private static long saturatedNanos(Duration duration) {
-        try {
-            return duration.toNanos();
-        } catch (ArithmeticException tooLong) {
-            return Long.MAX_VALUE;
-        }
-    }
-
-    private static long saturatedAdd(long a, long b) {
-        long sum = a + b;
-        return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+        return scheduler.runUntilIdle(budget, maxTurns);
     }
 
     /**
@@ -365,14 +221,10 @@ public final class ActorRuntime implements AutoCloseable {
      * @return timers fired
      */
     public int advance(Duration duration) {
-        if (profile != Profile.SIMULATED) {
+        if (!(scheduler instanceof SimulatedScheduler simulated)) {
             throw new IllegalStateException("advance() moves the virtual clock of the SIMULATED profile; this runtime is " + profile);
         }
-        if (duration.isNegative()) {
-            throw new IllegalArgumentException("time only moves forward; got " + duration);
-        }
-        long now = virtualNanos.addAndGet(duration.toNanos());
-        return timers.fireDue(now);
+        return simulated.advance(duration);
     }
 
     /**
@@ -392,45 +244,30 @@ public final class ActorRuntime implements AutoCloseable {
 
     /** The runtime clock: System.nanoTime(), or the virtual clock in SIMULATED. */
     public long nanoTime() {
-        return profile == Profile.SIMULATED ? virtualNanos.get() : System.nanoTime();
+        return scheduler.nanoTime();
     }
 
     /** One row per actor not yet torn down and one per lane, without waiting on any busy actor. */
     public Snapshot snapshot() {
         long now = nanoTime();
-        List<Snapshot.ActorRow> actors = new ArrayList<>();
-        for (ActorCell cell : cells.values()) {
-            actors.add(cell.snapshot(now));
-        }
-        actors.sort(Comparator.comparingLong(Snapshot.ActorRow::id));
-        List<Snapshot.LaneRow> laneRows = new ArrayList<>();
-        for (ExecutionLane lane : lanes.values()) {
-            laneRows.add(lane.snapshot(now));
-        }
-        laneRows.sort(Comparator.comparing(Snapshot.LaneRow::name));
-        return new Snapshot(now, List.copyOf(actors), List.copyOf(laneRows));
+        return new Snapshot(now, actors.rows(now), lanes.rows(now));
     }
 
     /** Live resources; all zero once every actor is torn down. */
     public ResourceCounts resources() {
-        return new ResourceCounts(cells.size(), liveSignals.get(), armedTimers.get(), liveParks.get(), openArenas.get());
+        return new ResourceCounts(actors.count(), counters.live(LiveCounters.Kind.SIGNALS),
+                counters.live(LiveCounters.Kind.TIMERS), counters.live(LiveCounters.Kind.PARKS),
+                counters.live(LiveCounters.Kind.ARENAS));
     }
 
     /** Lanes with queued work that nobody has driven for the stall threshold (a metric). */
     public int stalledLanes() {
-        int stalled = 0;
-        long now = nanoTime();
-        for (ExecutionLane lane : lanes.values()) {
-            if (lane.observe(now)) {
-                stalled++;
-            }
-        }
-        return stalled;
+        return lanes.stalledCount(nanoTime());
     }
 
     /** Times a lane was first seen stalled (one per stall episode). */
     public long laneStallReports() {
-        return stallReports.get();
+        return lanes.stallReports().get();
     }
 
     /**
@@ -438,27 +275,29 @@ public final class ActorRuntime implements AutoCloseable {
      * applied, fell back (and why), or not requested. Recorded when the thread starts, before it runs a turn.
      */
     public Map<String, AffinityResult> affinityResults() {
-        return Map.copyOf(affinityResults);
+        return scheduler.affinityResults();
     }
 
     /** Runtime threads whose affinity policy was applied (a metric). */
     public long affinitySuccesses() {
-        return affinityResults.values().stream().filter(AffinityResult::isApplied).count();
+        return affinityResults().values().stream().filter(AffinityResult::isApplied).count();
     }
 
     /** Runtime threads whose affinity policy asked for CPUs but fell back (a metric). */
     public long affinityFailures() {
-        return affinityResults.values().stream().filter(r -> r.outcome() == AffinityResult.Outcome.FELL_BACK).count();
+        return affinityResults().values().stream().filter(r -> r.outcome() == AffinityResult.Outcome.FELL_BACK).count();
     }
 
     /** Actors queued on the normal placement. */
     public long normalQueued() {
-        return normal.depth();
+        return scheduler.normal().depth();
     }
 
     public boolean isClosed() {
-        return closed;
+        return context.isClosed();
     }
+
+    // ---------------------------------------------------------------- close
 
     /** As {@link #closeAndReport()}, for try-with-resources; {@link #lastCloseReport()} keeps what it did. */
     @Override
@@ -485,10 +324,8 @@ public final class ActorRuntime implements AutoCloseable {
      * @return per lane, where its actors were torn down and why
      */
     public CloseReport closeAndReport() {
-        closed = true; // whoever gets here first: from now on drives, binds and releases answer CLOSED
-        CloseReport report = shutdown.run(lanes.values(), this::stopHostedThreads, this::cellsInIdOrder);
-        runCloseActions();
-        return report;
+        context.markClosed(); // whoever gets here first: from now on drives, binds and releases answer CLOSED
+        return shutdown.run(lanes.all(), scheduler::stop);
     }
 
     /**
@@ -497,22 +334,7 @@ public final class ActorRuntime implements AutoCloseable {
      * logged and the others still run.
      */
     public void whenClosed(Runnable action) {
-        Objects.requireNonNull(action, "action");
-        closeActions.add(action);
-        if (shutdown.report() != null) {
-            runCloseActions();
-        }
-    }
-
-    private void runCloseActions() {
-        Runnable action;
-        while ((action = closeActions.poll()) != null) {
-            try {
-                action.run();
-            } catch (Throwable failure) {
-                internalError("a close action", failure);
-            }
-        }
+        shutdown.whenClosed(Objects.requireNonNull(action, "action"));
     }
 
     /** What the close did with each lane, or null while the runtime is open (or its close is running). */
@@ -520,310 +342,103 @@ public final class ActorRuntime implements AutoCloseable {
         return shutdown.report();
     }
 
-    private void stopHostedThreads() {
-        if (hosted != null) {
-            hosted.stop();
+    // ---------------------------------------------------------------- the cells' and lanes' side
+
+    /** The runtime as its cells and lanes see it; private, so none of it is public API. */
+    private final class Inside extends RuntimeContext {
+        @Override
+        public long nanoTime() {
+            return scheduler.nanoTime();
         }
-    }
 
-    // ---------------------------------------------------------------- package: the cells' side
-
-    boolean isRunnerOf(ActorCell cell, Thread thread) {
-        if (cell.placement instanceof Placement.Lane lane) {
-            ExecutionLane handle = lanes.get(lane.name());
-            return handle != null && handle.boundThread() == thread;
+        @Override
+        public RuntimeObserver observer() {
+            return observer;
         }
-        return hosted != null ? hosted.worker == thread : drainer.get() == thread;
-    }
 
-    RuntimeObserver observer() {
-        return observer;
-    }
-
-    long laneStallThresholdNanos() {
-        return laneStallThresholdNanos;
-    }
-
-    void unregister(ActorCell cell) {
-        registry.remove(cell.id);
-    }
-
-    void actorTornDown(ActorCell cell) {
-        cells.remove(cell.id);
-        if (cell.lane != null) {
-            cell.lane.actorTornDown();
+        @Override
+        public LiveCounters counters() {
+            return counters;
         }
-    }
 
-    /** Close: halts every actor of one lane (each halt queues the actor on the lane for its teardown). */
-    void haltActorsOf(ExecutionLane lane) {
-        for (ActorCell cell : cellsInIdOrder()) {
-            if (cell.lane == lane) {
-                cell.halt(ExitReason.SHUTDOWN);
+        @Override
+        public ActorRef spawn(String name, Supplier<? extends Behavior> factory) {
+            return ActorRuntime.this.spawn(name, factory);
+        }
+
+        @Override
+        public ActorRef spawnOnLane(String lane, String name, Supplier<? extends Behavior> factory) {
+            return ActorRuntime.this.spawnOnLane(lane, name, factory);
+        }
+
+        @Override
+        public Timer arm(ActorCell owner, Duration delay, TurnCallback callback) {
+            Timer timer = timers.newTimer(owner, nanoTime(), delay, callback);
+            owner.resources.add(timer);
+            counters.opened(LiveCounters.Kind.TIMERS);
+            timers.add(timer);
+            return timer;
+        }
+
+        @Override
+        public void halted(ActorCell cell) {
+            actors.halted(cell);
+        }
+
+        @Override
+        public void tornDown(ActorCell cell) {
+            actors.tornDown(cell);
+            if (cell.lane != null) {
+                cell.lane.actorTornDown();
             }
         }
-        shutdown.awaitHalts(); // an actor the closing thread claimed is queued for teardown once this returns
-    }
 
-    /** Close's fallback for one lane, on the closing thread: its actors, in id order. */
-    void tearDownOnClosingThread(ExecutionLane lane) {
-        for (ActorCell cell : cellsInIdOrder()) {
-            if (cell.lane == lane) {
-                cell.halt(ExitReason.SHUTDOWN); // no-op but for an actor spawned as the close began
-                cell.finishOnClose();
+        @Override
+        public boolean isRunnerOf(ActorCell cell, Thread thread) {
+            if (cell.placement instanceof Placement.Lane lane) {
+                ExecutionLane handle = lanes.get(lane.name());
+                return handle != null && handle.boundThread() == thread;
             }
+            return scheduler.runsNormalQueue(thread);
+        }
+
+        @Override
+        public long laneStallThresholdNanos() {
+            return laneStallThresholdNanos;
+        }
+
+        @Override
+        public AtomicLong laneStallCounter() {
+            return lanes.stallReports();
+        }
+
+        @Override
+        public void haltActorsOf(ExecutionLane lane) {
+            shutdown.haltActorsOf(lane);
+        }
+
+        @Override
+        public void tearDownOnClosingThread(ExecutionLane lane) {
+            shutdown.tearDownOnClosingThread(lane);
         }
     }
 
-    private List<ActorCell> cellsInIdOrder() {
-        List<ActorCell> ordered = new ArrayList<>(cells.values());
-        ordered.sort(Comparator.comparingLong(cell -> cell.id));
-        return ordered;
-    }
-
-    Timer newTimer(ActorCell owner, Duration delay, TurnCallback callback) {
-        long now = nanoTime();
-        long nanos = delay.isNegative() ? 0 : delay.toNanos();
-        long deadline = Long.MAX_VALUE - now < nanos ? Long.MAX_VALUE : now + nanos;
-        return new Timer(owner, deadline, nextTimerSequence.incrementAndGet(), callback);
-    }
-
-    void arm(Timer timer) {
-        armedTimers.incrementAndGet();
-        timers.add(timer);
-    }
-
-    void timerEnded() {
-        armedTimers.decrementAndGet();
-    }
-
-    void signalCreated() {
-        liveSignals.incrementAndGet();
-    }
-
-    void signalEnded() {
-        liveSignals.decrementAndGet();
-    }
-
-    void parkCreated() {
-        liveParks.incrementAndGet();
-    }
-
-    void parkEnded() {
-        liveParks.decrementAndGet();
-    }
-
-    void arenaOpened() {
-        openArenas.incrementAndGet();
-    }
-
-    void arenaClosed() {
-        openArenas.decrementAndGet();
-    }
-
-    /**
-     * A turn threw and halted its actor. The line names the actor, its placement and the exception's class;
-     * the exception itself goes to the logger, never through its {@code getMessage}/{@code toString} here,
-     * and nothing the logger does may break the halt that follows.
-     */
-    void turnFailed(ActorCell cell, Throwable failure) {
-        logSafely(System.Logger.Level.WARNING, "actor " + cell.id + " '" + cell.name + "' on " + cell.placement
-                + " halted: a turn threw " + failure.getClass().getName(), failure);
-    }
-
-    void hookFailed(ActorCell cell, String what, Throwable failure) {
-        logSafely(System.Logger.Level.WARNING, "actor " + cell.id + " '" + cell.name + "' on " + cell.placement + ": "
-                + what + " threw " + failure.getClass().getName(), failure);
-    }
-
-    void internalError(String where, Throwable failure) {
-        logSafely(System.Logger.Level.ERROR, "lanehost internal error in " + where + ": " + failure.getClass().getName(), failure);
-    }
-
-    /** Logs from a path that must not throw (a halt, a teardown, a drive): a failing logger is swallowed. */
-    static void logSafely(System.Logger.Level level, String message, Throwable failure) {
-        try {
-            LOG.log(level, message, failure);
-        } catch (Throwable ignored) {
-            // The logger (or the exception it formats) failed; the runtime's own path goes on.
-        }
-    }
-
-    static void logSafely(System.Logger.Level level, String message) {
-        try {
-            LOG.log(level, message);
-        } catch (Throwable ignored) {
-            // As above: logging never breaks a runtime path.
-        }
-    }
-
-    void laneStalled(ExecutionLane lane, long nanos) {
-        stallReports.incrementAndGet();
-        LOG.log(System.Logger.Level.WARNING, "lane '" + lane.name() + "' has " + lane.queued() + " actor(s) with "
-                + lane.queuedLetters() + " letter(s) queued and has not been driven for " + nanos / 1_000_000 + " ms: its host stopped calling back?");
-    }
-
-    private void observeLanes() {
-        long now = nanoTime();
-        for (ExecutionLane lane : lanes.values()) {
-            lane.observe(now);
-        }
-    }
-
-    private void enterDrain() {
-        if (profile == Profile.HOSTED) {
-            throw new IllegalStateException("drain() and runUntilIdle() are for SINGLE_THREAD and SIMULATED; "
-                    + "in HOSTED the worker thread runs the normal queue");
-        }
-        checkOpen();
-        Thread current = Thread.currentThread();
-        if (!drainer.compareAndSet(null, current)) {
-            throw new IllegalStateException("the runtime is already being drained by " + drainer.get()
-                    + "; SINGLE_THREAD and SIMULATED have one host thread at a time");
-        }
+    /** What the cells and lanes see of this runtime (a test builds a cell by hand with it). */
+    RuntimeContext context() {
+        return context;
     }
 
     private void checkOpen() {
-        if (closed) {
+        if (context.isClosed()) {
             throw new IllegalStateException("the runtime is closed");
         }
     }
 
     private SimulatedSchedule requireSimulated() {
-        if (simulated == null) {
+        if (!(scheduler instanceof SimulatedScheduler simulated)) {
             throw new IllegalStateException("schedules are recorded by the SIMULATED profile; this runtime is " + profile);
         }
-        return simulated;
-    }
-
-    private static RuntimeObserver guarded(RuntimeObserver delegate) {
-        return new RuntimeObserver() {
-            @Override
-            public void haltStep(ActorRef actor, HaltStep step) {
-                try {
-                    delegate.haltStep(actor, step);
-                } catch (Throwable e) {
-                    LOG.log(System.Logger.Level.WARNING, "RuntimeObserver.haltStep threw", e);
-                }
-            }
-        };
-    }
-
-    /** HOSTED: the worker that runs the normal queue, and the timer thread. */
-    private final class HostedThreads {
-        /** Bounds the timer thread's sleep so lane stall checks run even with no timer armed. */
-        private final long maxTimerWaitNanos = Math.max(1_000_000L, laneStallThresholdNanos / 2);
-        private final Thread worker = Thread.ofPlatform().name("lanehost-worker-0").daemon().unstarted(this::runWorker);
-        private final Thread timer = Thread.ofPlatform().name("lanehost-timer").daemon().unstarted(this::runTimers);
-        private final Topology topology;
-        /** start() returns once the worker has applied its affinity, so results are there to read. */
-        private final CountDownLatch placed = new CountDownLatch(1);
-        private volatile boolean workerIdle;
-        private volatile boolean running = true;
-
-        HostedThreads(Topology topology) {
-            this.topology = topology;
-        }
-        /**
-         * Polls before the worker parks: about 50 µs of PAUSEs, longer than a futex wake-up on a VM (5-10 µs)
-         * and short enough that an idle runtime costs nothing measurable; a reply to a caller who is still
-         * spinning then never waits on a wake-up.
-         */
-        private static final int WORKER_SPINS_BEFORE_PARK = 2_000;
-        /** close() waits this long for a turn in progress; a turn that never returns must not hang the host. */
-        private static final long STOP_GRACE_MILLIS = 5_000;
-
-        void start() {
-            worker.start();
-            timer.start();
-            boolean interrupted = false;
-            while (true) {
-                try {
-                    placed.await();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-
-        void wakeWorker() {
-            if (workerIdle) {
-                LockSupport.unpark(worker);
-            }
-        }
-
-        void stop() {
-            running = false;
-            LockSupport.unpark(worker);
-            timer.interrupt();
-            boolean interrupted = false;
-            for (Thread thread : List.of(worker, timer)) {
-                if (thread == Thread.currentThread()) {
-                    continue; // close() from a turn or a timer callback: that thread ends by itself
-                }
-                try {
-                    thread.join(STOP_GRACE_MILLIS);
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-                if (thread.isAlive()) {
-                    // A turn that never returns cannot be stopped in Java; the thread is a daemon.
-                    LOG.log(System.Logger.Level.WARNING, thread.getName() + " is still inside a turn after "
-                            + STOP_GRACE_MILLIS + " ms; close() leaves it running");
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-
-        private void runWorker() {
-            try {
-                affinityResults.put(worker.getName(), affinityPolicy.applyToCurrentThread(0, topology, affinity));
-            } catch (Throwable e) {
-                internalError("applying the affinity policy to " + worker.getName(), e);
-            } finally {
-                placed.countDown();
-            }
-            int idleSpins = 0;
-            while (running) {
-                ActorCell cell = normal.poll();
-                if (cell != null) {
-                    cell.runOnce();
-                    idleSpins = 0;
-                    continue;
-                }
-                if (idleSpins++ < WORKER_SPINS_BEFORE_PARK) {
-                    Thread.onSpinWait();
-                    continue;
-                }
-                idleSpins = 0;
-                // Idle protocol: announce, re-check (a sender's offer-then-check sees one or the other), park.
-                workerIdle = true;
-                if (normal.depth() == 0 && running) {
-                    LockSupport.park(this);
-                }
-                workerIdle = false;
-            }
-        }
-
-        private void runTimers() {
-            while (running) {
-                try {
-                    timers.awaitDue(System::nanoTime, maxTimerWaitNanos);
-                } catch (InterruptedException e) {
-                    if (!running) {
-                        return;
-                    }
-                }
-                timers.fireDue(System.nanoTime());
-                observeLanes();
-            }
-        }
+        return simulated.schedule();
     }
 
     /** Settings for a runtime. */

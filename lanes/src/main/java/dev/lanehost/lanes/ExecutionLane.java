@@ -1,16 +1,18 @@
 package dev.lanehost.lanes;
 
+import dev.lanehost.lanes.internal.LaneBinding;
+import dev.lanehost.lanes.internal.StallWatch;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A named run queue that only its host drains, by lending a thread to {@link #drive}. The handle is the
- * only drive capability: whoever holds it may drive, from one thread at a time.
+ * only drive capability: whoever holds it may drive, from one thread at a time. The drive loop is here;
+ * the binding is a {@code LaneBinding}, the part in the runtime's close a {@code LaneClose}, the stall
+ * watch a {@code StallWatch}.
  *
  * <h2>Drive protocol</h2>
  * <ol>
@@ -39,55 +41,40 @@ import java.util.regex.Pattern;
  * A drive never throws: turn failures halt their actors, and everything else becomes a status.
  */
 public final class ExecutionLane {
-    private static final System.Logger LOG = System.getLogger("dev.lanehost.lanes");
-    private static final VarHandle BOUND;
     private static final VarHandle DRIVES;
     private static final VarHandle TURNS;
     private static final VarHandle LAST_WORK_DRIVE;
     private static final VarHandle QUEUED_LETTERS;
     private static final VarHandle LIVE_ACTORS;
-    private static final VarHandle TEARDOWN_CLAIM;
-    private static final Pattern ATTACHED_THREAD_NAME = Pattern.compile("Thread-\\d+");
     /** Polls that find a producer mid-offer before a drive gives up and reports the work as remaining. */
     private static final int SPURIOUS_EMPTY_RETRIES = 100;
-    /** Teardown after close: nobody else may be offering, so a few thousand pauses cover a preempted sender. */
-    private static final int TEARDOWN_SPURIOUS_RETRIES = 10_000;
-    private static final int TEARDOWN_OPEN = 0;
-    private static final int TEARDOWN_BY_LANE_THREAD = 1;
-    private static final int TEARDOWN_BY_CLOSING_THREAD = 2;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            BOUND = lookup.findVarHandle(ExecutionLane.class, "boundThread", Thread.class);
             DRIVES = lookup.findVarHandle(ExecutionLane.class, "drives", long.class);
             TURNS = lookup.findVarHandle(ExecutionLane.class, "turns", long.class);
             LAST_WORK_DRIVE = lookup.findVarHandle(ExecutionLane.class, "lastWorkDriveNanos", long.class);
             QUEUED_LETTERS = lookup.findVarHandle(ExecutionLane.class, "queuedLetters", long.class);
             LIVE_ACTORS = lookup.findVarHandle(ExecutionLane.class, "liveActors", int.class);
-            TEARDOWN_CLAIM = lookup.findVarHandle(ExecutionLane.class, "teardownClaim", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
     private final String name;
-    private final ActorRuntime runtime;
+    private final RuntimeContext runtime;
     final RunQueue queue;
     /**
      * False only for the private lane of {@link ActorRuntime#warmUpThread()}: it renames no thread, logs
      * nothing and has no teardown.
      */
     private final boolean registered;
-    private volatile Thread boundThread;
-    // Written only by the thread that wins the bind CAS (or the bound thread releasing), so binds are serial.
-    /** True once any thread has bound the lane: with no bound thread, the lane was released. */
-    private volatile boolean everBound;
-    private volatile long rebinds;
-    /** The latest rebind, until an observer logs it (a drive never writes the log itself). */
-    private volatile String unloggedRebind;
-    /** Name of the thread that last released the lane, for the rebind log line. */
-    private String releasedBy;
+    private final LaneBinding binding;
+    private final LaneClose close;
+    private final StallWatch stallWatch;
+    /** The runtime's count of stall episodes, shared by its lanes. */
+    private final AtomicLong stallReports;
     /** Bound thread only. */
     private boolean driving;
     // Written by the bound thread with release, read by observers with acquire.
@@ -106,24 +93,16 @@ public final class ExecutionLane {
     /** Actors placed on this lane and not yet torn down. */
     @SuppressWarnings("unused")
     private volatile int liveActors;
-    /** Close: who tears the lane down, claimed once by CAS (the lane thread, or the closing thread). */
-    @SuppressWarnings("unused")
-    private volatile int teardownClaim;
-    /** Opened once the lane's teardown after close has finished, on whichever thread did it. */
-    private final CountDownLatch tornDown = new CountDownLatch(1);
-    // Stall watch, updated by observers under `this`.
-    private long observedDrives;
-    private long observedAtNanos;
-    /** When an observer first saw work queued since the queue was last seen empty; -1 if it is empty. */
-    private long workSeenSinceNanos = -1;
-    private boolean reportedStalled;
 
-    ExecutionLane(String name, ActorRuntime runtime, RunQueue queue, boolean registered) {
+    ExecutionLane(String name, RuntimeContext runtime, RunQueue queue, boolean registered) {
         this.name = name;
         this.runtime = runtime;
         this.queue = queue;
         this.registered = registered;
-        this.observedAtNanos = runtime.nanoTime();
+        this.binding = new LaneBinding(name, registered, this::queuedLetters);
+        this.close = new LaneClose(this, runtime);
+        this.stallWatch = new StallWatch(runtime.laneStallThresholdNanos(), runtime.nanoTime());
+        this.stallReports = runtime.laneStallCounter();
     }
 
     public String name() {
@@ -158,7 +137,7 @@ public final class ExecutionLane {
             return refuse(out, DriveStatus.INVALID_ARGUMENT);
         }
         Thread current = Thread.currentThread();
-        if (boundThread != current) {
+        if (binding.boundThread() != current) {
             DriveStatus bound = acquire(current);
             if (bound != DriveStatus.OK) {
                 return refuse(out, bound);
@@ -194,7 +173,7 @@ public final class ExecutionLane {
                 ran += cell.runOnce();
             }
         } catch (Throwable unexpected) {
-            runtime.internalError("drive of lane " + name, unexpected);
+            RuntimeLog.internalError("drive of lane " + name, unexpected);
         } finally {
             driving = false;
             DRIVES.setRelease(this, (long) DRIVES.get(this) + 1);
@@ -225,12 +204,12 @@ public final class ExecutionLane {
     public DriveStatus bind() {
         Thread current = Thread.currentThread();
         if (runtime.isClosed()) {
-            if (boundThread == current && !driving) {
+            if (binding.boundThread() == current && !driving) {
                 tearDownOnLaneThread();
             }
             return DriveStatus.CLOSED;
         }
-        return boundThread == current ? DriveStatus.OK : acquire(current);
+        return binding.boundThread() == current ? DriveStatus.OK : acquire(current);
     }
 
     /**
@@ -245,7 +224,7 @@ public final class ExecutionLane {
      */
     public DriveStatus release() {
         Thread current = Thread.currentThread();
-        if (boundThread != current) {
+        if (binding.boundThread() != current) {
             return runtime.isClosed() ? DriveStatus.CLOSED : DriveStatus.WRONG_THREAD;
         }
         if (driving) {
@@ -255,17 +234,13 @@ public final class ExecutionLane {
             tearDownOnLaneThread();
             return DriveStatus.CLOSED;
         }
-        if (registered) {
-            releasedBy = current.getName(); // published by the volatile store below
-        }
-        // Only the bound thread stores here; others only CAS away a holder that has ended, and we are alive.
-        boundThread = null;
+        binding.release(current);
         return DriveStatus.OK;
     }
 
     /** Times the lane was bound again after its first binding (a host thread restart, or a release). */
     public long rebinds() {
-        return rebinds;
+        return binding.rebinds();
     }
 
     private int refuse(DriveCounts out, DriveStatus status) {
@@ -273,51 +248,17 @@ public final class ExecutionLane {
         return status.code();
     }
 
-    /**
-     * Binds the lane to {@code current} (not its bound thread) if it is unbound or its bound thread has
-     * ended. A live bound thread is never displaced.
-     */
+    /** Binds the lane to {@code current}, not its bound thread, unless the runtime is closed. */
     private DriveStatus acquire(Thread current) {
         if (runtime.isClosed()) {
             return DriveStatus.CLOSED;
         }
-        while (true) {
-            Thread holder = boundThread;
-            if (holder == current) {
-                return DriveStatus.OK;
-            }
-            // A thread that has ended cannot be inside a drive, and its end happens-before isAlive() is false.
-            if (holder != null && holder.isAlive()) {
-                return DriveStatus.WRONG_THREAD;
-            }
-            if (BOUND.compareAndSet(this, holder, current)) {
-                bound(holder, current);
-                return DriveStatus.OK;
-            }
-            // Another thread bound or released it meanwhile: look again.
-        }
-    }
-
-    /** The bind CAS winner: count and log a rebind, name an attached foreign thread. */
-    private void bound(Thread previous, Thread current) {
-        if (!registered) {
-            return;
-        }
-        if (everBound) {
-            rebinds = rebinds + 1; // only bind winners write it, one at a time
-            String from = previous != null ? previous.getName() + " (ended)" : releasedBy + " (released)";
-            unloggedRebind = "lane '" + name + "' rebound from thread " + from + " to " + current.getName() + "; "
-                    + queuedLetters() + " letter(s) queued carried over";
-        }
-        everBound = true;
-        if (ATTACHED_THREAD_NAME.matcher(current.getName()).matches()) {
-            current.setName("lanehost-lane-" + name);
-        }
+        return binding.acquire(current) ? DriveStatus.OK : DriveStatus.WRONG_THREAD;
     }
 
     /** The thread this lane is bound to, or null before its first drive and after a release. */
     public Thread boundThread() {
-        return boundThread;
+        return binding.boundThread();
     }
 
     /** Drives so far. */
@@ -376,160 +317,61 @@ public final class ExecutionLane {
         return liveActors;
     }
 
-    /**
-     * The bound thread, outside a drive, once the runtime is closed: tear down every actor the close left on
-     * this lane, here, once. A lane the closing thread has already claimed is left to it.
-     */
+    boolean everBound() {
+        return binding.everBound();
+    }
+
+    /** The bound thread, once the runtime is closed: runs the lane's pending teardown here, once. */
     private void tearDownOnLaneThread() {
-        if (!registered || !TEARDOWN_CLAIM.compareAndSet(this, TEARDOWN_OPEN, TEARDOWN_BY_LANE_THREAD)) {
+        if (!registered) {
             return;
         }
         driving = true; // a hook that drives this lane gets REENTRANT
         try {
-            // The closing thread may not have halted them yet (this drive came first): halting queues each.
-            runtime.haltActorsOf(this);
-            int spurious = 0;
-            while (liveActors() > 0) {
-                ActorCell cell = queue.poll();
-                if (cell == null) {
-                    if (++spurious > TEARDOWN_SPURIOUS_RETRIES) {
-                        break;
-                    }
-                    Thread.onSpinWait();
-                    continue;
-                }
-                spurious = 0;
-                cell.halt(ExitReason.SHUTDOWN); // no-op but for an actor spawned meanwhile
-                cell.runOnce(); // halted: its teardown, no turn
-            }
-        } catch (Throwable unexpected) {
-            runtime.internalError("teardown of lane " + name, unexpected);
+            close.tearDownOnLaneThread();
         } finally {
             driving = false;
-            tornDown.countDown();
         }
     }
 
-    /**
-     * Close, step 1, on the closing thread (every actor already halted): settle what can be settled now.
-     *
-     * @return the outcome, or null if the lane's bound thread is alive and its host's next drive is awaited
-     */
+    /** Close, on the bound thread: tear down now unless a drive is running (it tears down when its turn returns). */
+    void tearDownIfIdle() {
+        if (!driving) {
+            tearDownOnLaneThread();
+        }
+    }
+
+    /** Close, step 1: {@link LaneClose#begin}. */
     LaneTeardown beginClose(Thread closing) {
-        if (teardownClaim == TEARDOWN_BY_LANE_THREAD) {
-            return null; // a drive got here first: its teardown is running or done
-        }
-        if (liveActors() == 0) {
-            TEARDOWN_CLAIM.compareAndSet(this, TEARDOWN_OPEN, TEARDOWN_BY_CLOSING_THREAD);
-            tornDown.countDown();
-            return LaneTeardown.NO_ACTORS;
-        }
-        Thread bound = boundThread;
-        if (bound == closing) {
-            if (!driving) {
-                tearDownOnLaneThread();
-            } // else close() ran inside a turn of this lane: the drive tears down when the turn returns
-            return LaneTeardown.CLOSED_ON_LANE_THREAD;
-        }
-        if (bound == null) {
-            return fallBack(everBound ? LaneTeardown.RELEASED : LaneTeardown.NEVER_BOUND, closing);
-        }
-        if (!bound.isAlive()) {
-            return fallBack(LaneTeardown.THREAD_ENDED, closing);
-        }
-        return null;
+        return close.begin(closing);
     }
 
-    /**
-     * Close, step 2: wait (no later than {@code deadlineNanos}) for the bound thread to tear the lane down in
-     * a drive; then, if it has not claimed it, tear down here and say why.
-     */
+    /** Close, step 2: {@link LaneClose#await}. */
     LaneTeardown awaitTeardown(long deadlineNanos, long graceNanos, Thread closing) {
-        if (await(deadlineNanos)) {
-            return finishedOnLaneThread(closing);
-        }
-        Thread bound = boundThread;
-        LaneTeardown why = bound == null ? (everBound ? LaneTeardown.RELEASED : LaneTeardown.NEVER_BOUND)
-                : bound.isAlive() ? LaneTeardown.GRACE_EXPIRED : LaneTeardown.THREAD_ENDED;
-        LaneTeardown fell = fallBack(why, closing);
-        if (fell != null) {
-            return fell;
-        }
-        // The lane thread claimed the teardown at the last moment: give it one more grace to finish.
-        return await(System.nanoTime() + graceNanos) ? finishedOnLaneThread(closing)
-                : LaneTeardown.UNFINISHED_ON_LANE_THREAD;
+        return close.await(deadlineNanos, graceNanos, closing);
     }
+
+    // ---------------------------------------------------------------- observation
 
     /**
-     * The lane thread's teardown has finished. An actor it could not find on the queue (a sender preempted
-     * mid-queue for its whole patience) is torn down here rather than leaked, and that is logged.
+     * Logs a rebind waiting to be logged, then updates the stall watch. Observers (snapshot, metrics, the
+     * HOSTED timer thread) call it, so a drive itself never reads the clock unless it ran work.
+     *
+     * @return true if the lane is stalled
      */
-    private LaneTeardown finishedOnLaneThread(Thread closing) {
-        int left = liveActors();
-        if (left > 0) {
-            ActorRuntime.logSafely(System.Logger.Level.WARNING, "lane '" + name + "': " + left + " actor(s) the lane"
-                    + " thread's teardown did not reach are torn down on the closing thread " + closing.getName());
-            runtime.tearDownOnClosingThread(this);
-        }
-        return LaneTeardown.TORN_DOWN_ON_LANE_THREAD;
-    }
-
-    /** True once the teardown finished; false at the deadline or on interrupt (the flag is kept). */
-    private boolean await(long deadlineNanos) {
-        try {
-            return tornDown.await(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return tornDown.getCount() == 0;
-        }
-    }
-
-    /** Tears the lane down on the closing thread, unless the lane thread claimed it first (then null). */
-    private LaneTeardown fallBack(LaneTeardown why, Thread closing) {
-        if (!TEARDOWN_CLAIM.compareAndSet(this, TEARDOWN_OPEN, TEARDOWN_BY_CLOSING_THREAD)) {
-            return null;
-        }
-        int actors = liveActors();
-        ActorRuntime.logSafely(why == LaneTeardown.NEVER_BOUND ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
-                "lane '" + name + "': " + actors + " actor(s) torn down on the closing thread " + closing.getName()
-                        + ", not on a lane thread: " + why.reason());
-        try {
-            runtime.tearDownOnClosingThread(this);
-        } finally {
-            tornDown.countDown();
-        }
-        return why;
-    }
-
-    /**
-     * Updates the stall watch: a change in the drive count since the last observation counts as "driven
-     * now". Observers (snapshot, metrics, the HOSTED timer thread) call it, so a drive itself never reads
-     * the clock unless it ran work.
-     */
-    synchronized boolean observe(long now) {
-        String rebind = unloggedRebind;
+    boolean observe(long now) {
+        String rebind = binding.takeUnloggedRebind();
         if (rebind != null) {
-            unloggedRebind = null;
-            ActorRuntime.logSafely(System.Logger.Level.INFO, rebind + " (" + rebinds + " rebind(s) so far)");
+            RuntimeLog.logSafely(System.Logger.Level.INFO, rebind + " (" + binding.rebinds() + " rebind(s) so far)");
         }
-        long seen = drives();
-        if (seen != observedDrives) {
-            observedDrives = seen;
-            observedAtNanos = now;
+        StallWatch.Seen seen = stallWatch.observe(now, drives(), queue.depth() > 0);
+        if (seen == StallWatch.Seen.NEWLY_STALLED) {
+            stallReports.incrementAndGet();
+            RuntimeLog.logSafely(System.Logger.Level.WARNING, "lane '" + name + "' has " + queued() + " actor(s) with "
+                    + queuedLetters() + " letter(s) queued and has not been driven for "
+                    + (now - stallWatch.driveSeenAtNanos()) / 1_000_000 + " ms: its host stopped calling back?");
         }
-        boolean hasWork = queue.depth() > 0;
-        if (!hasWork) {
-            workSeenSinceNanos = -1;
-        } else if (workSeenSinceNanos < 0) {
-            workSeenSinceNanos = now;
-        }
-        // Stalled: work has waited the whole threshold with no drive in that time.
-        boolean stalled = hasWork && now - Math.max(observedAtNanos, workSeenSinceNanos) >= runtime.laneStallThresholdNanos();
-        if (stalled && !reportedStalled) {
-            runtime.laneStalled(this, now - observedAtNanos);
-        }
-        reportedStalled = stalled;
-        return stalled;
+        return seen != StallWatch.Seen.NOT_STALLED;
     }
 
     Snapshot.LaneRow snapshot(long now) {
@@ -538,12 +380,9 @@ public final class ExecutionLane {
         for (int band = 0; band < RunQueue.BANDS; band++) {
             bands.add(queue.depth(band));
         }
-        Thread bound = boundThread;
+        Thread bound = binding.boundThread();
         long lastWork = (long) LAST_WORK_DRIVE.getAcquire(this);
-        long driveSeenAt;
-        synchronized (this) {
-            driveSeenAt = observedAtNanos;
-        }
+        long driveSeenAt = stallWatch.driveSeenAtNanos();
         return new Snapshot.LaneRow(name, bound == null ? null : bound.getName(), drives(), turns(),
                 Math.max(0, now - driveSeenAt), lastWork == 0 ? -1 : Math.max(0, now - lastWork), List.copyOf(bands),
                 queuedLetters(), rebinds(), stalled);

@@ -1,5 +1,6 @@
 package dev.lanehost.lanes;
 
+import dev.lanehost.lanes.internal.LiveCounters;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -28,13 +29,13 @@ public final class Park<T> {
         }
     }
 
-    final ActorCell owner;
+    final ResourceOwner owner;
     private final ParkCallback<T> callback;
     private final Runnable releaseHook;
     private volatile State state = State.PENDING;
     private T value;
 
-    Park(ActorCell owner, ParkCallback<T> callback, Runnable releaseHook) {
+    Park(ResourceOwner owner, ParkCallback<T> callback, Runnable releaseHook) {
         this.owner = owner;
         this.callback = callback;
         this.releaseHook = releaseHook;
@@ -50,8 +51,8 @@ public final class Park<T> {
             return false;
         }
         this.value = value; // the mailbox offer below publishes it to the owner's turn
-        owner.forgetPark(this);
-        if (!owner.deliver(new Letter(Letter.PARK, this, null))) {
+        owner.forget(this);
+        if (!owner.parkCompleted(this)) {
             end(State.CANCELLED); // the owner halted first: nobody will consume the letter
         }
         return true;
@@ -66,7 +67,7 @@ public final class Park<T> {
         if (!STATE.compareAndSet(this, State.PENDING, State.CANCELLED)) {
             return false;
         }
-        owner.forgetPark(this);
+        owner.forget(this);
         finish();
         return true;
     }
@@ -104,12 +105,12 @@ public final class Park<T> {
 
     private void finish() {
         value = null;
-        owner.runtime.parkEnded();
+        owner.ended(LiveCounters.Kind.PARKS);
         if (releaseHook != null) {
             try {
                 releaseHook.run();
             } catch (Throwable e) {
-                owner.runtime.hookFailed(owner, "park release hook", e);
+                RuntimeLog.hookFailed(owner.describe(), "park release hook", e);
             }
         }
     }

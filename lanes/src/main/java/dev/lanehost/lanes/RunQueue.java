@@ -1,9 +1,10 @@
 package dev.lanehost.lanes;
 
 import dev.lanehost.lanes.internal.MpscQueue;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.random.RandomGenerator;
 
 /**
@@ -13,13 +14,17 @@ import java.util.random.RandomGenerator;
  *
  * <p>Any thread may {@link #offer}; one consumer at a time (the lane's driver, the draining host thread,
  * or a worker) may {@link #poll}. An actor is queued at most once at a time (its scheduled flag
- * guarantees it), which is what lets the cell itself be the queue node.
+ * guarantees it), which is what lets the cell itself be the queue node. Each band's queue counts its
+ * own offers (on the producers' cache line) and polls (on the consumer's), so {@link #depth} costs a
+ * sender nothing beyond its offer and shares no counter between senders and the consumer.
  *
  * <p>In the simulated profile the queue is <em>seeded</em>: instead of FIFO within a band, {@link #poll}
  * picks uniformly at random (from the given generator) among every actor queued in the first non-empty
  * band, and a {@link SchedulePolicy} may record or force each pick.
  */
 final class RunQueue {
+    /** Elements of {@link #pooled}: written by the consumer (release), read by observers (acquire). */
+    private static final VarHandle POOLED = MethodHandles.arrayElementVarHandle(long[].class);
     static final int BANDS = 4;
     static final int READY_BAND = 0;
     static final int SLOW_BAND = 3;
@@ -27,15 +32,13 @@ final class RunQueue {
     private final String name;
     @SuppressWarnings("unchecked")
     private final MpscQueue<ActorCell>[] bands = new MpscQueue[BANDS];
-    /** Offers per band, by any thread. */
-    private final AtomicLongArray offered = new AtomicLongArray(BANDS);
-    /** Polls per band, written by the consumer only (read racily by observers). */
-    private final long[] polled = new long[BANDS];
     private final SchedulePolicy policy;
     /** Called after each offer, e.g. to unpark an idle worker; null for lanes (their host drives them). */
     private final Runnable waker;
     /** Simulated profile only: actors moved out of the MPSC bands, awaiting a seeded pick. Consumer-owned. */
     private final List<List<ActorCell>> pools;
+    /** Simulated profile only (else null): the size of each pool, for observers on other threads. Consumer-written. */
+    private final long[] pooled;
 
     RunQueue(String name, SchedulePolicy policy, Runnable waker) {
         this.name = name;
@@ -52,6 +55,7 @@ final class RunQueue {
         } else {
             pools = null;
         }
+        pooled = policy == null ? null : new long[BANDS];
     }
 
     String name() {
@@ -60,8 +64,7 @@ final class RunQueue {
 
     /** Queues an actor in a band. Any thread. */
     void offer(ActorCell cell, int band) {
-        offered.getAndIncrement(band);
-        bands[band].offer(cell);
+        bands[band].offer(cell); // counts the offer on the band's producer line: senders share no counter with the consumer
         if (waker != null) {
             waker.run();
         }
@@ -75,7 +78,6 @@ final class RunQueue {
         for (int band = 0; band < BANDS; band++) {
             ActorCell cell = bands[band].poll();
             if (cell != null) {
-                polled[band]++;
                 return cell;
             }
         }
@@ -84,7 +86,8 @@ final class RunQueue {
 
     /** Actors queued in a band now; exact when quiescent, racy but never negative otherwise. Any thread. */
     long depth(int band) {
-        return Math.max(0, offered.get(band) - polled[band]);
+        long queued = bands[band].size();
+        return pooled == null ? queued : queued + (long) POOLED.getAcquire(pooled, band);
     }
 
     /** Actors queued in all bands. */
@@ -102,13 +105,14 @@ final class RunQueue {
             for (ActorCell cell; (cell = bands[band].poll()) != null; ) {
                 pool.add(cell);
             }
+            POOLED.setRelease(pooled, band, (long) pool.size());
             if (!pool.isEmpty()) {
                 int index = policy.choose(name, pool);
                 ActorCell chosen = pool.get(index);
                 // Swap-remove keeps the pick O(1); the pool's order is itself a function of the seed.
                 pool.set(index, pool.get(pool.size() - 1));
                 pool.remove(pool.size() - 1);
-                polled[band]++;
+                POOLED.setRelease(pooled, band, (long) pool.size());
                 return chosen;
             }
         }

@@ -5,10 +5,11 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Supplier;
 
 /**
  * The runtime's close, run once, keeping each lane actor's teardown on its lane's thread wherever a host
@@ -34,6 +35,7 @@ import java.util.function.Supplier;
  */
 final class RuntimeClose {
     private final long laneGraceNanos;
+    private final ActorRegistry actors;
     private final AtomicBoolean claimed = new AtomicBoolean();
     /** Opened when the close that won {@link #claimed} has finished. */
     private final CountDownLatch finished = new CountDownLatch(1);
@@ -44,13 +46,16 @@ final class RuntimeClose {
      */
     private final CountDownLatch halted = new CountDownLatch(1);
     private volatile CloseReport report;
+    /** Run once the close has finished: whoever holds the runtime for its hosts lets go there. */
+    private final Queue<Runnable> closeActions = new ConcurrentLinkedQueue<>();
 
-    RuntimeClose(long laneGraceNanos) {
+    RuntimeClose(long laneGraceNanos, ActorRegistry actors) {
         this.laneGraceNanos = laneGraceNanos;
+        this.actors = actors;
     }
 
     /** Steps 1-6; the runtime is already marked closed. */
-    CloseReport run(Collection<ExecutionLane> lanes, Runnable stopThreads, Supplier<List<ActorCell>> cellsInIdOrder) {
+    CloseReport run(Collection<ExecutionLane> lanes, Runnable stopThreads) {
         Thread current = Thread.currentThread();
         if (!claimed.compareAndSet(false, true)) {
             for (ExecutionLane lane : lanes) {
@@ -59,6 +64,7 @@ final class RuntimeClose {
                 }
             }
             awaitUninterruptibly(finished);
+            runCloseActions();
             return report;
         }
         Map<String, LaneTeardown> outcomes = new TreeMap<>();
@@ -66,7 +72,7 @@ final class RuntimeClose {
             List<ActorCell> all;
             try {
                 stopThreads.run();
-                all = cellsInIdOrder.get();
+                all = actors.inIdOrder();
                 for (ActorCell cell : all) {
                     cell.halt(ExitReason.SHUTDOWN);
                 }
@@ -97,7 +103,48 @@ final class RuntimeClose {
             report = new CloseReport(outcomes);
             finished.countDown();
         }
+        runCloseActions();
         return report;
+    }
+
+    /** Runs {@code action} once the close has finished, or now if it has. */
+    void whenClosed(Runnable action) {
+        closeActions.add(action);
+        if (report != null) {
+            runCloseActions();
+        }
+    }
+
+    /** Each action once, on whichever thread finds it; one that throws is logged and the others still run. */
+    private void runCloseActions() {
+        Runnable action;
+        while ((action = closeActions.poll()) != null) {
+            try {
+                action.run();
+            } catch (Throwable failure) {
+                RuntimeLog.internalError("a close action", failure);
+            }
+        }
+    }
+
+    /** Close: halts every actor of one lane (each halt queues the actor on the lane for its teardown). */
+    void haltActorsOf(ExecutionLane lane) {
+        for (ActorCell cell : actors.inIdOrder()) {
+            if (cell.lane == lane) {
+                cell.halt(ExitReason.SHUTDOWN);
+            }
+        }
+        awaitHalts(); // an actor the closing thread claimed is queued for teardown once this returns
+    }
+
+    /** Close's fallback for one lane, on the closing thread: its actors, in id order. */
+    void tearDownOnClosingThread(ExecutionLane lane) {
+        for (ActorCell cell : actors.inIdOrder()) {
+            if (cell.lane == lane) {
+                cell.halt(ExitReason.SHUTDOWN); // no-op but for an actor spawned as the close began
+                cell.finishOnClose();
+            }
+        }
     }
 
     /** Waits until the close has halted every actor (step 2); returns at once if it has. */

@@ -1,5 +1,6 @@
 package dev.lanehost.lanes;
 
+import dev.lanehost.lanes.internal.LiveCounters;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
@@ -24,14 +25,14 @@ public final class Signal {
         }
     }
 
-    final ActorCell owner;
+    final ResourceOwner owner;
     private final SignalMode mode;
     private final SignalCallback callback;
     private final Runnable releaseHook;
     @SuppressWarnings("unused")
     private volatile boolean attached = true;
 
-    Signal(ActorCell owner, SignalMode mode, SignalCallback callback, Runnable releaseHook) {
+    Signal(ResourceOwner owner, SignalMode mode, SignalCallback callback, Runnable releaseHook) {
         this.owner = owner;
         this.mode = mode;
         this.callback = callback;
@@ -55,14 +56,14 @@ public final class Signal {
             if (!detach()) {
                 return false;
             }
-            boolean queued = owner.deliver(new Letter(Letter.SIGNAL, this, payload.clone()));
+            boolean queued = owner.signalFired(this, payload.clone());
             release();
             return queued;
         }
         if (!attached) {
             return false;
         }
-        return owner.deliver(new Letter(Letter.SIGNAL, this, payload.length == 0 ? NO_PAYLOAD : payload.clone()));
+        return owner.signalFired(this, payload.length == 0 ? NO_PAYLOAD : payload.clone());
     }
 
     /**
@@ -90,7 +91,7 @@ public final class Signal {
     /** Halt teardown: the owner already dropped its reference. */
     void cancelForHalt() {
         if (ATTACHED.compareAndSet(this, true, false)) {
-            owner.runtime.signalEnded();
+            owner.ended(LiveCounters.Kind.SIGNALS);
             runReleaseHook();
         }
     }
@@ -103,8 +104,8 @@ public final class Signal {
         if (!ATTACHED.compareAndSet(this, true, false)) {
             return false;
         }
-        owner.forgetSignal(this);
-        owner.runtime.signalEnded();
+        owner.forget(this);
+        owner.ended(LiveCounters.Kind.SIGNALS);
         return true;
     }
 
@@ -117,7 +118,7 @@ public final class Signal {
             try {
                 releaseHook.run();
             } catch (Throwable e) {
-                owner.runtime.hookFailed(owner, "signal release hook", e);
+                RuntimeLog.hookFailed(owner.describe(), "signal release hook", e);
             }
         }
     }

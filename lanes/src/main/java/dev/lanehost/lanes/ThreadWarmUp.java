@@ -18,11 +18,11 @@ final class ThreadWarmUp {
     static final int ROUNDS_ONCE_WARM = 500;
     private static final String NAME = "lanehost-warm-up";
 
-    private final ActorRuntime runtime;
+    private final RuntimeContext runtime;
     /** Rounds run on this runtime so far, by any thread: compiled code serves every thread. */
     private final AtomicLong roundsRun = new AtomicLong();
 
-    ThreadWarmUp(ActorRuntime runtime) {
+    ThreadWarmUp(RuntimeContext runtime) {
         this.runtime = runtime;
     }
 
@@ -38,7 +38,7 @@ final class ThreadWarmUp {
         int rounds = roundsRun.get() >= FULL_ROUNDS ? ROUNDS_ONCE_WARM : FULL_ROUNDS;
         for (int round = 0; round < rounds && !runtime.isClosed(); round++) {
             lane.bind();
-            actor.deliver(new Letter(Letter.MESSAGE, NAME, null));
+            actor.deliver(new Letter.Message(NAME));
             lane.drive(1, counts); // a turn (the first one is the private actor's start)
             lane.drive(1, counts); // and the common callback that finds nothing to do
             lane.release();

@@ -1,5 +1,6 @@
 package dev.lanehost.lanes;
 
+import dev.lanehost.lanes.internal.LiveCounters;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -21,7 +22,7 @@ public final class Timer implements Comparable<Timer> {
         }
     }
 
-    final ActorCell owner;
+    final ResourceOwner owner;
     final long deadline;
     /** Ties between equal deadlines break by creation order, so timer order is deterministic. */
     final long sequence;
@@ -29,7 +30,7 @@ public final class Timer implements Comparable<Timer> {
     @SuppressWarnings("unused")
     private volatile int state;
 
-    Timer(ActorCell owner, long deadline, long sequence, TurnCallback callback) {
+    Timer(ResourceOwner owner, long deadline, long sequence, TurnCallback callback) {
         this.owner = owner;
         this.deadline = deadline;
         this.sequence = sequence;
@@ -45,8 +46,8 @@ public final class Timer implements Comparable<Timer> {
         if (!STATE.compareAndSet(this, ARMED, CANCELLED)) {
             return false;
         }
-        owner.forgetTimer(this);
-        owner.runtime.timerEnded();
+        owner.forget(this);
+        owner.ended(LiveCounters.Kind.TIMERS);
         return true;
     }
 
@@ -60,15 +61,15 @@ public final class Timer implements Comparable<Timer> {
         if (!STATE.compareAndSet(this, ARMED, FIRED)) {
             return; // cancelled meanwhile; the queue drops it
         }
-        owner.forgetTimer(this);
-        owner.runtime.timerEnded();
-        owner.deliver(new Letter(Letter.TIMER, this, null));
+        owner.forget(this);
+        owner.ended(LiveCounters.Kind.TIMERS);
+        owner.timerDue(this);
     }
 
     /** Halt teardown: cancel without touching the owner's (already cleared) timer set. */
     void cancelForHalt() {
         if (STATE.compareAndSet(this, ARMED, CANCELLED)) {
-            owner.runtime.timerEnded();
+            owner.ended(LiveCounters.Kind.TIMERS);
         }
     }
 

@@ -1,7 +1,9 @@
 package dev.lanehost.lanes;
 
+import java.time.Duration;
 import java.util.PriorityQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -14,6 +16,15 @@ final class TimerQueue {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition earlier = lock.newCondition();
     private final PriorityQueue<Timer> heap = new PriorityQueue<>();
+    /** Ties between equal deadlines break by creation order. */
+    private final AtomicLong nextSequence = new AtomicLong();
+
+    /** A timer due {@code delay} after {@code now} (saturating; a negative delay is due now), not yet armed. */
+    Timer newTimer(ActorCell owner, long now, Duration delay, TurnCallback callback) {
+        long nanos = delay.isNegative() ? 0 : delay.toNanos();
+        long deadline = Long.MAX_VALUE - now < nanos ? Long.MAX_VALUE : now + nanos;
+        return new Timer(owner, deadline, nextSequence.incrementAndGet(), callback);
+    }
 
     void add(Timer timer) {
         lock.lock();

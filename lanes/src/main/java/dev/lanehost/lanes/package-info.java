@@ -5,7 +5,33 @@
  * <p>Words: an <em>actor</em> is a {@link dev.lanehost.lanes.Behavior} plus a mailbox; a <em>letter</em>
  * is what one <em>turn</em> handles (a message, a timer, a signal firing, a park completion, a
  * {@link dev.lanehost.lanes.Down}); a <em>placement</em> says where turns run; a <em>lane</em> is a run
- * queue only its host drains, by {@link dev.lanehost.lanes.ExecutionLane#drive}.
+ * queue only its host drains, by {@link dev.lanehost.lanes.ExecutionLane#drive}; a <em>profile</em> says
+ * how the rest is scheduled.
+ *
+ * <h2>Layout</h2>
+ * Public types are the API. The package-private ones are the runtime's parts, one concern per file, kept
+ * package-private so no other module can reach them. Three seams keep dependencies pointing down: the API
+ * handles see an actor only as an {@code Addressee} ({@link dev.lanehost.lanes.ActorRef}) or a
+ * {@code ResourceOwner} (timers, signals, parks), and the cells and lanes see the runtime only as a
+ * {@code RuntimeContext}, which {@link dev.lanehost.lanes.ActorRuntime} implements privately.
+ * <ul>
+ *   <li><b>runtime</b> — {@code ActorRuntime} (registry, spawning, lifecycle), {@code RuntimeContext}, {@code ActorRegistry},
+ *       {@code LaneRegistry}, {@code RuntimeClose} (the close protocol), {@code RuntimeLog},
+ *       {@code GuardedObserver}, {@code ThreadWarmUp}.</li>
+ *   <li><b>profiles</b> — the {@code Scheduler} seam and its implementations side by side:
+ *       {@code HostedScheduler} (worker and timer thread), {@code DrainScheduler} (SINGLE_THREAD),
+ *       {@code SimulatedScheduler} with {@code SimulatedQueues} and {@code SimulatedSchedule}; all of them
+ *       run turns through {@code RunQueue}. {@code TimerQueue} holds the timers they fire.</li>
+ *   <li><b>actor</b> — {@code ActorCell} (scheduled flag, turn lock, run-once, halt), {@code Mailbox},
+ *       {@code Letter} (a sealed hierarchy, one class per kind), {@code TurnContext} (one turn, and the
+ *       {@link dev.lanehost.lanes.ActorContext} it sees), {@code ActorResources} (with the teardown order),
+ *       {@code Watchers} (monitors and links).</li>
+ *   <li><b>lane</b> — {@link dev.lanehost.lanes.ExecutionLane} (the drive loop), {@code LaneClose}
+ *       (its part in the close), and from {@code internal} its {@code LaneBinding} (which thread drives)
+ *       and {@code StallWatch}.</li>
+ * </ul>
+ * {@code dev.lanehost.lanes.internal} holds the parts that know nothing of actors: the lock-free queue,
+ * the resource counters, the virtual clock, a lane's binding and its stall watch.
  *
  * <p>Invariants:
  * <ol>
@@ -21,8 +47,9 @@
  *       a turn lock, and no runner waits on a user hook another thread is running.</li>
  * </ol>
  *
- * <p>The protocols (scheduling, halt, drive) are written out on {@code ActorCell} and
- * {@link dev.lanehost.lanes.ExecutionLane}. {@code dev.lanehost.lanes.internal} holds the lock-free
- * queue they are built on.
+ * <p>The protocols are written out where they live: scheduling and halt on {@code ActorCell}, the worker's
+ * park on {@code HostedScheduler}, the drain passes on {@code DrainScheduler}, the pick on
+ * {@code SimulatedQueues}, the drive on {@link dev.lanehost.lanes.ExecutionLane}, the close on
+ * {@code RuntimeClose}, the queue on {@link dev.lanehost.lanes.internal.MpscQueue}.
  */
 package dev.lanehost.lanes;

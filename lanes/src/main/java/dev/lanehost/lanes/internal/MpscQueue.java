@@ -4,39 +4,74 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * An intrusive multi-producer single-consumer FIFO (Dmitry Vyukov's non-blocking MPSC queue): any thread
- * may {@link #offer}; one consumer at a time may {@link #poll}. A node may be offered again once polled.
+ * An intrusive multi-producer single-consumer FIFO (Dmitry Vyukov's non-blocking MPSC queue) that also
+ * counts what passed through it: any thread may {@link #offer}; one consumer at a time may {@link #poll};
+ * any thread may read {@link #size}. A node may be offered again once polled.
  *
- * <p>Protocol: a producer swaps itself in as the tail (one atomic exchange, so producers never retry),
- * then links the previous tail to itself. Between those two steps the queue is momentarily unlinked:
- * {@link #poll} then returns null although {@link #isEmpty} is false. Callers treat that as "come back
- * shortly", never as "empty".
+ * <h2>Protocol</h2>
+ * <ol>
+ *   <li>A producer counts the offer, then swaps itself in as the tail (one atomic exchange, so producers
+ *       never retry), then links the previous tail to itself.</li>
+ *   <li>Between those two steps the queue is momentarily unlinked: {@link #poll} then returns null
+ *       although {@link #isEmpty} is false. Callers treat that as "come back shortly", never as
+ *       "empty".</li>
+ *   <li>The consumer counts each node it hands out. {@link #size} is offers minus polls: counted before
+ *       the node is reachable, so it never runs behind what the consumer can take.</li>
+ * </ol>
+ *
+ * <h2>Layout</h2>
+ * The fields sit in a chain of classes, as JCTools lays out its queues, because the JVM keeps a
+ * superclass's fields ahead of a subclass's and never interleaves them:
+ * <pre>
+ *   MpscQueueColdFields      stub                      (written once, read by both sides)
+ *   MpscQueuePadBeforeHead   128 bytes
+ *   MpscQueueConsumerFields  head, polled              (written by the consumer only)
+ *   MpscQueuePadBeforeTail   128 bytes
+ *   MpscQueueProducerFields  tail, offered             (written by every producer)
+ *   MpscQueue                128 bytes
+ * </pre>
+ * So a producer's exchange on the tail never invalidates the line the consumer reads its head from,
+ * and the consumer's poll count never bounces the producers' line: once a pool of workers steals from
+ * each other's run queues, head and tail are written by different cores all the time. 128 bytes, two
+ * lines, because x86 prefetches cache lines in adjacent pairs. The padding is {@code byte} fields, as in
+ * current JCTools: HotSpot lays a subclass's small fields into holes the superclass left, so long padding
+ * would let the 4-byte {@code tail} slip in right behind {@code head}; bytes leave no hole. The price is
+ * about 400 bytes per queue (one per mailbox, four per run queue).
  *
  * @param <T> the node type
  */
-public final class MpscQueue<T extends MpscNode> {
+public final class MpscQueue<T extends MpscNode> extends MpscQueueProducerFields {
     private static final VarHandle TAIL;
     private static final VarHandle NEXT;
+    private static final VarHandle OFFERED;
+    private static final VarHandle POLLED;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            TAIL = lookup.findVarHandle(MpscQueue.class, "tail", MpscNode.class);
+            TAIL = lookup.findVarHandle(MpscQueueProducerFields.class, "tail", MpscNode.class);
+            OFFERED = lookup.findVarHandle(MpscQueueProducerFields.class, "offered", long.class);
+            POLLED = lookup.findVarHandle(MpscQueueConsumerFields.class, "polled", long.class);
             NEXT = lookup.findVarHandle(MpscNode.class, "next", MpscNode.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    private final MpscNode stub = new MpscNode();
-    /** Consumer-owned: the oldest node, or the stub. */
-    private MpscNode head = stub;
-    /** Producers' end, swapped atomically. */
     @SuppressWarnings("unused")
-    private volatile MpscNode tail = stub;
+    private byte b000, b001, b002, b003, b004, b005, b006, b007, b008, b009, b010, b011, b012, b013, b014, b015,
+                 b016, b017, b018, b019, b020, b021, b022, b023, b024, b025, b026, b027, b028, b029, b030, b031,
+                 b032, b033, b034, b035, b036, b037, b038, b039, b040, b041, b042, b043, b044, b045, b046, b047,
+                 b048, b049, b050, b051, b052, b053, b054, b055, b056, b057, b058, b059, b060, b061, b062, b063,
+                 b064, b065, b066, b067, b068, b069, b070, b071, b072, b073, b074, b075, b076, b077, b078, b079,
+                 b080, b081, b082, b083, b084, b085, b086, b087, b088, b089, b090, b091, b092, b093, b094, b095,
+                 b096, b097, b098, b099, b100, b101, b102, b103, b104, b105, b106, b107, b108, b109, b110, b111,
+                 b112, b113, b114, b115, b116, b117, b118, b119, b120, b121, b122, b123, b124, b125, b126, b127;
 
     /** Appends a node; wait-free. The node must not be in any queue. */
     public void offer(T node) {
+        // Counted first (an atomic add on the producers' own line), so size() never misses a pollable node.
+        OFFERED.getAndAdd(this, 1L);
         NEXT.set(node, (MpscNode) null); // plain: published by the exchange below
         MpscNode previous = (MpscNode) TAIL.getAndSet(this, node);
         // Release: the consumer that acquires this link sees the node's fields as written before offer.
@@ -58,7 +93,7 @@ public final class MpscQueue<T extends MpscNode> {
         }
         if (next != null) {
             head = next;
-            return (T) first;
+            return taken(first);
         }
         if (first != (MpscNode) TAIL.getVolatile(this)) {
             return null; // a producer swapped the tail but has not linked it yet
@@ -68,7 +103,7 @@ public final class MpscQueue<T extends MpscNode> {
         next = (MpscNode) NEXT.getAcquire(first);
         if (next != null) {
             head = next;
-            return (T) first;
+            return taken(first);
         }
         return null;
     }
@@ -79,9 +114,78 @@ public final class MpscQueue<T extends MpscNode> {
         return first == stub && (MpscNode) TAIL.getVolatile(this) == stub;
     }
 
+    /**
+     * Nodes offered and not yet polled. Any thread, O(1), never negative; exact when nobody is offering or
+     * polling, otherwise a value the queue held at some instant during the call, or a neighbour of it.
+     */
+    public long size() {
+        // Offers: volatile, because an idle consumer's re-check is a Dekker handshake (the HOSTED worker
+        // writes its idle flag, then reads this; a sender adds here, then reads the flag), and only a
+        // volatile load is ordered after the consumer's volatile store. Polls: acquire, pairing with the
+        // consumer's release store; read second, so a racing poll can only make the size smaller.
+        long offered = (long) OFFERED.getVolatile(this);
+        long polled = (long) POLLED.getAcquire(this);
+        return Math.max(0, offered - polled);
+    }
+
+    /** Consumer only: counts the node out. Release, as the consumer is the counter's only writer. */
+    @SuppressWarnings("unchecked")
+    private T taken(MpscNode node) {
+        POLLED.setRelease(this, polled + 1);
+        return (T) node;
+    }
+
+    /** The consumer re-queues the stub; not an offer, so not counted. */
     private void offerStub() {
         NEXT.set(stub, (MpscNode) null);
         MpscNode previous = (MpscNode) TAIL.getAndSet(this, stub);
         NEXT.setRelease(previous, stub);
     }
+}
+
+/** Fields both sides read and nobody writes after construction. */
+abstract class MpscQueueColdFields {
+    final MpscNode stub = new MpscNode();
+}
+
+/** Keeps the consumer's fields off the line that holds the object header and the cold fields. */
+abstract class MpscQueuePadBeforeHead extends MpscQueueColdFields {
+    @SuppressWarnings("unused")
+    private byte b000, b001, b002, b003, b004, b005, b006, b007, b008, b009, b010, b011, b012, b013, b014, b015,
+                 b016, b017, b018, b019, b020, b021, b022, b023, b024, b025, b026, b027, b028, b029, b030, b031,
+                 b032, b033, b034, b035, b036, b037, b038, b039, b040, b041, b042, b043, b044, b045, b046, b047,
+                 b048, b049, b050, b051, b052, b053, b054, b055, b056, b057, b058, b059, b060, b061, b062, b063,
+                 b064, b065, b066, b067, b068, b069, b070, b071, b072, b073, b074, b075, b076, b077, b078, b079,
+                 b080, b081, b082, b083, b084, b085, b086, b087, b088, b089, b090, b091, b092, b093, b094, b095,
+                 b096, b097, b098, b099, b100, b101, b102, b103, b104, b105, b106, b107, b108, b109, b110, b111,
+                 b112, b113, b114, b115, b116, b117, b118, b119, b120, b121, b122, b123, b124, b125, b126, b127;
+}
+
+/** Written by the consumer only. */
+abstract class MpscQueueConsumerFields extends MpscQueuePadBeforeHead {
+    /** The oldest node, or the stub. */
+    MpscNode head = stub;
+    /** Nodes handed out; stored with release, read by others with acquire. */
+    long polled;
+}
+
+/** Keeps the producers' fields off the consumer's lines. */
+abstract class MpscQueuePadBeforeTail extends MpscQueueConsumerFields {
+    @SuppressWarnings("unused")
+    private byte b000, b001, b002, b003, b004, b005, b006, b007, b008, b009, b010, b011, b012, b013, b014, b015,
+                 b016, b017, b018, b019, b020, b021, b022, b023, b024, b025, b026, b027, b028, b029, b030, b031,
+                 b032, b033, b034, b035, b036, b037, b038, b039, b040, b041, b042, b043, b044, b045, b046, b047,
+                 b048, b049, b050, b051, b052, b053, b054, b055, b056, b057, b058, b059, b060, b061, b062, b063,
+                 b064, b065, b066, b067, b068, b069, b070, b071, b072, b073, b074, b075, b076, b077, b078, b079,
+                 b080, b081, b082, b083, b084, b085, b086, b087, b088, b089, b090, b091, b092, b093, b094, b095,
+                 b096, b097, b098, b099, b100, b101, b102, b103, b104, b105, b106, b107, b108, b109, b110, b111,
+                 b112, b113, b114, b115, b116, b117, b118, b119, b120, b121, b122, b123, b124, b125, b126, b127;
+}
+
+/** Written by every producer, each by one atomic instruction. */
+abstract class MpscQueueProducerFields extends MpscQueuePadBeforeTail {
+    /** The producers' end, swapped atomically. */
+    volatile MpscNode tail = stub;
+    /** Nodes offered; atomically added by producers. */
+    volatile long offered;
 }

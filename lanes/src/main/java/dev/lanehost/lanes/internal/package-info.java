@@ -1,6 +1,18 @@
 /**
- * Data structures under the runtime; not API. {@link dev.lanehost.lanes.internal.MpscQueue} is an
- * intrusive wait-free-offer MPSC queue: mailboxes hold letters in it, and each run-queue band holds
- * actor cells in it, so neither a send's scheduling nor a requeue allocates a queue node.
+ * Building blocks under the runtime that know nothing of actors, lanes or the API; not API. Nothing here
+ * imports {@code dev.lanehost.lanes}, so dependencies only point down into this package.
+ *
+ * <ul>
+ *   <li>{@link dev.lanehost.lanes.internal.MpscQueue} — an intrusive wait-free-offer MPSC queue that counts
+ *       its offers and polls, its consumer's and producers' fields on separate padded cache lines.
+ *       Mailboxes hold letters in it, and each run-queue band holds actor cells in it, so neither a send's
+ *       scheduling nor a requeue allocates a queue node; {@link dev.lanehost.lanes.internal.MpscNode} is
+ *       the node.</li>
+ *   <li>{@link dev.lanehost.lanes.internal.LiveCounters} — live signals, timers, parks and arenas.</li>
+ *   <li>{@link dev.lanehost.lanes.internal.VirtualClock} — the SIMULATED profile's time.</li>
+ *   <li>{@link dev.lanehost.lanes.internal.LaneBinding} — which thread a lane is bound to, and how that
+ *       moves with its host.</li>
+ *   <li>{@link dev.lanehost.lanes.internal.StallWatch} — a lane's stall detection, kept by observers.</li>
+ * </ul>
  */
 package dev.lanehost.lanes.internal;

@@ -1,0 +1,66 @@
+package dev.lanehost.lanes;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The runtime's actors by id: the live ones (found by {@link ActorRuntime#lookup}) and every one not yet
+ * torn down (snapshotted, counted, halted and torn down at close). An actor leaves the first set when its
+ * halt is claimed and the second when its teardown has run on its placement. Any thread.
+ */
+final class ActorRegistry {
+    private final Map<Long, ActorCell> live = new ConcurrentHashMap<>();
+    /** Every cell not yet torn down, including halted ones awaiting teardown on their placement. */
+    private final Map<Long, ActorCell> present = new ConcurrentHashMap<>();
+    private final AtomicLong nextId = new AtomicLong();
+
+    long nextId() {
+        return nextId.incrementAndGet();
+    }
+
+    void add(ActorCell cell) {
+        live.put(cell.id, cell);
+        present.put(cell.id, cell);
+    }
+
+    /** A live actor, or null once its halt is claimed. */
+    ActorCell live(long id) {
+        return live.get(id);
+    }
+
+    /** The actor's halt was claimed: lookups no longer find it. */
+    void halted(ActorCell cell) {
+        live.remove(cell.id);
+    }
+
+    /** The actor's teardown has run: it is gone. */
+    void tornDown(ActorCell cell) {
+        present.remove(cell.id);
+    }
+
+    /** Actors not yet torn down. */
+    int count() {
+        return present.size();
+    }
+
+    /** Actors not yet torn down, in id order (spawn order), so close and snapshots are deterministic. */
+    List<ActorCell> inIdOrder() {
+        List<ActorCell> ordered = new ArrayList<>(present.values());
+        ordered.sort(Comparator.comparingLong(cell -> cell.id));
+        return ordered;
+    }
+
+    /** One row per actor not yet torn down, in id order, without waiting on any busy actor. */
+    List<Snapshot.ActorRow> rows(long now) {
+        List<Snapshot.ActorRow> rows = new ArrayList<>();
+        for (ActorCell cell : present.values()) {
+            rows.add(cell.snapshot(now));
+        }
+        rows.sort(Comparator.comparingLong(Snapshot.ActorRow::id));
+        return List.copyOf(rows);
+    }
+}

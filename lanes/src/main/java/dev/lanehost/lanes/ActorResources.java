@@ -1,0 +1,104 @@
+package dev.lanehost.lanes;
+
+import dev.lanehost.lanes.internal.LiveCounters;
+import java.lang.foreign.Arena;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What an actor holds open beyond its mailbox — signals, timers, parks and its arena — and the order in
+ * which its halt releases them.
+ *
+ * <h2>Teardown order</h2>
+ * The cell's teardown runs {@code stopped}, then drops undelivered letters, then calls
+ * {@link #release}, which ends, each once and each followed by its {@link HaltStep}:
+ * <ol>
+ *   <li>signals (release hooks run, outside any lock);</li>
+ *   <li>timers;</li>
+ *   <li>parks (release hooks run outside any lock, so they may stop or join their producers);</li>
+ *   <li>the arena, last, because a release hook may still touch memory in it.</li>
+ * </ol>
+ * Then the watchers are notified. Every count in {@link LiveCounters} returns to zero.
+ *
+ * <p>The sets are guarded by {@code this} (owner's turn adds; any thread that ends a resource forgets it);
+ * the arena is the owner's alone (its turns and its teardown).
+ */
+final class ActorResources {
+    private final LiveCounters counters;
+    private final List<Signal> signals = new ArrayList<>(0);
+    private final Set<Timer> timers = new LinkedHashSet<>();
+    private final Set<Park<?>> parks = new LinkedHashSet<>();
+    private Arena arena;
+
+    ActorResources(LiveCounters counters) {
+        this.counters = counters;
+    }
+
+    synchronized void add(Signal signal) {
+        signals.add(signal);
+    }
+
+    synchronized void add(Timer timer) {
+        timers.add(timer);
+    }
+
+    synchronized void add(Park<?> park) {
+        parks.add(park);
+    }
+
+    synchronized void forget(Signal signal) {
+        signals.remove(signal);
+    }
+
+    synchronized void forget(Timer timer) {
+        timers.remove(timer);
+    }
+
+    synchronized void forget(Park<?> park) {
+        parks.remove(park);
+    }
+
+    /** The owner's turn: its shared arena, opened on first use. */
+    Arena arena() {
+        if (arena == null) {
+            arena = Arena.ofShared();
+            counters.opened(LiveCounters.Kind.ARENAS);
+        }
+        return arena;
+    }
+
+    /** The owner's teardown: ends everything held, in the order above. */
+    void release(RuntimeObserver observer, ActorRef owner) {
+        List<Signal> attachedSignals;
+        List<Timer> armedTimers;
+        List<Park<?>> pendingParks;
+        synchronized (this) {
+            attachedSignals = new ArrayList<>(signals);
+            signals.clear();
+            armedTimers = new ArrayList<>(timers);
+            timers.clear();
+            pendingParks = new ArrayList<>(parks);
+            parks.clear();
+        }
+        for (Signal signal : attachedSignals) {
+            signal.cancelForHalt(); // runs the release hook, outside our lock
+        }
+        observer.haltStep(owner, HaltStep.SIGNALS);
+        for (Timer timer : armedTimers) {
+            timer.cancelForHalt();
+        }
+        observer.haltStep(owner, HaltStep.TIMERS);
+        for (Park<?> park : pendingParks) {
+            park.cancelForHalt(); // release hooks outside any lock, so they may stop or join producers
+        }
+        observer.haltStep(owner, HaltStep.PARKS);
+        if (arena != null) {
+            arena.close();
+            arena = null;
+            counters.ended(LiveCounters.Kind.ARENAS);
+        }
+        observer.haltStep(owner, HaltStep.ARENA);
+    }
+}

@@ -1,0 +1,29 @@
+package dev.lanehost.lanes;
+
+/**
+ * What an {@link ActorRef} addresses, and all it knows of it: the handle is API, the actor behind it is
+ * not, so the handle depends on this seam rather than on the actor's cell. {@code ActorCell} is the one
+ * implementation.
+ */
+interface Addressee {
+    long id();
+
+    String name();
+
+    Placement placement();
+
+    /** Queues a message. @return false if the actor has halted */
+    boolean tell(Object message);
+
+    /** Queues a task to run as a turn. @return false if the actor has halted */
+    boolean submit(TurnTask task);
+
+    /** True if {@code thread} runs this actor's turns now. */
+    boolean isRunBy(Thread thread);
+
+    /** Claims the halt with {@code reason}. @return true if this call claimed it */
+    boolean halt(ExitReason reason);
+
+    /** Why the actor halted, or null while it runs. */
+    ExitReason exitReason();
+}

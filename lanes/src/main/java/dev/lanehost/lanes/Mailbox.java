@@ -1,0 +1,68 @@
+package dev.lanehost.lanes;
+
+import dev.lanehost.lanes.internal.MpscQueue;
+
+/**
+ * An actor's mailbox: its letters in arrival order, counted as they come and go so that its depth (and
+ * its lane's backlog) is known in O(1) without walking the queue or taking the turn lock.
+ *
+ * <p>Any thread may {@link #offer}; only the holder of the owner's turn lock takes letters out.
+ */
+final class Mailbox {
+    private final MpscQueue<Letter> letters = new MpscQueue<>();
+    /** The owner's lane, whose backlog counts these letters too; null on the normal placement. */
+    private final ExecutionLane lane;
+
+    Mailbox(ExecutionLane lane) {
+        this.lane = lane;
+    }
+
+    /** Any thread. The lane counts first, so its backlog never runs behind what its driver can take. */
+    void offer(Letter letter) {
+        if (lane != null) {
+            lane.letterQueued();
+        }
+        letters.offer(letter);
+    }
+
+    /** The next letter, or null. Turn-lock holder only. */
+    Letter take() {
+        return letters.poll();
+    }
+
+    /** True if no letter is queued or being queued. Turn-lock holder, or after a volatile hand-off. */
+    boolean isEmpty() {
+        return letters.isEmpty();
+    }
+
+    /** Letters queued now: O(1), exact when nobody is sending, never negative. Any thread. */
+    long depth() {
+        return letters.size();
+    }
+
+    /**
+     * Turn-lock holder, once its actor has halted: drops every letter nobody will handle. A delivered
+     * park still gets its release hook, a task its {@link TurnTask#abandoned()}.
+     */
+    void releaseUnhandled(ActorCell owner) {
+        long dropped = 0;
+        try {
+            for (Letter letter; (letter = take()) != null; ) {
+                dropped++;
+                if (letter instanceof Letter.ParkCompleted completed) {
+                    completed.park.releaseUnconsumed();
+                } else if (letter instanceof Letter.Task submitted) {
+                    try {
+                        submitted.task.abandoned();
+                    } catch (Throwable e) {
+                        RuntimeLog.hookFailed(owner.describe(), "TurnTask.abandoned", e);
+                    }
+                }
+            }
+        } finally {
+            if (dropped > 0 && lane != null) {
+                lane.lettersTaken(dropped);
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package dev.lanehost.lanes;
+
+import dev.lanehost.lanes.internal.LiveCounters;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * The runtime as its actors and lanes see it: the few things a cell, a turn or a lane asks of the runtime
+ * it lives in. {@link ActorRuntime} implements it privately, so these calls stay off its public API and
+ * the parts below depend on this seam, not on the runtime class above them.
+ *
+ * <p>An abstract class rather than an interface so that the closed flag, which every drive reads twice, is
+ * a field of this object: a lane reads it in one load, as it did when it held the runtime itself.
+ */
+abstract class RuntimeContext {
+    /** Set once by the close; from then on drives, binds and releases answer CLOSED. */
+    private volatile boolean closed;
+
+    final boolean isClosed() {
+        return closed;
+    }
+
+    /** The close's first step. */
+    final void markClosed() {
+        closed = true;
+    }
+
+    /** The runtime clock: {@link System#nanoTime()}, or the virtual clock in SIMULATED. */
+    abstract long nanoTime();
+
+    abstract RuntimeObserver observer();
+
+    /** Live signals, timers, parks and arenas: whoever opens or ends one reports it here. */
+    abstract LiveCounters counters();
+
+    /** A turn's spawn: {@link ActorRuntime#spawn}. */
+    abstract ActorRef spawn(String name, Supplier<? extends Behavior> factory);
+
+    /** A turn's spawn on a lane: {@link ActorRuntime#spawnOnLane}. */
+    abstract ActorRef spawnOnLane(String lane, String name, Supplier<? extends Behavior> factory);
+
+    /** A turn's {@link ActorContext#delay}: a timer due {@code delay} from now, held by its owner and armed. */
+    abstract Timer arm(ActorCell owner, Duration delay, TurnCallback callback);
+
+    /** The actor's halt was claimed: lookups no longer find it. */
+    abstract void halted(ActorCell cell);
+
+    /** The actor's teardown has run on its placement: it is gone. */
+    abstract void tornDown(ActorCell cell);
+
+    /** True if {@code thread} runs the cell's turns now (its lane's bound thread, or the normal queue's runner). */
+    abstract boolean isRunnerOf(ActorCell cell, Thread thread);
+
+    /** How long a lane's work may wait undriven before the lane is reported stalled. */
+    abstract long laneStallThresholdNanos();
+
+    /** Stall episodes seen on any lane; each lane counts its own here. */
+    abstract AtomicLong laneStallCounter();
+
+    /** Close: halts every actor of the lane, queueing each on it for its teardown. */
+    abstract void haltActorsOf(ExecutionLane lane);
+
+    /** Close's fallback: tears the lane's actors down on the calling thread. */
+    abstract void tearDownOnClosingThread(ExecutionLane lane);
+}

@@ -1,0 +1,76 @@
+package dev.lanehost.lanes;
+
+import dev.lanehost.affinity.AffinityResult;
+import dev.lanehost.lanes.internal.VirtualClock;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * The scheduling seam: how one profile runs the normal placement's turns, fires timers and keeps time.
+ * The profiles' schedulers sit side by side: {@link HostedScheduler} (a worker and a timer thread),
+ * {@link DrainScheduler} (the host's own thread, in {@code drain()}), {@link SimulatedScheduler} (the
+ * same, with a seeded choice among every queue and a virtual clock). Lanes plug in through
+ * {@link #newLaneQueue} and {@link #laneRegistered}; their host-driven loop is {@link ExecutionLane#drive(int, DriveCounts)}.
+ *
+ * <p>Everything a scheduler runs, it runs by polling a {@link RunQueue} and calling
+ * {@link ActorCell#runOnce()}: the run-queue code is the same for every profile.
+ */
+abstract sealed class Scheduler permits HostedScheduler, DrainScheduler {
+    /** The normal placement's queue name, in schedules and snapshots. */
+    static final String NORMAL_QUEUE = "normal";
+
+    final TimerQueue timers;
+    final LaneRegistry lanes;
+    /** SIMULATED only; null means the wall clock. */
+    private final VirtualClock clock;
+
+    Scheduler(TimerQueue timers, LaneRegistry lanes, VirtualClock clock) {
+        this.timers = timers;
+        this.lanes = lanes;
+        this.clock = clock;
+    }
+
+    /** The runtime clock: {@link System#nanoTime()}, or the virtual clock. Any thread. */
+    final long nanoTime() {
+        return clock == null ? System.nanoTime() : clock.now();
+    }
+
+    /** The simulated clock, or null. */
+    final VirtualClock virtualClock() {
+        return clock;
+    }
+
+    /** The normal placement's run queue. */
+    abstract RunQueue normal();
+
+    /** A run queue for a new lane, scheduled the way this profile schedules. */
+    RunQueue newLaneQueue(String name) {
+        return new RunQueue(name, null, null);
+    }
+
+    /** A lane was registered (after its name proved unique). */
+    void laneRegistered(ExecutionLane lane) {
+    }
+
+    /** True if {@code thread} runs the normal placement's turns now. */
+    abstract boolean runsNormalQueue(Thread thread);
+
+    /** {@link ActorRuntime#drain()}. */
+    abstract DrainResult drain();
+
+    /** {@link ActorRuntime#runUntilIdle(Duration, long)}, once the budget is checked and the runtime is open. */
+    abstract RunStatus runUntilIdle(Duration budget, long maxTurns);
+
+    /** Starts the profile's threads, if it has any; returns once they can be observed. */
+    void start() {
+    }
+
+    /** Close: stops the profile's threads, if it has any. */
+    void stop() {
+    }
+
+    /** What applying the affinity policy did to each of the profile's threads. */
+    Map<String, AffinityResult> affinityResults() {
+        return Map.of();
+    }
+}

@@ -1,0 +1,89 @@
+package dev.lanehost.lanes;
+
+import dev.lanehost.lanes.internal.VirtualClock;
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The SIMULATED profile's scheduler: the draining loops of {@link DrainScheduler}, but each turn is a
+ * seeded pick among the normal queue and every lane the draining thread may drive ({@link SimulatedQueues}),
+ * and time is virtual: turns take none, and an idle run moves the clock to the next timer within its budget.
+ * The picks are recorded as a {@link Schedule} that a replay forces.
+ */
+final class SimulatedScheduler extends DrainScheduler {
+    private final SimulatedSchedule schedule;
+    private final SimulatedQueues queues;
+
+    SimulatedScheduler(TimerQueue timers, LaneRegistry lanes, BooleanSupplier closed, SimulatedSchedule schedule) {
+        super(timers, lanes, closed, new VirtualClock(), schedule);
+        this.schedule = schedule;
+        this.queues = new SimulatedQueues(normal(), schedule);
+    }
+
+    @Override
+    RunQueue newLaneQueue(String name) {
+        return new RunQueue(name, schedule, null);
+    }
+
+    @Override
+    void laneRegistered(ExecutionLane lane) {
+        queues.laneRegistered(lane);
+    }
+
+    @Override
+    long runnable(Thread host) {
+        return queues.runnable(host);
+    }
+
+    @Override
+    int runOne(Thread host) {
+        return queues.runOne(host);
+    }
+
+    @Override
+    boolean budgetsWallClock() {
+        return false; // the budget is virtual time; the wall clock is never read
+    }
+
+    @Override
+    long windowEnd(long budgetNanos) {
+        return saturatedAdd(virtualClock().now(), budgetNanos);
+    }
+
+    @Override
+    boolean jumpToNextTimerWithin(long windowEnd) {
+        if (!timers.hasArmedDueBy(windowEnd)) {
+            return false;
+        }
+        virtualClock().moveTo(timers.nextDeadlineWithin(windowEnd));
+        return true;
+    }
+
+    @Override
+    boolean timerDueWithin(long windowEnd) {
+        return timers.hasArmedDueBy(windowEnd);
+    }
+
+    @Override
+    RunStatus quiescent(long windowEnd) {
+        virtualClock().moveTo(windowEnd); // no timer is due by then, so none is skipped
+        return super.quiescent(windowEnd);
+    }
+
+    /** Moves the virtual clock forward and fires the timers that became due. @return timers fired */
+    int advance(Duration duration) {
+        if (duration.isNegative()) {
+            throw new IllegalArgumentException("time only moves forward; got " + duration);
+        }
+        return timers.fireDue(virtualClock().advance(duration.toNanos()));
+    }
+
+    SimulatedSchedule schedule() {
+        return schedule;
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long sum = a + b;
+        return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+    }
+}

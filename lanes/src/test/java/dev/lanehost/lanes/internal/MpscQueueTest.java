@@ -1,0 +1,61 @@
+package dev.lanehost.lanes.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.reflect.Field;
+import org.junit.jupiter.api.Test;
+
+class MpscQueueTest {
+    /** What the padding is for: two 64-byte lines, as x86 prefetches lines in adjacent pairs. */
+    private static final long LINE_PAIR = 128;
+
+    static final class Node extends MpscNode {
+    }
+
+    @Test
+    void sizeCountsOffersAndPollsButNotTheConsumersOwnStub() {
+        MpscQueue<Node> queue = new MpscQueue<>();
+        Node a = new Node();
+        Node b = new Node();
+        queue.offer(a);
+        queue.offer(b);
+        assertEquals(2, queue.size());
+        assertSame(a, queue.poll());
+        assertEquals(1, queue.size());
+        assertSame(b, queue.poll()); // the last node: the consumer re-queues the stub behind it, uncounted
+        assertEquals(0, queue.size());
+        assertNull(queue.poll());
+        assertTrue(queue.isEmpty());
+        queue.offer(a); // a node may be offered again once polled
+        assertEquals(1, queue.size());
+        assertSame(a, queue.poll());
+        assertEquals(0, queue.size());
+    }
+
+    @Test
+    void consumerAndProducerFieldsSitOnSeparateCacheLinePairs() throws Exception {
+        long head = offset(MpscQueueConsumerFields.class, "head");
+        long polled = offset(MpscQueueConsumerFields.class, "polled");
+        long tail = offset(MpscQueueProducerFields.class, "tail");
+        long offered = offset(MpscQueueProducerFields.class, "offered");
+        long stub = offset(MpscQueueColdFields.class, "stub");
+        long consumerEnd = Math.max(head, polled);
+        long consumerStart = Math.min(head, polled);
+        long producerStart = Math.min(tail, offered);
+        assertTrue(producerStart - consumerEnd >= LINE_PAIR,
+                "producers' fields at " + producerStart + " are within " + LINE_PAIR + " bytes of the consumer's at " + consumerEnd);
+        assertTrue(consumerStart - stub >= LINE_PAIR,
+                "consumer's fields at " + consumerStart + " are within " + LINE_PAIR + " bytes of the cold fields at " + stub);
+    }
+
+    @SuppressWarnings({"deprecation", "removal"})
+    private static long offset(Class<?> owner, String name) throws Exception {
+        Field theUnsafe = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
+        theUnsafe.setAccessible(true);
+        sun.misc.Unsafe unsafe = (sun.misc.Unsafe) theUnsafe.get(null);
+        return unsafe.objectFieldOffset(owner.getDeclaredField(name));
+    }
+}
