@@ -41,6 +41,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * A drive never throws: turn failures halt their actors, and everything else becomes a status.
  */
 public final class ExecutionLane {
+    private static final int DRIVE_OK = DriveStatus.OK.code();
     private static final VarHandle DRIVES;
     private static final VarHandle TURNS;
     private static final VarHandle LAST_WORK_DRIVE;
@@ -130,6 +131,19 @@ public final class ExecutionLane {
      *         negative or {@code out} is null
      */
     public int drive(int maxTurns, DriveCounts out) {
+        // The common host callback — bound to this thread, not nested, open, nothing queued — kept small
+        // enough for the JIT to inline into the caller's upcall; everything else takes the full path.
+        if (out != null && maxTurns >= 0 && binding.boundThread() == Thread.currentThread() && !driving
+                && !runtime.isClosed() && queue.isEmptyForConsumer()) {
+            DRIVES.setRelease(this, (long) DRIVES.get(this) + 1);
+            out.set(0, queuedLetters());
+            return DRIVE_OK;
+        }
+        return driveFully(maxTurns, out);
+    }
+
+    /** {@link #drive(int, DriveCounts)} off its fast path: binding, refusals, close, and the turn loop. */
+    private int driveFully(int maxTurns, DriveCounts out) {
         if (out == null) {
             return DriveStatus.INVALID_ARGUMENT.code();
         }

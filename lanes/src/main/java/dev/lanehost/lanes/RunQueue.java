@@ -91,6 +91,22 @@ final class RunQueue {
     }
 
     /** Actors queued in all bands. */
+    /**
+     * True if no actor is queued or being queued in any band. The consumer only (it reads each band's
+     * head): the one thread that drains this queue, as a lane's bound thread does.
+     */
+    boolean isEmptyForConsumer() {
+        if (pooled != null) {
+            return depth() == 0; // SIMULATED also holds actors in its seeded pools
+        }
+        for (MpscQueue<ActorCell> band : bands) {
+            if (!band.isEmpty()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     long depth() {
         long total = 0;
         for (int band = 0; band < BANDS; band++) {
