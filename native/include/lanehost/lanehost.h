@@ -72,7 +72,11 @@ LANEHOST_EXPORT const char *lanehost_status_name(int32_t status);
  *  - Every entry returns a lanehost_status and never throws, aborts or crashes on bad input: NULL pointers,
  *    unknown/stale/forged handles, negative or huge lengths are LANEHOST_INVALID_ARGUMENT. After the runtime
  *    or the host ABI closes, entries answer LANEHOST_CLOSED: the table and its functions stay valid for the
- *    life of the process, so a host thread that calls late is answered, never crashed.
+ *    life of the process, so a host thread that calls late is answered, never crashed. Lane handles follow
+ *    their runtime rather than the host ABI: until the runtime has closed they still drive their lane, and
+ *    the first drive from the lane's thread after the runtime closes runs the lane's teardown there, then
+ *    answers LANEHOST_CLOSED. So a host that keeps calling back until it sees LANEHOST_CLOSED, then joins its
+ *    threads, shuts down cleanly whatever order Java closes things in.
  *  - Handles are opaque 64-bit numbers with a kind and a generation: a handle whose object went away, or one
  *    of another kind, is recognised and refused. 0 is never a handle.
  *  - Names are NUL-terminated UTF-8 of at most LANEHOST_MAX_NAME_BYTES bytes.
