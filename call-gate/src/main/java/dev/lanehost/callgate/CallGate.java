@@ -113,7 +113,7 @@ public final class CallGate implements AutoCloseable {
             try {
                 plainArgs = copyOf(args);
             } catch (PlainValueException e) {
-                return counted(CallResult.failure(e.status(), "arguments: " + e.getMessage()));
+                return counted(CallResult.failure(CallStatus.of(e.failure()), "arguments: " + e.getMessage()));
             }
             return counted(toResult(callPlain(plainArgs, saturatedNanos(timeout))));
         } catch (Throwable unexpected) {
@@ -138,7 +138,7 @@ public final class CallGate implements AutoCloseable {
             try {
                 plainArgs = copyOf(args);
             } catch (PlainValueException e) {
-                return counted(CallResult.failure(e.status(), "arguments: " + e.getMessage()));
+                return counted(CallResult.failure(CallStatus.of(e.failure()), "arguments: " + e.getMessage()));
             }
             return counted(toResult(callOnLanePlain(lane, plainArgs, maxTurns)));
         } catch (Throwable unexpected) {
@@ -162,7 +162,7 @@ public final class CallGate implements AutoCloseable {
             }
             return countedEncoded(callPlain(decodeArgs(cborArgs), timeoutNanos));
         } catch (PlainValueException e) {
-            return countedEncoded(e.status(), null, "arguments: " + e.getMessage());
+            return countedEncoded(CallStatus.of(e.failure()), null, "arguments: " + e.getMessage());
         } catch (Throwable unexpected) {
             CallResult failure = internalError("callEncoded", unexpected);
             return countedEncoded(failure.status(), null, failure.detail());
@@ -178,7 +178,7 @@ public final class CallGate implements AutoCloseable {
             }
             return countedEncoded(callOnLanePlain(lane, decodeArgs(cborArgs), maxTurns));
         } catch (PlainValueException e) {
-            return countedEncoded(e.status(), null, "arguments: " + e.getMessage());
+            return countedEncoded(CallStatus.of(e.failure()), null, "arguments: " + e.getMessage());
         } catch (Throwable unexpected) {
             CallResult failure = internalError("callOnLaneEncoded", unexpected);
             return countedEncoded(failure.status(), null, failure.detail());
@@ -403,7 +403,7 @@ public final class CallGate implements AutoCloseable {
         try {
             return new CallResult(CallStatus.OK, CODEC.decode(outcome.result(), 0, outcome.result().length), "");
         } catch (PlainValueException e) {
-            return CallResult.failure(e.status(), "result: " + e.getMessage()); // cannot happen for our own encoding
+            return CallResult.failure(CallStatus.of(e.failure()), "result: " + e.getMessage()); // cannot happen for our own encoding
         }
     }
 

@@ -50,6 +50,15 @@ public enum CallStatus {
         return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
     }
 
+    /** The status a gate reports for a value that could not cross. */
+    public static CallStatus of(dev.lanehost.callgate.value.PlainValueFailure failure) {
+        return switch (failure) {
+            case NOT_SERIALIZABLE -> NOT_SERIALIZABLE;
+            case OUT_OF_MEMORY -> OUT_OF_MEMORY;
+            case INVALID_ARGUMENT -> INVALID_ARGUMENT;
+        };
+    }
+
     private static CallStatus[] byCode() {
         int highest = 0;
         for (CallStatus status : values()) {

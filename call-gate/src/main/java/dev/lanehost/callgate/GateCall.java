@@ -136,7 +136,7 @@ final class GateCall implements TurnTask {
         try {
             encoded = CallGate.CODEC.encode(value);
         } catch (PlainValueException e) {
-            return new Outcome(e.status(), null, e.getMessage());
+            return new Outcome(CallStatus.of(e.failure()), null, e.getMessage());
         } catch (Throwable e) { // OutOfMemoryError, StackOverflowError, or a codec bug: the caller still gets an answer
             return new Outcome(CallStatus.OUT_OF_MEMORY, null, "encoding the result failed: " + e.getClass().getName());
         }

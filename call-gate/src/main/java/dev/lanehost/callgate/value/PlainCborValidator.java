@@ -1,6 +1,5 @@
 package dev.lanehost.callgate.value;
 
-import dev.lanehost.callgate.CallStatus;
 import java.util.BitSet;
 
 /**
@@ -65,7 +64,7 @@ final class PlainCborValidator {
      */
     static BitSet validate(byte[] input, int offset, int length) throws PlainValueException {
         if (length == 0) {
-            throw new PlainValueException(CallStatus.INVALID_ARGUMENT, "no value: the input is empty");
+            throw new PlainValueException(PlainValueFailure.INVALID_ARGUMENT, "no value: the input is empty");
         }
         PlainCborValidator validator = new PlainCborValidator(input, offset, length);
         validator.item(0);
@@ -367,7 +366,7 @@ final class PlainCborValidator {
     }
 
     private PlainValueException invalid(int at, String problem) {
-        return new PlainValueException(CallStatus.INVALID_ARGUMENT, "malformed CBOR at byte " + (at - start) + ": " + problem);
+        return new PlainValueException(PlainValueFailure.INVALID_ARGUMENT, "malformed CBOR at byte " + (at - start) + ": " + problem);
     }
 
     private static String kind(int major) {

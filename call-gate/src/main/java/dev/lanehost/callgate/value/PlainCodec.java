@@ -7,7 +7,6 @@ import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.dataformat.cbor.CBORFactory;
 import com.fasterxml.jackson.dataformat.cbor.CBORGenerator;
 import com.fasterxml.jackson.dataformat.cbor.CBORParser;
-import dev.lanehost.callgate.CallStatus;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -144,16 +143,16 @@ public final class PlainCodec {
             // Jackson's own checks while reading contents (UTF-8), a second guard: the validator has
             // checked UTF-8 already and names the bad byte, where Jackson names the string's end.
             String at = e.getLocation() == null ? "" : " at byte " + (e.getLocation().getByteOffset() - offset);
-            throw new PlainValueException(CallStatus.INVALID_ARGUMENT, "malformed CBOR" + at + ": " + e.getOriginalMessage(), e);
+            throw new PlainValueException(PlainValueFailure.INVALID_ARGUMENT, "malformed CBOR" + at + ": " + e.getOriginalMessage(), e);
         } catch (IOException e) {
-            throw new PlainValueException(CallStatus.INVALID_ARGUMENT, "malformed CBOR: " + e.getMessage(), e);
+            throw new PlainValueException(PlainValueFailure.INVALID_ARGUMENT, "malformed CBOR: " + e.getMessage(), e);
         } catch (OutOfMemoryError | StackOverflowError e) {
             throw outOfMemory("decoding the value", e);
         } catch (VirtualMachineError e) {
             throw e; // the JVM itself is failing; no status would be true
         } catch (RuntimeException | Error e) {
             // Not expected after validation; a gate must still answer with a status rather than throw.
-            throw new PlainValueException(CallStatus.INVALID_ARGUMENT, "the CBOR library failed on this input: " + e, e);
+            throw new PlainValueException(PlainValueFailure.INVALID_ARGUMENT, "the CBOR library failed on this input: " + e, e);
         }
     }
 
@@ -193,7 +192,7 @@ public final class PlainCodec {
             throw new PlainValueException(e.status, e.getMessage(), e);
         } catch (IOException e) {
             // Jackson's own checks on what it is asked to write; the walk is built not to trip them.
-            throw new PlainValueException(CallStatus.NOT_SERIALIZABLE, "cannot encode the value at " + where(writer)
+            throw new PlainValueException(PlainValueFailure.NOT_SERIALIZABLE, "cannot encode the value at " + where(writer)
                     + ": " + e.getMessage(), e);
         } catch (OutOfMemoryError | StackOverflowError e) {
             throw outOfMemory("encoding the value at " + where(writer), e);
@@ -202,7 +201,7 @@ public final class PlainCodec {
         } catch (Exception | Error e) {
             // The value's own code failed: a collection's iterator or size(), a map's entrySet(). Exception,
             // not RuntimeException: such code can throw a checked exception it did not declare.
-            throw new PlainValueException(CallStatus.NOT_SERIALIZABLE, "encoding the value at " + where(writer)
+            throw new PlainValueException(PlainValueFailure.NOT_SERIALIZABLE, "encoding the value at " + where(writer)
                     + " failed: " + e, e);
         }
     }
@@ -213,7 +212,7 @@ public final class PlainCodec {
 
     private static PlainValueException outOfMemory(String doing, Throwable e) {
         String what = e instanceof StackOverflowError ? "thread stack" : "memory";
-        return new PlainValueException(CallStatus.OUT_OF_MEMORY, "ran out of " + what + " " + doing, e);
+        return new PlainValueException(PlainValueFailure.OUT_OF_MEMORY, "ran out of " + what + " " + doing, e);
     }
 
     private static void checkRegion(byte[] buffer, int offset, int length) throws PlainValueException {
@@ -243,6 +242,6 @@ public final class PlainCodec {
     }
 
     private static PlainValueException invalidArgument(String message) {
-        return new PlainValueException(CallStatus.INVALID_ARGUMENT, message);
+        return new PlainValueException(PlainValueFailure.INVALID_ARGUMENT, message);
     }
 }

@@ -1,33 +1,32 @@
 package dev.lanehost.callgate.value;
 
-import dev.lanehost.callgate.CallStatus;
 import java.util.Objects;
 
 /**
- * A value could not cross a call gate: the status a gate returns for it, and a message naming the problem
+ * A value could not cross a call gate: the kind of failure (a gate returns the status of the same name), and a message naming the problem
  * and where it is — a path such as {@code $.users[3].name} when encoding, a byte offset from the start of
  * the input when decoding.
  *
- * <p>The status is one of {@link CallStatus#NOT_SERIALIZABLE} (encoding: not a plain value),
- * {@link CallStatus#OUT_OF_MEMORY} (encoding: larger than the caller's buffer; either way: memory or thread
- * stack ran out) and {@link CallStatus#INVALID_ARGUMENT} (decoding: malformed or non-plain CBOR; either
+ * <p>The status is one of {@link PlainValueFailure#NOT_SERIALIZABLE} (encoding: not a plain value),
+ * {@link PlainValueFailure#OUT_OF_MEMORY} (encoding: larger than the caller's buffer; either way: memory or thread
+ * stack ran out) and {@link PlainValueFailure#INVALID_ARGUMENT} (decoding: malformed or non-plain CBOR; either
  * way: a null buffer or a bad offset or length).
  */
 public final class PlainValueException extends Exception {
 
-    private final CallStatus status;
+    private final PlainValueFailure failure;
 
-    PlainValueException(CallStatus status, String message) {
-        this(status, message, null);
+    PlainValueException(PlainValueFailure failure, String message) {
+        this(failure, message, null);
     }
 
-    PlainValueException(CallStatus status, String message, Throwable cause) {
+    PlainValueException(PlainValueFailure failure, String message, Throwable cause) {
         super(message, cause);
-        this.status = Objects.requireNonNull(status, "status");
+        this.failure = Objects.requireNonNull(failure, "failure");
     }
 
-    /** The status a gate reports for this failure. */
-    public CallStatus status() {
-        return status;
+    /** What went wrong; a gate reports it as the {@code CallStatus} of the same name. */
+    public PlainValueFailure failure() {
+        return failure;
     }
 }

@@ -2,7 +2,6 @@ package dev.lanehost.callgate.value;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.lanehost.callgate.CallStatus;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -109,7 +108,7 @@ final class PlainValueReader {
             map.put(key, value);
             if (map.size() == before) {
                 // Which one would win is up to each decoder; refusing is the only answer both sides agree on.
-                throw new PlainValueException(CallStatus.INVALID_ARGUMENT, "malformed CBOR at byte "
+                throw new PlainValueException(PlainValueFailure.INVALID_ARGUMENT, "malformed CBOR at byte "
                         + (keyAt - regionOffset) + ": the map has the key \"" + shortened(key) + "\" twice");
             }
         }
@@ -126,6 +125,6 @@ final class PlainValueReader {
 
     private PlainValueException invalid(String problem) {
         long at = in.currentTokenLocation().getByteOffset() - regionOffset;
-        return new PlainValueException(CallStatus.INVALID_ARGUMENT, "malformed CBOR at byte " + at + ": " + problem);
+        return new PlainValueException(PlainValueFailure.INVALID_ARGUMENT, "malformed CBOR at byte " + at + ": " + problem);
     }
 }

@@ -2,7 +2,6 @@ package dev.lanehost.callgate.value;
 
 import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.dataformat.cbor.CBORGenerator;
-import dev.lanehost.callgate.CallStatus;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.math.BigInteger;
@@ -173,12 +172,12 @@ final class PlainValueWriter {
         } catch (InvocationTargetException e) {
             Throwable cause = e.getCause();
             if (cause instanceof OutOfMemoryError) {
-                throw new PlainValueException(CallStatus.OUT_OF_MEMORY, "ran out of memory reading " + path(), cause);
+                throw new PlainValueException(PlainValueFailure.OUT_OF_MEMORY, "ran out of memory reading " + path(), cause);
             }
-            throw new PlainValueException(CallStatus.NOT_SERIALIZABLE, "the accessor of " + path() + " ("
+            throw new PlainValueException(PlainValueFailure.NOT_SERIALIZABLE, "the accessor of " + path() + " ("
                     + record.getClass().getName() + "." + shape.name(component) + "()) threw " + cause, cause);
         } catch (IllegalAccessException | RuntimeException e) {
-            throw new PlainValueException(CallStatus.NOT_SERIALIZABLE, "cannot call the accessor of " + path() + " ("
+            throw new PlainValueException(PlainValueFailure.NOT_SERIALIZABLE, "cannot call the accessor of " + path() + " ("
                     + record.getClass().getName() + "." + shape.name(component) + "()): " + e.getMessage()
                     + " (a record in a named module must open its package)", e);
         }
@@ -331,6 +330,6 @@ final class PlainValueWriter {
     }
 
     private static PlainValueException notSerializable(String message) {
-        return new PlainValueException(CallStatus.NOT_SERIALIZABLE, message);
+        return new PlainValueException(PlainValueFailure.NOT_SERIALIZABLE, message);
     }
 }

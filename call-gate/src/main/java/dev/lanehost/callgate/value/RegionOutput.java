@@ -1,6 +1,5 @@
 package dev.lanehost.callgate.value;
 
-import dev.lanehost.callgate.CallStatus;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.foreign.MemorySegment;
@@ -48,7 +47,7 @@ abstract sealed class RegionOutput extends OutputStream {
 
     private void reserve(int length) throws Refused {
         if (length > capacity - written) {
-            throw new Refused(CallStatus.OUT_OF_MEMORY,
+            throw new Refused(PlainValueFailure.OUT_OF_MEMORY,
                     "the encoded value does not fit in the caller's " + capacity + "-byte buffer");
         }
     }
@@ -62,9 +61,9 @@ abstract sealed class RegionOutput extends OutputStream {
      * unchanged; it carries the status the codec reports.
      */
     static final class Refused extends IOException {
-        final CallStatus status;
+        final PlainValueFailure status;
 
-        Refused(CallStatus status, String message) {
+        Refused(PlainValueFailure status, String message) {
             super(message);
             this.status = status;
         }
@@ -122,7 +121,7 @@ abstract sealed class RegionOutput extends OutputStream {
         // Checked before encoding starts; this is the segment's arena closing (or its owner thread
         // changing) while the value was being written.
         private static Refused inaccessible(RuntimeException e) {
-            Refused refused = new Refused(CallStatus.INVALID_ARGUMENT, "the buffer segment became inaccessible: " + e.getMessage());
+            Refused refused = new Refused(PlainValueFailure.INVALID_ARGUMENT, "the buffer segment became inaccessible: " + e.getMessage());
             refused.initCause(e);
             return refused;
         }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.lanehost.callgate.CallStatus;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -59,7 +58,7 @@ class PlainCodecBufferTest {
             int needed = codec.encode(value).length;
             for (int regionLength : new int[] {0, 1, needed / 2, needed - 1}) {
                 byte[] buffer = guarded(regionLength);
-                PlainValueException failure = assertFails(CallStatus.OUT_OF_MEMORY,
+                PlainValueException failure = assertFails(PlainValueFailure.OUT_OF_MEMORY,
                         () -> codec.encode(value, buffer, MARGIN, regionLength));
                 assertTrue(failure.getMessage().contains(regionLength + "-byte buffer"), failure.getMessage());
                 assertGuardsIntact(buffer, regionLength);
@@ -78,7 +77,7 @@ class PlainCodecBufferTest {
             assertPlainEquals(PlainValues.normalised(LARGE), codec.decode(segment, MARGIN, expected.length));
 
             segment.fill(GUARD);
-            assertFails(CallStatus.OUT_OF_MEMORY, () -> codec.encode(LARGE, segment, MARGIN, expected.length - 1));
+            assertFails(PlainValueFailure.OUT_OF_MEMORY, () -> codec.encode(LARGE, segment, MARGIN, expected.length - 1));
             byte[] after = segment.asSlice(MARGIN + expected.length - 1).toArray(ValueLayout.JAVA_BYTE);
             for (byte b : after) {
                 assertEquals(GUARD, b);
@@ -89,30 +88,30 @@ class PlainCodecBufferTest {
     @Test
     void badArrayRegionsAreInvalidArguments() {
         byte[] buffer = new byte[8];
-        assertFails(CallStatus.INVALID_ARGUMENT, () -> codec.encode(1, (byte[]) null, 0, 0));
-        assertFails(CallStatus.INVALID_ARGUMENT, () -> codec.encode(1, buffer, -1, 2));
-        assertFails(CallStatus.INVALID_ARGUMENT, () -> codec.encode(1, buffer, 0, -1));
-        assertFails(CallStatus.INVALID_ARGUMENT, () -> codec.encode(1, buffer, 4, 5));
-        assertFails(CallStatus.INVALID_ARGUMENT, () -> codec.encode(1, buffer, Integer.MAX_VALUE, 2));
-        assertFails(CallStatus.INVALID_ARGUMENT, () -> codec.decode(null));
-        assertFails(CallStatus.INVALID_ARGUMENT, () -> codec.decode((byte[]) null, 0, 0));
-        assertFails(CallStatus.INVALID_ARGUMENT, () -> codec.decode(buffer, -1, 1));
-        assertFails(CallStatus.INVALID_ARGUMENT, () -> codec.decode(buffer, 8, 1));
-        assertFails(CallStatus.INVALID_ARGUMENT, () -> codec.decode(buffer, 1, Integer.MAX_VALUE));
+        assertFails(PlainValueFailure.INVALID_ARGUMENT, () -> codec.encode(1, (byte[]) null, 0, 0));
+        assertFails(PlainValueFailure.INVALID_ARGUMENT, () -> codec.encode(1, buffer, -1, 2));
+        assertFails(PlainValueFailure.INVALID_ARGUMENT, () -> codec.encode(1, buffer, 0, -1));
+        assertFails(PlainValueFailure.INVALID_ARGUMENT, () -> codec.encode(1, buffer, 4, 5));
+        assertFails(PlainValueFailure.INVALID_ARGUMENT, () -> codec.encode(1, buffer, Integer.MAX_VALUE, 2));
+        assertFails(PlainValueFailure.INVALID_ARGUMENT, () -> codec.decode(null));
+        assertFails(PlainValueFailure.INVALID_ARGUMENT, () -> codec.decode((byte[]) null, 0, 0));
+        assertFails(PlainValueFailure.INVALID_ARGUMENT, () -> codec.decode(buffer, -1, 1));
+        assertFails(PlainValueFailure.INVALID_ARGUMENT, () -> codec.decode(buffer, 8, 1));
+        assertFails(PlainValueFailure.INVALID_ARGUMENT, () -> codec.decode(buffer, 1, Integer.MAX_VALUE));
     }
 
     @Test
     void badSegmentRegionsAreInvalidArguments() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment segment = arena.allocate(8);
-            assertFails(CallStatus.INVALID_ARGUMENT, () -> codec.encode(1, (MemorySegment) null, 0, 1));
-            assertFails(CallStatus.INVALID_ARGUMENT, () -> codec.encode(1, segment, -1, 1));
-            assertFails(CallStatus.INVALID_ARGUMENT, () -> codec.encode(1, segment, 4, 5));
-            assertFails(CallStatus.INVALID_ARGUMENT, () -> codec.encode(1, segment, 0, Long.MAX_VALUE));
-            assertFails(CallStatus.INVALID_ARGUMENT, () -> codec.encode(1, segment.asReadOnly(), 0, 8));
-            assertFails(CallStatus.INVALID_ARGUMENT, () -> codec.decode((MemorySegment) null, 0, 1));
-            assertFails(CallStatus.INVALID_ARGUMENT, () -> codec.decode(segment, 9, 0));
-            assertFails(CallStatus.INVALID_ARGUMENT, () -> codec.decode(MemorySegment.NULL, 0, 1),
+            assertFails(PlainValueFailure.INVALID_ARGUMENT, () -> codec.encode(1, (MemorySegment) null, 0, 1));
+            assertFails(PlainValueFailure.INVALID_ARGUMENT, () -> codec.encode(1, segment, -1, 1));
+            assertFails(PlainValueFailure.INVALID_ARGUMENT, () -> codec.encode(1, segment, 4, 5));
+            assertFails(PlainValueFailure.INVALID_ARGUMENT, () -> codec.encode(1, segment, 0, Long.MAX_VALUE));
+            assertFails(PlainValueFailure.INVALID_ARGUMENT, () -> codec.encode(1, segment.asReadOnly(), 0, 8));
+            assertFails(PlainValueFailure.INVALID_ARGUMENT, () -> codec.decode((MemorySegment) null, 0, 1));
+            assertFails(PlainValueFailure.INVALID_ARGUMENT, () -> codec.decode(segment, 9, 0));
+            assertFails(PlainValueFailure.INVALID_ARGUMENT, () -> codec.decode(MemorySegment.NULL, 0, 1),
                     "a C pointer not yet given its length is a zero-length segment");
         }
     }
@@ -123,8 +122,8 @@ class PlainCodecBufferTest {
         try (Arena arena = Arena.ofConfined()) {
             segment = arena.allocate(8);
         }
-        assertFails(CallStatus.INVALID_ARGUMENT, () -> codec.encode(1, segment, 0, 8));
-        assertFails(CallStatus.INVALID_ARGUMENT, () -> codec.decode(segment, 0, 1));
+        assertFails(PlainValueFailure.INVALID_ARGUMENT, () -> codec.encode(1, segment, 0, 8));
+        assertFails(PlainValueFailure.INVALID_ARGUMENT, () -> codec.decode(segment, 0, 1));
     }
 
     @Test
@@ -137,11 +136,11 @@ class PlainCodecBufferTest {
                 try {
                     outcome.set(codec.decode(segment, 0, 1));
                 } catch (PlainValueException e) {
-                    outcome.set(e.status());
+                    outcome.set(e.failure());
                 }
             });
             other.join();
-            assertEquals(CallStatus.INVALID_ARGUMENT, outcome.get());
+            assertEquals(PlainValueFailure.INVALID_ARGUMENT, outcome.get());
         }
     }
 
@@ -150,7 +149,7 @@ class PlainCodecBufferTest {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment segment = arena.allocate(16);
             segment.fill((byte) 0x81); // arrays of one, nested: the third, at byte 2 of the region, has no room for its item
-            PlainValueException failure = assertFails(CallStatus.INVALID_ARGUMENT, () -> codec.decode(segment, 10, 3));
+            PlainValueException failure = assertFails(PlainValueFailure.INVALID_ARGUMENT, () -> codec.decode(segment, 10, 3));
             assertTrue(failure.getMessage().contains("at byte 2:"), failure.getMessage());
         }
     }

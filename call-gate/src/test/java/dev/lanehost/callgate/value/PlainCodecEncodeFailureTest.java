@@ -4,7 +4,6 @@ import static dev.lanehost.callgate.value.PlainValues.assertFails;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.lanehost.callgate.CallStatus;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.AbstractCollection;
@@ -98,7 +97,7 @@ class PlainCodecEncodeFailureTest {
     }
 
     private PlainValueException assertNotSerializable(Object value, String... expectedInMessage) {
-        PlainValueException failure = assertFails(CallStatus.NOT_SERIALIZABLE, () -> codec.encode(value));
+        PlainValueException failure = assertFails(PlainValueFailure.NOT_SERIALIZABLE, () -> codec.encode(value));
         for (String expected : expectedInMessage) {
             assertTrue(failure.getMessage().contains(expected), () -> "\"" + expected + "\" in: " + failure.getMessage());
         }
@@ -207,7 +206,7 @@ class PlainCodecEncodeFailureTest {
 
     @Test
     void anAccessorRunningOutOfMemoryIsOutOfMemory() {
-        assertFails(CallStatus.OUT_OF_MEMORY, () -> codec.encode(new Exhausting("x")));
+        assertFails(PlainValueFailure.OUT_OF_MEMORY, () -> codec.encode(new Exhausting("x")));
     }
 
     @Test
@@ -225,7 +224,7 @@ class PlainCodecEncodeFailureTest {
 
     @Test
     void runningOutOfMemoryWhileEncodingIsOutOfMemory() {
-        PlainValueException failure = assertFails(CallStatus.OUT_OF_MEMORY,
+        PlainValueException failure = assertFails(PlainValueFailure.OUT_OF_MEMORY,
                 () -> codec.encode(Map.of("c", new ThrowingCollection(new OutOfMemoryError("simulated")))));
         assertTrue(failure.getMessage().contains("$.c[0]"), failure.getMessage());
     }

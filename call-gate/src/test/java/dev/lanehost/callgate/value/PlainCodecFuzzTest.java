@@ -6,7 +6,6 @@ import static dev.lanehost.callgate.value.PlainValues.normalised;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.lanehost.callgate.CallStatus;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -81,7 +80,7 @@ class PlainCodecFuzzTest {
         try {
             decoded = codec.decode(input);
         } catch (PlainValueException e) {
-            assertEquals(CallStatus.INVALID_ARGUMENT, e.status(), () -> origin + ": " + hex(input) + ": " + e.getMessage());
+            assertEquals(PlainValueFailure.INVALID_ARGUMENT, e.failure(), () -> origin + ": " + hex(input) + ": " + e.getMessage());
             return;
         } catch (Throwable escaped) {
             fail(origin + " (seed " + SEED + "): " + escaped + " escaped decoding " + hex(input), escaped);

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.lanehost.callgate.CallStatus;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -149,7 +148,7 @@ class PlainCodecLibcborInteropTest {
             if (isPlain(expected)) {
                 assertEquals(expected, DiagnosticText.of(codec.decode(PlainValues.hex(input))), "the codec reading " + input);
             } else {
-                PlainValues.assertFails(CallStatus.INVALID_ARGUMENT, () -> codec.decode(PlainValues.hex(input)), input);
+                PlainValues.assertFails(PlainValueFailure.INVALID_ARGUMENT, () -> codec.decode(PlainValues.hex(input)), input);
             }
         }
     }
@@ -199,7 +198,7 @@ class PlainCodecLibcborInteropTest {
             String input = inputs.get(i);
             String reading = libcborReadings.get(i);
             assertTrue(reading.startsWith("error"), () -> input + ": libcbor read " + reading);
-            PlainValues.assertFails(CallStatus.INVALID_ARGUMENT, () -> codec.decode(PlainValues.hex(input)), input);
+            PlainValues.assertFails(PlainValueFailure.INVALID_ARGUMENT, () -> codec.decode(PlainValues.hex(input)), input);
         }
     }
 

@@ -4,7 +4,6 @@ import static dev.lanehost.callgate.value.PlainValues.assertFails;
 import static dev.lanehost.callgate.value.PlainValues.hex;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.lanehost.callgate.CallStatus;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,7 +17,7 @@ class PlainCodecMalformedInputTest {
 
     private PlainValueException assertInvalid(String hexInput, String... expectedInMessage) {
         byte[] input = hex(hexInput);
-        PlainValueException failure = assertFails(CallStatus.INVALID_ARGUMENT, () -> codec.decode(input), hexInput);
+        PlainValueException failure = assertFails(PlainValueFailure.INVALID_ARGUMENT, () -> codec.decode(input), hexInput);
         for (String expected : expectedInMessage) {
             assertTrue(failure.getMessage().contains(expected), () -> hexInput + ": \"" + expected + "\" in: " + failure.getMessage());
         }
@@ -39,7 +38,7 @@ class PlainCodecMalformedInputTest {
         byte[] encoded = codec.encode(value);
         for (int length = 0; length < encoded.length; length++) {
             int cut = length;
-            assertFails(CallStatus.INVALID_ARGUMENT, () -> codec.decode(encoded, 0, cut), "prefix of " + cut + " bytes");
+            assertFails(PlainValueFailure.INVALID_ARGUMENT, () -> codec.decode(encoded, 0, cut), "prefix of " + cut + " bytes");
         }
     }
 
@@ -233,10 +232,10 @@ class PlainCodecMalformedInputTest {
     @Test
     void offsetsInMessagesCountFromTheRegionStart() {
         byte[] framed = hex("00000000 a10101 0000");
-        PlainValueException failure = assertFails(CallStatus.INVALID_ARGUMENT, () -> codec.decode(framed, 4, 3));
+        PlainValueException failure = assertFails(PlainValueFailure.INVALID_ARGUMENT, () -> codec.decode(framed, 4, 3));
         assertTrue(failure.getMessage().startsWith("malformed CBOR at byte 1:"), failure.getMessage());
         byte[] badUtf8 = hex("0000 62c328");
-        failure = assertFails(CallStatus.INVALID_ARGUMENT, () -> codec.decode(badUtf8, 2, 3));
+        failure = assertFails(PlainValueFailure.INVALID_ARGUMENT, () -> codec.decode(badUtf8, 2, 3));
         assertTrue(failure.getMessage().startsWith("malformed CBOR at byte 2:"), failure.getMessage());
     }
 }

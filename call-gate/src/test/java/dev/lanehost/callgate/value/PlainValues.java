@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.lanehost.callgate.CallStatus;
 import java.lang.reflect.Array;
 import java.lang.reflect.RecordComponent;
 import java.math.BigInteger;
@@ -33,13 +32,13 @@ final class PlainValues {
         return HexFormat.of().formatHex(bytes);
     }
 
-    static PlainValueException assertFails(CallStatus status, Executable call) {
+    static PlainValueException assertFails(PlainValueFailure status, Executable call) {
         return assertFails(status, call, "");
     }
 
-    static PlainValueException assertFails(CallStatus status, Executable call, String why) {
+    static PlainValueException assertFails(PlainValueFailure status, Executable call, String why) {
         PlainValueException failure = assertThrows(PlainValueException.class, call, why);
-        assertEquals(status, failure.status(), why + " " + failure.getMessage());
+        assertEquals(status, failure.failure(), why + " " + failure.getMessage());
         return failure;
     }
 
