@@ -1,8 +1,8 @@
 package dev.lanehost.callgate;
 
 /**
- * Every outcome of a gate call. The numbers are stable and shared with C ({@code LANEHOST_CALL_*} in
- * {@code lanehost.h}); a test compares the two. Constants are grouped by meaning, not by number: look a
+ * Every outcome of a gate call, and of every entry of the C host table. The numbers are stable and shared with
+ * C ({@code lanehost_status}, {@code LANEHOST_*} in {@code lanehost.h}); a test compares the two. Constants are grouped by meaning, not by number: look a
  * status up with {@link #ofCode}, never by ordinal.
  */
 public enum CallStatus {
