@@ -303,6 +303,32 @@ struct lanehost_testhost_caller {
     int stop;
 };
 
+/*
+ * The start and stop both request-driven pthreads below share (a caller, a host thread): a mutex and a
+ * condition guarding the request fields, and a stop flag the thread checks while it waits.
+ */
+static int32_t worker_start(pthread_t *thread, pthread_mutex_t *mutex, pthread_cond_t *changed,
+                            void *(*run)(void *), void *argument) {
+    pthread_mutex_init(mutex, NULL);
+    pthread_cond_init(changed, NULL);
+    if (pthread_create(thread, NULL, run, argument) != 0) {
+        pthread_cond_destroy(changed);
+        pthread_mutex_destroy(mutex);
+        return LANEHOST_TESTHOST_THREAD_FAILED;
+    }
+    return LANEHOST_RING_OK;
+}
+
+static void worker_stop(pthread_t thread, pthread_mutex_t *mutex, pthread_cond_t *changed, int *stop) {
+    pthread_mutex_lock(mutex);
+    *stop = 1;
+    pthread_cond_broadcast(changed);
+    pthread_mutex_unlock(mutex);
+    pthread_join(thread, NULL);
+    pthread_cond_destroy(changed);
+    pthread_mutex_destroy(mutex);
+}
+
 static void *run_caller(void *argument) {
     lanehost_testhost_caller *caller = argument;
     pthread_mutex_lock(&caller->mutex);
@@ -330,13 +356,10 @@ int32_t lanehost_testhost_caller_start(lanehost_testhost_caller **out, lanehost_
     if (caller == NULL) return LANEHOST_TESTHOST_OUT_OF_MEMORY;
     caller->fn = fn;
     caller->argument = argument;
-    pthread_mutex_init(&caller->mutex, NULL);
-    pthread_cond_init(&caller->changed, NULL);
-    if (pthread_create(&caller->thread, NULL, run_caller, caller) != 0) {
-        pthread_cond_destroy(&caller->changed);
-        pthread_mutex_destroy(&caller->mutex);
+    int32_t started = worker_start(&caller->thread, &caller->mutex, &caller->changed, run_caller, caller);
+    if (started != LANEHOST_RING_OK) {
         free(caller);
-        return LANEHOST_TESTHOST_THREAD_FAILED;
+        return started;
     }
     *out = caller;
     int64_t warm = lanehost_testhost_caller_run(caller, 1); /* the JVM attaches the thread here, once */
@@ -358,13 +381,7 @@ int64_t lanehost_testhost_caller_run(lanehost_testhost_caller *caller, uint64_t 
 
 void lanehost_testhost_caller_stop(lanehost_testhost_caller *caller) {
     if (caller == NULL) return;
-    pthread_mutex_lock(&caller->mutex);
-    caller->stop = 1;
-    pthread_cond_broadcast(&caller->changed);
-    pthread_mutex_unlock(&caller->mutex);
-    pthread_join(caller->thread, NULL);
-    pthread_cond_destroy(&caller->changed);
-    pthread_mutex_destroy(&caller->mutex);
+    worker_stop(caller->thread, &caller->mutex, &caller->changed, &caller->stop);
     free(caller);
 }
 
@@ -498,19 +515,23 @@ static void *run_host_thread(void *argument) {
     return NULL;
 }
 
+/* With the mutex held and the request's fields set: hands the request to the thread and waits for it to finish. */
+static void host_thread_await_request(lanehost_testhost_host_thread *t) {
+    t->pending = 1;
+    pthread_cond_broadcast(&t->changed);
+    while (t->pending) pthread_cond_wait(&t->changed, &t->mutex);
+}
+
 int32_t lanehost_testhost_host_thread_start(lanehost_testhost_host_thread **out, const lanehost_api *api) {
     if (out == NULL || api == NULL) return LANEHOST_RING_INVALID_ARGUMENT;
     *out = NULL;
     lanehost_testhost_host_thread *t = calloc(1, sizeof(*t));
     if (t == NULL) return LANEHOST_TESTHOST_OUT_OF_MEMORY;
     t->api = api;
-    pthread_mutex_init(&t->mutex, NULL);
-    pthread_cond_init(&t->changed, NULL);
-    if (pthread_create(&t->thread, NULL, run_host_thread, t) != 0) {
-        pthread_cond_destroy(&t->changed);
-        pthread_mutex_destroy(&t->mutex);
+    int32_t started = worker_start(&t->thread, &t->mutex, &t->changed, run_host_thread, t);
+    if (started != LANEHOST_RING_OK) {
         free(t);
-        return LANEHOST_TESTHOST_THREAD_FAILED;
+        return started;
     }
     *out = t;
     return LANEHOST_RING_OK;
@@ -534,9 +555,7 @@ int32_t lanehost_testhost_host_thread_run(lanehost_testhost_host_thread *t, int3
     t->timeout_nanos = timeout_nanos;
     t->counts = counts;
     t->repeat = 1;
-    t->pending = 1;
-    pthread_cond_broadcast(&t->changed);
-    while (t->pending) pthread_cond_wait(&t->changed, &t->mutex);
+    host_thread_await_request(t);
     int32_t status = t->status;
     pthread_mutex_unlock(&t->mutex);
     return status;
@@ -552,9 +571,7 @@ int64_t lanehost_testhost_host_thread_drive_repeat(lanehost_testhost_host_thread
     t->max_turns = max_turns;
     t->counts = NULL;
     t->repeat = times;
-    t->pending = 1;
-    pthread_cond_broadcast(&t->changed);
-    while (t->pending) pthread_cond_wait(&t->changed, &t->mutex);
+    host_thread_await_request(t);
     int64_t ok_calls = (int64_t)t->ok_calls;
     pthread_mutex_unlock(&t->mutex);
     return ok_calls;
@@ -570,12 +587,6 @@ uint64_t lanehost_testhost_host_thread_last_nanos(lanehost_testhost_host_thread 
 
 void lanehost_testhost_host_thread_stop(lanehost_testhost_host_thread *t) {
     if (t == NULL) return;
-    pthread_mutex_lock(&t->mutex);
-    t->stop = 1;
-    pthread_cond_broadcast(&t->changed);
-    pthread_mutex_unlock(&t->mutex);
-    pthread_join(t->thread, NULL);
-    pthread_cond_destroy(&t->changed);
-    pthread_mutex_destroy(&t->mutex);
+    worker_stop(t->thread, &t->mutex, &t->changed, &t->stop);
     free(t);
 }

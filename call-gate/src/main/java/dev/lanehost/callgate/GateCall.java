@@ -126,7 +126,7 @@ final class GateCall implements TurnTask {
             } else {
                 finish(outcomeOf(completion[0]));
             }
-        }, () -> finish(new Outcome(terminatedStatus(), null, "the actor halted before the result was ready")));
+        }, () -> finish(new Outcome(gate.terminatedStatus(), null, "the actor halted before the result was ready")));
         future.whenComplete((value, failure) -> park.complete(new Object[] {value, failure}));
     }
 
@@ -155,15 +155,10 @@ final class GateCall implements TurnTask {
         return failure.getClass().getName();
     }
 
-    /** CLOSED when the actor halted because its runtime closed, ACTOR_TERMINATED otherwise. */
-    private CallStatus terminatedStatus() {
-        return gate.terminatedStatus();
-    }
-
     @Override
     public void abandoned() {
         releaseSlot();
-        complete(new Outcome(terminatedStatus(), null, "the actor halted with the call still queued"));
+        complete(new Outcome(gate.terminatedStatus(), null, "the actor halted with the call still queued"));
     }
 
     /**

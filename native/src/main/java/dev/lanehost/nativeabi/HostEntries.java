@@ -286,19 +286,16 @@ final class HostEntries {
         if (host == null) {
             throw new Closed();
         }
+        return lane(host, handle);
+    }
+
+    /** The exported lane; an unknown handle is INVALID_ARGUMENT, or CLOSED once the host ABI has closed. */
+    private ExecutionLane lane(HostAbi host, long handle) {
         HostAbi.ExportedLane exported = host.lanes.lookup(handle);
         if (exported == null) {
             if (host.closed) {
                 throw new Closed();
             }
-            throw new ForeignMemory.InvalidArgument(unknown("lane", handle));
-        }
-        return exported.lane();
-    }
-
-    private ExecutionLane lane(HostAbi host, long handle) {
-        HostAbi.ExportedLane exported = host.lanes.lookup(handle);
-        if (exported == null) {
             throw new ForeignMemory.InvalidArgument(unknown("lane", handle));
         }
         return exported.lane();
