@@ -82,3 +82,24 @@ lanehost_setup() {
     export PATH="$JAVA_HOME/bin:$PATH"
     echo "lanehost: using JDK at $JAVA_HOME" >&2
 }
+
+# The modules that call restricted FFM methods (load a library, link a downcall or an upcall, reinterpret a
+# segment), named for --enable-native-access when they run on the module path: lanehost's loader, ring, affinity
+# and host ABI, and the samples (lanes and call-gate never do).
+LANEHOST_NATIVE_MODULES=dev.lanehost.nativeloader,dev.lanehost.ring,dev.lanehost.affinity,dev.lanehost.nativeabi,dev.lanehost.samples
+
+lanehost_run_sample() {
+    # Runs the samples' class $1 (e.g. FrameLaneDemo) on the module path a build left in samples/target, with the
+    # remaining arguments; JVM options (a collector, a heap) come from LANEHOST_JAVA_OPTS.
+    local main=$1
+    shift
+    if [ ! -d samples/target/modules ] || [ ! -f samples/target/classes/module-info.class ]; then
+        echo "lanehost: the samples are not built; run: mvn -B -pl samples -am package -DskipTests" >&2
+        return 1
+    fi
+    # shellcheck disable=SC2086 # LANEHOST_JAVA_OPTS is a list of options
+    exec "$JAVA_HOME/bin/java" ${LANEHOST_JAVA_OPTS:-} \
+        --module-path samples/target/classes:samples/target/modules \
+        --enable-native-access="$LANEHOST_NATIVE_MODULES" \
+        -m "dev.lanehost.samples/dev.lanehost.samples.$main" "$@"
+}

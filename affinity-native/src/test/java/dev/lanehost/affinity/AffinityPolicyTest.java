@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lanehost.testsupport.ChildJvm;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -94,10 +95,9 @@ class AffinityPolicyTest {
      */
     @Test
     void childJvmWithoutTheLibraryDegradesWithReasons(@TempDir Path empty) throws IOException, InterruptedException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path output = empty.resolve("output.txt");
-        Process child = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED",
-                "-Dlanehost.native.path=" + empty, "-cp", System.getProperty("java.class.path"), LibraryAbsentProgram.class.getName())
+        Process child = new ProcessBuilder(ChildJvm.java(), "--enable-native-access=ALL-UNNAMED",
+                "-Dlanehost.native.path=" + empty, "-cp", ChildJvm.classPath(), LibraryAbsentProgram.class.getName())
                 .redirectErrorStream(true).redirectOutput(output.toFile()).start();
         assertTrue(child.waitFor(60, TimeUnit.SECONDS), "child JVM did not finish");
         String printed = Files.readString(output);

@@ -109,6 +109,14 @@ public final class NativeLibraryLoader {
         return loaded;
     }
 
+    /**
+     * This lanehost's version, as the build wrote it into the loader's resources ({@code "unknown"} if that
+     * resource is missing): the name of the directory bundled copies are extracted into starts with it.
+     */
+    public static String version() {
+        return VERSION;
+    }
+
     /** The platform directory name used for bundled libraries, e.g. {@code linux-x86_64}. */
     public static String platform() {
         String os = System.getProperty("os.name", "unknown").toLowerCase(Locale.ROOT);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lanehost.testsupport.ChildJvm;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -34,7 +35,7 @@ class EmbedFromCTest {
         File output = Files.createTempFile("test_embed-" + scenario, ".txt").toFile();
         try {
             ProcessBuilder builder = new ProcessBuilder(PROGRAM.toString(), scenario, javaHome,
-                    System.getProperty("java.class.path"))
+                    ChildJvm.classPath())
                     .redirectErrorStream(true)
                     .redirectOutput(output);
             builder.environment().put("JAVA_HOME", javaHome); // the drive scenario takes the JDK from here

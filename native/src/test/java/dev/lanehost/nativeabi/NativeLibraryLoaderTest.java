@@ -11,16 +11,15 @@ import dev.lanehost.nativeloader.LoadedLibrary;
 import dev.lanehost.nativeloader.NativeLibraryException;
 import dev.lanehost.nativeloader.NativeLibraryLoader;
 import com.sun.security.auth.module.UnixSystem;
+import dev.lanehost.testsupport.ChildJvm;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -276,23 +275,16 @@ class NativeLibraryLoaderTest {
 
     /** The project version the build filtered into the loader's resource, not a literal that goes stale. */
     private static String buildVersion() {
-        try (InputStream in = NativeLibraryLoader.class.getResourceAsStream("version.properties")) {
-            Properties properties = new Properties();
-            properties.load(in);
-            String version = properties.getProperty("version");
-            assertTrue(version != null && !version.isBlank() && !version.contains("${"), "version.properties was not filtered: " + version);
-            return version;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        String version = NativeLibraryLoader.version();
+        assertTrue(!version.isBlank() && !version.equals("unknown") && !version.contains("${"), "version.properties was not filtered: " + version);
+        return version;
     }
 
     /** Where a fresh JVM with this {@code XDG_RUNTIME_DIR} and {@code java.io.tmpdir} extracts liblanehost. */
     private String bundledPathInChildJvm(Path runtime, Path tmp) throws IOException, InterruptedException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path output = directory.resolve("child-output.txt");
-        ProcessBuilder builder = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-Djava.io.tmpdir=" + tmp,
-                "-cp", System.getProperty("java.class.path"), PrintBundledPath.class.getName())
+        ProcessBuilder builder = new ProcessBuilder(ChildJvm.java(), "--enable-native-access=ALL-UNNAMED", "-Djava.io.tmpdir=" + tmp,
+                "-cp", ChildJvm.classPath(), PrintBundledPath.class.getName())
                 .redirectErrorStream(true).redirectOutput(output.toFile());
         builder.environment().put("XDG_RUNTIME_DIR", runtime.toString());
         Process child = builder.start();

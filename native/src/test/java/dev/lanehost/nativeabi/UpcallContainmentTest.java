@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lanehost.callgate.CallStatus;
+import dev.lanehost.testsupport.ChildJvm;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -47,11 +48,9 @@ class UpcallContainmentTest {
 
     /** Runs the child with this JVM's java binary and test classpath; its output goes to a file, so a hung child cannot block the read. */
     private Child run(String mode) throws IOException, InterruptedException {
-        String java = ProcessHandle.current().info().command()
-                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         Path output = directory.resolve(mode + ".out");
-        Process process = new ProcessBuilder(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx256m",
-                "-cp", System.getProperty("java.class.path"), UpcallContainmentChild.class.getName(), mode))
+        Process process = new ProcessBuilder(List.of(ChildJvm.java(), "--enable-native-access=ALL-UNNAMED", "-Xmx256m",
+                "-cp", ChildJvm.classPath(), UpcallContainmentChild.class.getName(), mode))
                 .redirectErrorStream(true)
                 .redirectOutput(output.toFile())
                 .start();

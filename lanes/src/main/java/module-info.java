@@ -1,0 +1,8 @@
+/** The actor runtime: actors whose turns run on execution lanes that native hosts drive, or on its own threads. */
+module dev.lanehost.lanes {
+    // The builder takes an AffinityPolicy and the runtime reports AffinityResults.
+    requires transitive dev.lanehost.affinity;
+
+    exports dev.lanehost.lanes;
+    // dev.lanehost.lanes.internal (binding, queues, stall watch) stays inside.
+}

@@ -1,0 +1,4 @@
+/** The SPSC byte ring shared by Java and C. */
+module dev.lanehost.ring {
+    exports dev.lanehost.ring;
+}
