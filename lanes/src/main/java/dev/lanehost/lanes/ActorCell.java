@@ -79,9 +79,11 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
     volatile ExitReason exitReason;
     /** Set once the halt teardown has run; read by the runner and observers. */
     private volatile boolean tornDown;
+    /** Exempt from the turn budget while set (e.g. a debugger holds it): {@link ActorRef#freeze()}. */
+    private volatile boolean frozen;
 
     ActorCell(long id, String name, Placement placement, RuntimeContext runtime, RunQueue home, ExecutionLane lane,
-              Supplier<? extends Behavior> factory) {
+              BudgetLimits budget, Supplier<? extends Behavior> factory) {
         this.id = id;
         this.name = name;
         this.placement = placement;
@@ -90,7 +92,7 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
         this.lane = lane;
         this.ref = new ActorRef(this);
         this.mailbox = new Mailbox(lane);
-        this.context = new TurnContext(this, factory);
+        this.context = new TurnContext(this, factory, budget);
         this.resources = new ActorResources(runtime.counters());
         // The start is the first letter: it runs on the actor's placement, never on the spawner's thread.
         mailbox.offer(new Letter.Start());
@@ -187,6 +189,16 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
     }
 
     @Override
+    public void setFrozen(boolean frozen) {
+        this.frozen = frozen;
+    }
+
+    @Override
+    public boolean isFrozen() {
+        return frozen;
+    }
+
+    @Override
     public boolean timerDue(Timer timer) {
         return deliver(new Letter.TimerDue(timer));
     }
@@ -235,6 +247,7 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
      */
     int runOnce() {
         int ran = 0;
+        int band = RunQueue.READY_BAND;
         if (!TURN_LOCK.compareAndSet(this, 0, 1)) {
             handOff();
             return 0;
@@ -243,7 +256,12 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
             if (exitReason == null) {
                 Letter letter = mailbox.take();
                 if (letter != null) {
-                    context.run(letter);
+                    home.turnStarting(this);
+                    if (runtime.budgetWatchAsleep) {
+                        runtime.wakeBudgetWatch(); // the first turn after a quiet spell; a plain load otherwise
+                    }
+                    band = context.run(letter);
+                    home.turnEnded();
                     ran = 1;
                 }
             }
@@ -257,11 +275,11 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
             releaseLateLettersAfterClose();
         }
         if (!mailbox.isEmpty()) {
-            home.offer(this, RunQueue.READY_BAND); // still ours: scheduled stays 1
+            home.offer(this, band); // still ours: scheduled stays 1; after a yield request, behind every ready actor
         } else {
             scheduled = 0;
             if ((!mailbox.isEmpty() || (exitReason != null && !tornDown)) && SCHEDULED.compareAndSet(this, 0, 1)) {
-                home.offer(this, RunQueue.READY_BAND);
+                home.offer(this, band);
             }
         }
         return ran;

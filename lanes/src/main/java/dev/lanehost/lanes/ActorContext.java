@@ -7,6 +7,10 @@ import java.util.function.Supplier;
 /**
  * What a behaviour may do during its turn. Every method must be called from within a turn of the actor
  * it belongs to; a call from anywhere else throws {@link IllegalStateException}.
+ *
+ * <p>Every method is also a <em>poll site</em> of the turn budget ({@link TurnBudget}): once the turn has been
+ * disrupted, each call throws {@link TurnDisrupted}. A loop that calls nothing here cannot be disrupted (Java
+ * offers no safe way to stop a thread): a long loop should call {@link #checkpoint()} or {@link #shouldYield()}.
  */
 public interface ActorContext {
     /** This actor. */
@@ -16,10 +20,20 @@ public interface ActorContext {
     long nanoTime();
 
     /** Spawns a normal actor; see {@link ActorRuntime#spawn}. */
-    ActorRef spawn(String name, Supplier<? extends Behavior> factory);
+    default ActorRef spawn(String name, Supplier<? extends Behavior> factory) {
+        return spawn(name, SpawnOptions.DEFAULT, factory);
+    }
+
+    /** Spawns a normal actor with its own options; see {@link ActorRuntime#spawn(String, SpawnOptions, Supplier)}. */
+    ActorRef spawn(String name, SpawnOptions options, Supplier<? extends Behavior> factory);
 
     /** Spawns an actor on a lane; see {@link ActorRuntime#spawnOnLane}. */
-    ActorRef spawnOnLane(String lane, String name, Supplier<? extends Behavior> factory);
+    default ActorRef spawnOnLane(String lane, String name, Supplier<? extends Behavior> factory) {
+        return spawnOnLane(lane, name, SpawnOptions.DEFAULT, factory);
+    }
+
+    /** Spawns an actor on a lane with its own options; see {@link ActorRuntime#spawnOnLane(String, String, SpawnOptions, Supplier)}. */
+    ActorRef spawnOnLane(String lane, String name, SpawnOptions options, Supplier<? extends Behavior> factory);
 
     /** Runs {@code callback} as a turn of this actor, on its placement, once {@code delay} has passed. */
     Timer delay(Duration delay, TurnCallback callback);
@@ -52,4 +66,18 @@ public interface ActorContext {
 
     /** Native memory owned by this actor, freed when it halts. Created on first use. */
     Arena arena();
+
+    /**
+     * True once this turn has run past its fast budget: return soon (after sending yourself what is left to do,
+     * if anything is), and every ready actor of this placement runs before this one's next turn. A poll site; in
+     * SIMULATED it also takes one poll's worth of virtual time ({@link ActorRuntime.Builder#simulatedPollCost}).
+     * Always false in SINGLE_THREAD, where the budget is settled after the turn (nothing watches it meanwhile).
+     */
+    boolean shouldYield();
+
+    /**
+     * A poll site and nothing else: throws {@link TurnDisrupted} if this turn has been disrupted. In SIMULATED it
+     * takes one poll's worth of virtual time, so a long simulated turn is a loop of checkpoints.
+     */
+    void checkpoint();
 }

@@ -61,6 +61,25 @@ public final class ActorRef {
         return cell.halt(ExitReason.KILLED);
     }
 
+    /**
+     * Exempts the actor from its turn budget until {@link #thaw()}: its turns are neither asked to yield, nor
+     * struck, nor disrupted, however long they run. For an actor stopped on purpose (a debugger's breakpoint,
+     * a step-by-step session) that would otherwise be halted for overrunning. Any thread.
+     */
+    public void freeze() {
+        cell.setFrozen(true);
+    }
+
+    /** Ends {@link #freeze()}: the running turn is measured from its start again. Any thread. */
+    public void thaw() {
+        cell.setFrozen(false);
+    }
+
+    /** True between {@link #freeze()} and {@link #thaw()}. */
+    public boolean isFrozen() {
+        return cell.isFrozen();
+    }
+
     /** True once the actor has halted (its teardown may still be running on its placement). */
     public boolean isTerminated() {
         return cell.exitReason() != null;

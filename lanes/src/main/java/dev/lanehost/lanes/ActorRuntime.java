@@ -44,21 +44,27 @@ public final class ActorRuntime implements AutoCloseable {
     private final ActorRegistry actors = new ActorRegistry();
     private final LiveCounters counters = new LiveCounters();
     /** What the cells and lanes see of this runtime. */
-    private final RuntimeContext context = new Inside();
-    private final ThreadWarmUp warmUp = new ThreadWarmUp(context);
+    private final RuntimeContext context;
+    private final ThreadWarmUp warmUp;
     private final RuntimeClose shutdown;
 
     private ActorRuntime(Builder builder) {
         this.profile = builder.profile;
+        this.context = new Inside(switch (profile) {
+            case HOSTED -> RuntimeContext.BudgetClock.WATCH;
+            case SIMULATED -> RuntimeContext.BudgetClock.VIRTUAL;
+            case SINGLE_THREAD -> RuntimeContext.BudgetClock.AFTER_TURN;
+        }, new BudgetLimits(builder.turnBudget));
+        this.warmUp = new ThreadWarmUp(context);
         this.laneStallThresholdNanos = builder.laneStallThreshold.toNanos();
         this.shutdown = new RuntimeClose(builder.laneCloseGrace.toNanos(), actors);
         this.observer = builder.observer == null ? new RuntimeObserver() { } : new GuardedObserver(builder.observer);
         this.scheduler = switch (profile) {
-            case HOSTED -> new HostedScheduler(timers, lanes, builder.laneStallThreshold, builder.affinityPolicy,
+            case HOSTED -> new HostedScheduler(timers, lanes, context, builder.laneStallThreshold, builder.affinityPolicy,
                     builder.affinity, builder.affinityTopology);
             case SINGLE_THREAD -> new DrainScheduler(timers, lanes, this::isClosed);
             case SIMULATED -> new SimulatedScheduler(timers, lanes, this::isClosed,
-                    new SimulatedSchedule(builder.seed, builder.replay));
+                    new SimulatedSchedule(builder.seed, builder.replay), builder.simulatedPollCost.toNanos());
         };
         scheduler.start();
     }
@@ -124,7 +130,12 @@ public final class ActorRuntime implements AutoCloseable {
      * actor's first turn, on that placement.
      */
     public ActorRef spawn(String name, Supplier<? extends Behavior> factory) {
-        return spawn(name, factory, Placement.NORMAL, null);
+        return spawn(name, SpawnOptions.DEFAULT, factory);
+    }
+
+    /** As {@link #spawn(String, Supplier)}, with what differs from the runtime's defaults (e.g. a turn budget). */
+    public ActorRef spawn(String name, SpawnOptions options, Supplier<? extends Behavior> factory) {
+        return spawn(name, options, factory, Placement.NORMAL, null);
     }
 
     /**
@@ -135,21 +146,36 @@ public final class ActorRuntime implements AutoCloseable {
      * @throws IllegalArgumentException naming the lane if no lane of that name is registered
      */
     public ActorRef spawnOnLane(String lane, String name, Supplier<? extends Behavior> factory) {
+        return spawnOnLane(lane, name, SpawnOptions.DEFAULT, factory);
+    }
+
+    /**
+     * As {@link #spawnOnLane(String, String, Supplier)}, with what differs from the runtime's defaults: a lane
+     * actor's turn budget is what bounds a misbehaving actor's hold on its host's callback.
+     */
+    public ActorRef spawnOnLane(String lane, String name, SpawnOptions options, Supplier<? extends Behavior> factory) {
         Objects.requireNonNull(lane, "lane name");
         ExecutionLane target = lanes.get(lane);
         if (target == null) {
             throw new IllegalArgumentException("cannot spawn '" + name + "' on lane '" + lane
                     + "': no lane of that name is registered (registered: " + lanes.names() + ")");
         }
-        return spawn(name, factory, Placement.lane(lane), target);
+        return spawn(name, options, factory, Placement.lane(lane), target);
     }
 
-    private ActorRef spawn(String name, Supplier<? extends Behavior> factory, Placement placement, ExecutionLane lane) {
+    private ActorRef spawn(String name, SpawnOptions options, Supplier<? extends Behavior> factory, Placement placement,
+                           ExecutionLane lane) {
         Objects.requireNonNull(name, "actor name");
+        Objects.requireNonNull(options, "spawn options");
         Objects.requireNonNull(factory, "behaviour factory");
         checkOpen();
         RunQueue home = lane == null ? scheduler.normal() : lane.queue;
-        ActorCell cell = new ActorCell(actors.nextId(), name, placement, context, home, lane, factory);
+        BudgetLimits budget = context.defaultBudget;
+        if (options.budget() != null) {
+            budget = new BudgetLimits(options.budget());
+            scheduler.budgetInUse(budget);
+        }
+        ActorCell cell = new ActorCell(actors.nextId(), name, placement, context, home, lane, budget, factory);
         if (lane != null) {
             lane.actorSpawned();
         }
@@ -346,6 +372,10 @@ public final class ActorRuntime implements AutoCloseable {
 
     /** The runtime as its cells and lanes see it; private, so none of it is public API. */
     private final class Inside extends RuntimeContext {
+        Inside(BudgetClock budgetClock, BudgetLimits defaultBudget) {
+            super(budgetClock, defaultBudget);
+        }
+
         @Override
         public long nanoTime() {
             return scheduler.nanoTime();
@@ -362,13 +392,26 @@ public final class ActorRuntime implements AutoCloseable {
         }
 
         @Override
-        public ActorRef spawn(String name, Supplier<? extends Behavior> factory) {
-            return ActorRuntime.this.spawn(name, factory);
+        public ActorRef spawn(String name, SpawnOptions options, Supplier<? extends Behavior> factory) {
+            return ActorRuntime.this.spawn(name, options, factory);
         }
 
         @Override
-        public ActorRef spawnOnLane(String lane, String name, Supplier<? extends Behavior> factory) {
-            return ActorRuntime.this.spawnOnLane(lane, name, factory);
+        public ActorRef spawnOnLane(String lane, String name, SpawnOptions options, Supplier<? extends Behavior> factory) {
+            return ActorRuntime.this.spawnOnLane(lane, name, options, factory);
+        }
+
+        @Override
+        void wakeBudgetWatch() {
+            if (budgetWatchAsleep) {
+                budgetWatchAsleep = false;
+                scheduler.wakeBudgetWatch();
+            }
+        }
+
+        @Override
+        void spendPollTime() {
+            scheduler.spendPollTime();
         }
 
         @Override
@@ -452,6 +495,8 @@ public final class ActorRuntime implements AutoCloseable {
         private AffinityPolicy affinityPolicy = AffinityPolicy.NONE;
         private Affinity affinity;
         private Topology affinityTopology;
+        private TurnBudget turnBudget = TurnBudget.DEFAULT;
+        private Duration simulatedPollCost = Duration.ofNanos(1_000);
 
         private Builder(Profile profile) {
             this.profile = Objects.requireNonNull(profile, "profile");
@@ -489,6 +534,29 @@ public final class ActorRuntime implements AutoCloseable {
                 throw new IllegalArgumentException("the lane close grace must not be negative; got " + grace);
             }
             this.laneCloseGrace = grace;
+            return this;
+        }
+
+        /**
+         * The turn budget of every actor spawned without its own (default {@link TurnBudget#DEFAULT}: 10 ms,
+         * 100 ms, 3 strikes). HOSTED watches it from the timer thread; SIMULATED from the virtual clock; SINGLE_THREAD
+         * can only settle it after each turn (no mid-turn yield request or disruption there).
+         */
+        public Builder turnBudget(TurnBudget budget) {
+            this.turnBudget = Objects.requireNonNull(budget, "turn budget");
+            return this;
+        }
+
+        /**
+         * SIMULATED: the virtual time each explicit poll site ({@link ActorContext#checkpoint()},
+         * {@link ActorContext#shouldYield()}) takes (default 1 µs), so that a simulated turn can run long.
+         * Zero: polls take no time.
+         */
+        public Builder simulatedPollCost(Duration cost) {
+            if (cost.isNegative()) {
+                throw new IllegalArgumentException("the simulated poll cost must not be negative; got " + cost);
+            }
+            this.simulatedPollCost = cost;
             return this;
         }
 

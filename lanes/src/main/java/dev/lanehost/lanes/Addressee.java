@@ -26,4 +26,9 @@ interface Addressee {
 
     /** Why the actor halted, or null while it runs. */
     ExitReason exitReason();
+
+    /** Exempts the actor from its turn budget, or ends the exemption. */
+    void setFrozen(boolean frozen);
+
+    boolean isFrozen();
 }

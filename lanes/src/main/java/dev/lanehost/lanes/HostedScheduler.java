@@ -13,7 +13,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The HOSTED profile's scheduler: one worker thread runs the normal queue, one timer thread fires timers
- * and runs the lanes' stall watch. Lanes are their hosts' to drive.
+ * and runs the lanes' stall watch and the turn budgets' watch ({@link BudgetWatch}). Lanes are their hosts'
+ * to drive.
  *
  * <h2>Worker park protocol</h2>
  * <ol>
@@ -49,12 +50,14 @@ final class HostedScheduler extends Scheduler {
     private final Map<String, AffinityResult> affinityResults = new ConcurrentHashMap<>();
     /** start() returns once the worker has applied its affinity, so results are there to read. */
     private final CountDownLatch placed = new CountDownLatch(1);
+    private final BudgetWatch budgets;
     private volatile boolean workerIdle;
     private volatile boolean running = true;
 
-    HostedScheduler(TimerQueue timers, LaneRegistry lanes, Duration laneStallThreshold, AffinityPolicy affinityPolicy,
-                    Affinity affinity, Topology topology) {
+    HostedScheduler(TimerQueue timers, LaneRegistry lanes, RuntimeContext runtime, Duration laneStallThreshold,
+                    AffinityPolicy affinityPolicy, Affinity affinity, Topology topology) {
         super(timers, lanes, null);
+        this.budgets = new BudgetWatch(runtime, normal, lanes);
         this.maxTimerWaitNanos = Math.max(1_000_000L, laneStallThreshold.toNanos() / 2);
         this.affinityPolicy = affinityPolicy;
         this.affinity = affinity;
@@ -171,10 +174,22 @@ final class HostedScheduler extends Scheduler {
         }
     }
 
+    @Override
+    void budgetInUse(BudgetLimits budget) {
+        budgets.minFastNanos(budget.fastNanos);
+    }
+
+    /** Interrupts the timer thread's wait (a Condition wait ignores a bare unpark). */
+    @Override
+    void wakeBudgetWatch() {
+        timer.interrupt();
+    }
+
     private void runTimers() {
+        long wait = maxTimerWaitNanos;
         while (running) {
             try {
-                timers.awaitDue(System::nanoTime, maxTimerWaitNanos);
+                timers.awaitDue(System::nanoTime, wait);
             } catch (InterruptedException e) {
                 if (!running) {
                     return;
@@ -182,6 +197,7 @@ final class HostedScheduler extends Scheduler {
             }
             timers.fireDue(System.nanoTime());
             lanes.observeAll(System.nanoTime());
+            wait = budgets.observe(System.nanoTime(), maxTimerWaitNanos);
         }
     }
 }

@@ -25,6 +25,18 @@ import java.util.random.RandomGenerator;
 final class RunQueue {
     /** Elements of {@link #pooled}: written by the consumer (release), read by observers (acquire). */
     private static final VarHandle POOLED = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final VarHandle RUNNING;
+    private static final VarHandle TURNS_STARTED;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            RUNNING = lookup.findVarHandle(RunQueue.class, "running", ActorCell.class);
+            TURNS_STARTED = lookup.findVarHandle(RunQueue.class, "turnsStarted", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     static final int BANDS = 4;
     static final int READY_BAND = 0;
     static final int SLOW_BAND = 3;
@@ -39,6 +51,12 @@ final class RunQueue {
     private final List<List<ActorCell>> pools;
     /** Simulated profile only (else null): the size of each pool, for observers on other threads. Consumer-written. */
     private final long[] pooled;
+    /** The actor whose turn the consumer is running, or null: the turn slot the budget watch reads. */
+    @SuppressWarnings("unused")
+    private volatile ActorCell running;
+    /** Turns the consumer has started, so the budget watch can tell a busy queue from an idle one. */
+    @SuppressWarnings("unused")
+    private volatile long turnsStarted;
 
     RunQueue(String name, SchedulePolicy policy, Runnable waker) {
         this.name = name;
@@ -144,5 +162,28 @@ final class RunQueue {
     /** A seeded choice; used when nothing is being replayed. */
     static int seededChoice(RandomGenerator random, List<ActorCell> ready) {
         return ready.size() == 1 ? 0 : random.nextInt(ready.size());
+    }
+
+    // ---------------------------------------------------------------- the turn slot
+
+    /** The consumer starts a turn of {@code cell}. Release stores: no fence on the turn path. */
+    void turnStarting(ActorCell cell) {
+        TURNS_STARTED.setOpaque(this, (long) TURNS_STARTED.get(this) + 1);
+        RUNNING.setRelease(this, cell);
+    }
+
+    /** The consumer's turn has returned. */
+    void turnEnded() {
+        RUNNING.setRelease(this, null);
+    }
+
+    /** The actor whose turn is running now, or null. Any thread. */
+    ActorCell running() {
+        return (ActorCell) RUNNING.getAcquire(this);
+    }
+
+    /** Turns started on this queue so far. Any thread. */
+    long turnsStarted() {
+        return (long) TURNS_STARTED.getOpaque(this);
     }
 }

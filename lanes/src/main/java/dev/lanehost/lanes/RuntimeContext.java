@@ -14,8 +14,28 @@ import java.util.function.Supplier;
  * a field of this object: a lane reads it in one load, as it did when it held the runtime itself.
  */
 abstract class RuntimeContext {
+    /** Who keeps the turn budgets' clock: never the thread running the turn, except in SINGLE_THREAD. */
+    enum BudgetClock {
+        /** HOSTED: the timer thread's budget watch raises a running turn's flags. */
+        WATCH,
+        /** SIMULATED: the virtual clock, moved by each explicit poll site, raises them. */
+        VIRTUAL,
+        /** SINGLE_THREAD: nobody can while the turn runs; the runner settles the budget after it returns. */
+        AFTER_TURN
+    }
+
     /** Set once by the close; from then on drives, binds and releases answer CLOSED. */
     private volatile boolean closed;
+    /** Set by a budget watch that sleeps long because no turn ran for a while; a turn's start wakes it. */
+    volatile boolean budgetWatchAsleep;
+    final BudgetClock budgetClock;
+    /** The turn budget of an actor spawned without one of its own. */
+    final BudgetLimits defaultBudget;
+
+    RuntimeContext(BudgetClock budgetClock, BudgetLimits defaultBudget) {
+        this.budgetClock = budgetClock;
+        this.defaultBudget = defaultBudget;
+    }
 
     final boolean isClosed() {
         return closed;
@@ -35,10 +55,16 @@ abstract class RuntimeContext {
     abstract LiveCounters counters();
 
     /** A turn's spawn: {@link ActorRuntime#spawn}. */
-    abstract ActorRef spawn(String name, Supplier<? extends Behavior> factory);
+    abstract ActorRef spawn(String name, SpawnOptions options, Supplier<? extends Behavior> factory);
 
     /** A turn's spawn on a lane: {@link ActorRuntime#spawnOnLane}. */
-    abstract ActorRef spawnOnLane(String lane, String name, Supplier<? extends Behavior> factory);
+    abstract ActorRef spawnOnLane(String lane, String name, SpawnOptions options, Supplier<? extends Behavior> factory);
+
+    /** A turn started while the budget watch slept: wake it so it watches this turn. */
+    abstract void wakeBudgetWatch();
+
+    /** SIMULATED: an explicit poll site spends its virtual time. */
+    abstract void spendPollTime();
 
     /** A turn's {@link ActorContext#delay}: a timer due {@code delay} from now, held by its owner and armed. */
     abstract Timer arm(ActorCell owner, Duration delay, TurnCallback callback);

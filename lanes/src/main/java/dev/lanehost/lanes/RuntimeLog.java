@@ -20,6 +20,11 @@ final class RuntimeLog {
         logSafely(System.Logger.Level.WARNING, actor + " halted: a turn threw " + failure.getClass().getName(), failure);
     }
 
+    /** An actor halted for its turn budget: which one and why, nothing of the user's. */
+    static void budgetHalt(String actor, String why) {
+        logSafely(System.Logger.Level.WARNING, actor + " halted (budget): " + why);
+    }
+
     /** A user hook ({@code stopped}, a release hook, an abandonment) threw; the runtime's path goes on. */
     static void hookFailed(String actor, String what, Throwable failure) {
         logSafely(System.Logger.Level.WARNING, actor + ": " + what + " threw " + failure.getClass().getName(), failure);

@@ -69,6 +69,18 @@ abstract sealed class Scheduler permits HostedScheduler, DrainScheduler {
     void stop() {
     }
 
+    /** An actor with this turn budget was spawned (the HOSTED budget watch adapts how often it looks). */
+    void budgetInUse(BudgetLimits budget) {
+    }
+
+    /** A turn started while the HOSTED budget watch slept; other profiles have no watch. */
+    void wakeBudgetWatch() {
+    }
+
+    /** SIMULATED: an explicit poll site's virtual time passes. */
+    void spendPollTime() {
+    }
+
     /** What applying the affinity policy did to each of the profile's threads. */
     Map<String, AffinityResult> affinityResults() {
         return Map.of();

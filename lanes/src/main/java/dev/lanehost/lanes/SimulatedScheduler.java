@@ -7,17 +7,28 @@ import java.util.function.BooleanSupplier;
 /**
  * The SIMULATED profile's scheduler: the draining loops of {@link DrainScheduler}, but each turn is a
  * seeded pick among the normal queue and every lane the draining thread may drive ({@link SimulatedQueues}),
- * and time is virtual: turns take none, and an idle run moves the clock to the next timer within its budget.
+ * and time is virtual: a turn takes none except at its explicit poll sites ({@link ActorContext#checkpoint()},
+ * {@link ActorContext#shouldYield()}), each of which takes the poll cost and lets the virtual clock raise the
+ * turn's budget flags; an idle run moves the clock to the next timer within its budget.
  * The picks are recorded as a {@link Schedule} that a replay forces.
  */
 final class SimulatedScheduler extends DrainScheduler {
     private final SimulatedSchedule schedule;
     private final SimulatedQueues queues;
+    /** Virtual time an explicit poll site takes: how a simulated turn runs long. */
+    private final long pollCostNanos;
 
-    SimulatedScheduler(TimerQueue timers, LaneRegistry lanes, BooleanSupplier closed, SimulatedSchedule schedule) {
+    SimulatedScheduler(TimerQueue timers, LaneRegistry lanes, BooleanSupplier closed, SimulatedSchedule schedule,
+                       long pollCostNanos) {
         super(timers, lanes, closed, new VirtualClock(), schedule);
         this.schedule = schedule;
         this.queues = new SimulatedQueues(normal(), schedule);
+        this.pollCostNanos = pollCostNanos;
+    }
+
+    @Override
+    void spendPollTime() {
+        virtualClock().advance(pollCostNanos);
     }
 
     @Override

@@ -10,22 +10,20 @@ import java.util.function.Supplier;
 
 /**
  * One actor's turns: runs a letter as a turn against its behaviour, and is the {@link ActorContext} that
- * behaviour sees, usable only on the thread running the turn. Per-turn bookkeeping (and, with turn
- * budgets, their poll sites) lives here.
+ * behaviour sees, usable only on the thread running the turn. Every context call is a poll site of the turn
+ * budget, which its {@link TurnClock} keeps.
  *
  * <p>Only the holder of the owner's turn lock calls {@link #run} and {@link #stopped}; the hand-off of the
- * turn lock orders one turn's plain fields before the next's. Observers read the turn count and the turn's
- * start with acquire; the running turn writes them with release, so the hot path has no fence.
+ * turn lock orders one turn's plain fields before the next's. Observers read the turn count with acquire; the
+ * running turn writes it with release, so the hot path has no fence.
  */
 final class TurnContext implements ActorContext {
     private static final VarHandle TURNS;
-    private static final VarHandle TURN_STARTED;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             TURNS = lookup.findVarHandle(TurnContext.class, "turns", long.class);
-            TURN_STARTED = lookup.findVarHandle(TurnContext.class, "turnStartedNanos", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -40,19 +38,25 @@ final class TurnContext implements ActorContext {
     /** Turns completed. */
     @SuppressWarnings("unused")
     private long turns;
-    /** Runtime clock at the start of the current turn, 0 between turns. */
-    @SuppressWarnings("unused")
-    private long turnStartedNanos;
+    /** The turn budget's side of each turn. */
+    final TurnClock clock;
 
-    TurnContext(ActorCell cell, Supplier<? extends Behavior> factory) {
+    TurnContext(ActorCell cell, Supplier<? extends Behavior> factory, BudgetLimits limits) {
         this.cell = cell;
         this.factory = factory;
+        this.clock = new TurnClock(cell, limits);
     }
 
-    /** Runs one letter as one turn. A failure halts the actor and is logged, once per actor. */
-    void run(Letter letter) {
+    /**
+     * Runs one letter as one turn. A failure halts the actor and is logged, once per actor.
+     *
+     * @return the band the actor waits in for its next turn: {@link RunQueue#SLOW_BAND} after a turn that was
+     *         asked to yield, else {@link RunQueue#READY_BAND}
+     */
+    int run(Letter letter) {
         turnThread = Thread.currentThread();
-        TURN_STARTED.setRelease(this, cell.runtime.nanoTime());
+        long started = clock.begin(letter instanceof Letter.Start);
+        int band = RunQueue.READY_BAND;
         try {
             switch (letter) {
                 case Letter.Message sent -> behavior.receive(this, sent.message);
@@ -65,13 +69,16 @@ final class TurnContext implements ActorContext {
                 case Letter.Start start -> start();
             }
         } catch (Throwable failure) {
-            cell.halt(new ExitReason.Failed(failure));
-            RuntimeLog.turnFailed(cell.describe(), failure); // a turn runs at most once after its actor halts, so once per actor
+            if (!clock.disrupted()) {
+                cell.halt(new ExitReason.Failed(failure));
+                RuntimeLog.turnFailed(cell.describe(), failure); // a turn runs at most once after its actor halts, so once per actor
+            } // else disrupted, whatever it threw last: settled below as a budget halt
         } finally {
             turnThread = null;
-            TURN_STARTED.setRelease(this, 0L);
+            band = clock.settle(started);
             TURNS.setRelease(this, (long) TURNS.get(this) + 1);
         }
+        return band;
     }
 
     private void start() throws Exception {
@@ -92,6 +99,7 @@ final class TurnContext implements ActorContext {
             return;
         }
         turnThread = Thread.currentThread();
+        clock.beginTeardown();
         try {
             behavior.stopped(this, reason);
         } catch (Throwable e) {
@@ -117,7 +125,7 @@ final class TurnContext implements ActorContext {
 
     /** The runtime clock when the running turn began, or 0 between turns. Any thread. */
     long turnStartedNanos() {
-        return (long) TURN_STARTED.getAcquire(this);
+        return clock.startedNanos();
     }
 
     // ---------------------------------------------------------------- ActorContext (own turn only)
@@ -135,15 +143,15 @@ final class TurnContext implements ActorContext {
     }
 
     @Override
-    public ActorRef spawn(String name, Supplier<? extends Behavior> factory) {
+    public ActorRef spawn(String name, SpawnOptions options, Supplier<? extends Behavior> factory) {
         checkInTurn();
-        return cell.runtime.spawn(name, factory);
+        return cell.runtime.spawn(name, options, factory);
     }
 
     @Override
-    public ActorRef spawnOnLane(String lane, String name, Supplier<? extends Behavior> factory) {
+    public ActorRef spawnOnLane(String lane, String name, SpawnOptions options, Supplier<? extends Behavior> factory) {
         checkInTurn();
-        return cell.runtime.spawnOnLane(lane, name, factory);
+        return cell.runtime.spawnOnLane(lane, name, options, factory);
     }
 
     @Override
@@ -212,7 +220,34 @@ final class TurnContext implements ActorContext {
         return cell.resources.arena();
     }
 
+    @Override
+    public boolean shouldYield() {
+        checkTurnThread();
+        return (explicitPoll() & BudgetLimits.YIELD) != 0;
+    }
+
+    @Override
+    public void checkpoint() {
+        checkTurnThread();
+        explicitPoll();
+    }
+
+    /** SIMULATED spends an explicit poll site's virtual time here (and its clock raises flags), then every profile polls. */
+    private long explicitPoll() {
+        if (cell.runtime.budgetClock == RuntimeContext.BudgetClock.VIRTUAL) {
+            cell.runtime.spendPollTime();
+            clock.raise(cell.runtime.nanoTime());
+        }
+        return clock.poll();
+    }
+
+    /** Every context call: the caller must be this actor's turn, and a disrupted turn ends here. */
     private void checkInTurn() {
+        checkTurnThread();
+        clock.poll();
+    }
+
+    private void checkTurnThread() {
         if (turnThread != Thread.currentThread()) {
             throw new IllegalStateException("the context of actor " + cell.id + " (" + cell.name
                     + ") was used outside its own turn, on " + Thread.currentThread().getName());

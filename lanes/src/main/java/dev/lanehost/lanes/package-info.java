@@ -6,7 +6,7 @@
  * is what one <em>turn</em> handles (a message, a timer, a signal firing, a park completion, a
  * {@link dev.lanehost.lanes.Down}); a <em>placement</em> says where turns run; a <em>lane</em> is a run
  * queue only its host drains, by {@link dev.lanehost.lanes.ExecutionLane#drive}; a <em>profile</em> says
- * how the rest is scheduled.
+ * how the rest is scheduled; a <em>turn budget</em> ({@link dev.lanehost.lanes.TurnBudget}) bounds every turn.
  *
  * <h2>Layout</h2>
  * Public types are the API. The package-private ones are the runtime's parts, one concern per file, kept
@@ -26,6 +26,9 @@
  *       {@code Letter} (a sealed hierarchy, one class per kind), {@code TurnContext} (one turn, and the
  *       {@link dev.lanehost.lanes.ActorContext} it sees), {@code ActorResources} (with the teardown order),
  *       {@code Watchers} (monitors and links).</li>
+ *   <li><b>turn budget</b> — {@link dev.lanehost.lanes.TurnBudget}, {@link dev.lanehost.lanes.SpawnOptions},
+ *       {@link dev.lanehost.lanes.TurnDisrupted}; {@code BudgetLimits} (a budget in clock nanoseconds),
+ *       {@code TurnClock} (one actor's turns against it), {@code BudgetWatch} (HOSTED's budget clock).</li>
  *   <li><b>lane</b> — {@link dev.lanehost.lanes.ExecutionLane} (the drive loop), {@code LaneClose}
  *       (its part in the close), and from {@code internal} its {@code LaneBinding} (which thread drives)
  *       and {@code StallWatch}.</li>
@@ -41,6 +44,8 @@
  *       at runtime close, only a lane no live thread drives within the grace is torn down on the closing
  *       thread, and {@link dev.lanehost.lanes.ActorRuntime#closeAndReport()} says which.</li>
  *   <li>An exception in a turn halts that actor only.</li>
+ *   <li>The budget clock never runs on the thread of the turn it judges (SINGLE_THREAD, which has one
+ *       thread, settles budgets after the turn).</li>
  *   <li>A halt is claimed once; teardown runs letters → signals → timers → parks → arena, each once, and
  *       every resource count returns to zero ({@link dev.lanehost.lanes.ActorRuntime#resources()}).</li>
  *   <li>Observation ({@link dev.lanehost.lanes.ActorRuntime#snapshot()}) never waits on a turn or takes
@@ -50,6 +55,6 @@
  * <p>The protocols are written out where they live: scheduling and halt on {@code ActorCell}, the worker's
  * park on {@code HostedScheduler}, the drain passes on {@code DrainScheduler}, the pick on
  * {@code SimulatedQueues}, the drive on {@link dev.lanehost.lanes.ExecutionLane}, the close on
- * {@code RuntimeClose}, the queue on {@link dev.lanehost.lanes.internal.MpscQueue}.
+ * {@code RuntimeClose}, the turn budget on {@code TurnClock}, the queue on {@link dev.lanehost.lanes.internal.MpscQueue}.
  */
 package dev.lanehost.lanes;

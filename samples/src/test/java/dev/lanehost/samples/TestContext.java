@@ -8,6 +8,7 @@ import dev.lanehost.lanes.ParkCallback;
 import dev.lanehost.lanes.Signal;
 import dev.lanehost.lanes.SignalCallback;
 import dev.lanehost.lanes.SignalMode;
+import dev.lanehost.lanes.SpawnOptions;
 import dev.lanehost.lanes.Timer;
 import dev.lanehost.lanes.TurnCallback;
 import java.lang.foreign.Arena;
@@ -52,12 +53,12 @@ final class TestContext implements ActorContext {
     }
 
     @Override
-    public ActorRef spawn(String name, Supplier<? extends Behavior> factory) {
+    public ActorRef spawn(String name, SpawnOptions options, Supplier<? extends Behavior> factory) {
         throw new UnsupportedOperationException();
     }
 
     @Override
-    public ActorRef spawnOnLane(String lane, String name, Supplier<? extends Behavior> factory) {
+    public ActorRef spawnOnLane(String lane, String name, SpawnOptions options, Supplier<? extends Behavior> factory) {
         throw new UnsupportedOperationException();
     }
 
@@ -89,5 +90,14 @@ final class TestContext implements ActorContext {
     @Override
     public Arena arena() {
         throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public boolean shouldYield() {
+        return false; // a hand-driven clock: nothing measures the turn
+    }
+
+    @Override
+    public void checkpoint() {
     }
 }

@@ -1,0 +1,74 @@
+package dev.lanehost.lanes;
+
+/**
+ * A {@link TurnBudget} in the runtime clock's nanoseconds, and the flags a turn has earned after running so
+ * long. The flags are bits of a turn's pause word ({@link TurnContext}); {@link #START} marks a start turn,
+ * which earns only the disruption, at its own deadline.
+ */
+final class BudgetLimits {
+    /** Past the fast budget: the turn is asked to yield; the actor waits in the slow band afterwards. */
+    static final long YIELD = 1;
+    /** Past the slow budget: a strike, counted when the turn returns. */
+    static final long STRIKE = 2;
+    /**
+     * A slow budget after the yield request was raised (a start turn: past slow × ceiling): the next poll site
+     * throws. Counted from the request, not from the fast budget, so a watch that looked late never disrupts a
+     * turn that had no time to answer.
+     */
+    static final long DISRUPT = 4;
+    /** Set by the runner: this turn is the actor's start. */
+    static final long START = 8;
+    /** Bits below the turn generation. */
+    static final int FLAG_BITS = 4;
+    static final long FLAGS = (1L << FLAG_BITS) - 1;
+
+    final TurnBudget budget;
+    /** For log lines and disruption messages: "10 ms", "2.5 ms", "300 ms". */
+    final String fastText;
+    final String slowText;
+    final String startKillText;
+    final String disruptText;
+    final long fastNanos;
+    final long slowNanos;
+    final long disruptNanos;
+    final long startKillNanos;
+    final int strikeCeiling;
+
+    BudgetLimits(TurnBudget budget) {
+        this.budget = budget;
+        this.fastNanos = budget.fast().toNanos();
+        this.slowNanos = budget.slow().toNanos();
+        this.disruptNanos = fastNanos + slowNanos; // TurnBudget checked it cannot overflow (nor slow × ceiling)
+        this.startKillNanos = slowNanos * budget.strikeCeiling();
+        this.strikeCeiling = budget.strikeCeiling();
+        this.fastText = millis(fastNanos);
+        this.slowText = millis(slowNanos);
+        this.startKillText = millis(startKillNanos);
+        this.disruptText = millis(disruptNanos);
+    }
+
+    private static String millis(long nanos) {
+        return java.math.BigDecimal.valueOf(nanos, 6).stripTrailingZeros().toPlainString() + " ms";
+    }
+
+    /**
+     * SINGLE_THREAD, once a turn has returned after {@code elapsed} nanoseconds: the flags it earned, as if it had
+     * been asked to yield at the fast budget and had not answered.
+     */
+    long earnedByTheEnd(long elapsed, boolean start) {
+        if (start) {
+            return elapsed >= startKillNanos ? DISRUPT : 0;
+        }
+        long flags = 0;
+        if (elapsed >= fastNanos) {
+            flags |= YIELD;
+        }
+        if (elapsed >= slowNanos) {
+            flags |= STRIKE;
+        }
+        if (elapsed >= disruptNanos) {
+            flags |= DISRUPT;
+        }
+        return flags;
+    }
+}

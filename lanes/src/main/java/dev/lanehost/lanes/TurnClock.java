@@ -1,0 +1,197 @@
+package dev.lanehost.lanes;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * One actor's turns against its {@link TurnBudget}: when the running turn began, the flags it has earned, and
+ * the strikes of the turns before it. The runner (the thread holding the actor's turn lock) begins and settles
+ * turns; the budget clock (the HOSTED {@link BudgetWatch}'s thread, or the SIMULATED drainer at a poll site — one
+ * thread per runtime) raises flags; observers read the start.
+ *
+ * <h2>Protocol</h2>
+ * <ol>
+ *   <li>At a turn's start the runner writes the pause word, a new generation with no flags ({@link BudgetLimits}),
+ *       then the turn's start time; both release stores, so the turn path has no fence.</li>
+ *   <li>The budget clock reads the word, then the start (acquire: a start older than the word's turn is never
+ *       read), and raises the flags the turn has earned by CAS on the word it read, so a flag never lands on a
+ *       later turn, whose generation differs: {@code YIELD} at the fast budget, {@code STRIKE} at the slow
+ *       budget, {@code DISRUPT} a slow budget after it raised {@code YIELD} (a start: only {@code DISRUPT}, at
+ *       slow × strike ceiling).</li>
+ *   <li>Every context call polls the word: a raised {@code DISRUPT} throws {@link TurnDisrupted}, as often as
+ *       the turn polls.</li>
+ *   <li>When the turn returns the runner settles: a strike for {@code STRIKE} (the ceiling halts the actor),
+ *       a halt for {@code DISRUPT}, the slow band for {@code YIELD}. SINGLE_THREAD has no budget clock: the runner
+ *       computes the flags from the turn's length when it returns.</li>
+ * </ol>
+ */
+final class TurnClock {
+    private static final VarHandle STARTED;
+    private static final VarHandle PAUSE;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            STARTED = lookup.findVarHandle(TurnClock.class, "startedNanos", long.class);
+            PAUSE = lookup.findVarHandle(TurnClock.class, "pause", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final ActorCell cell;
+    private final BudgetLimits limits;
+    /** Runtime clock at the start of the running turn, 0 between turns. */
+    @SuppressWarnings("unused")
+    private long startedNanos;
+    /** The running turn's flags (low bits) under its generation (high bits). */
+    @SuppressWarnings("unused")
+    private volatile long pause;
+    /** Turns in a row that ran past the slow budget. Runner only. */
+    private int strikes;
+    /** When the budget clock raised the running turn's yield request. Budget clock only. */
+    private long yieldRaisedNanos;
+
+    TurnClock(ActorCell cell, BudgetLimits limits) {
+        this.cell = cell;
+        this.limits = limits;
+    }
+
+    // ---------------------------------------------------------------- the runner
+
+    /** A turn begins (an actor's start if {@code start}). @return its start time */
+    long begin(boolean start) {
+        PAUSE.setRelease(this, nextGeneration() | (start ? BudgetLimits.START : 0));
+        long now = cell.runtime.nanoTime();
+        STARTED.setRelease(this, now);
+        return now;
+    }
+
+    /** The teardown's {@code stopped} hook runs as a new generation without flags: the last turn's disruption must not throw in it. */
+    void beginTeardown() {
+        PAUSE.setRelease(this, nextGeneration());
+    }
+
+    /**
+     * The turn has returned: strikes, the disruption's halt, and the band the actor waits in next.
+     *
+     * @return {@link RunQueue#SLOW_BAND} after a turn that was asked to yield, else {@link RunQueue#READY_BAND}
+     */
+    int settle(long started) {
+        boolean afterTurn = cell.runtime.budgetClock == RuntimeContext.BudgetClock.AFTER_TURN;
+        long flags = afterTurn
+                ? limits.earnedByTheEnd(cell.runtime.nanoTime() - started, (word() & BudgetLimits.START) != 0)
+                : word() & BudgetLimits.FLAGS;
+        STARTED.setRelease(this, 0L);
+        if ((flags & (BudgetLimits.YIELD | BudgetLimits.STRIKE | BudgetLimits.DISRUPT)) == 0) {
+            strikes = 0;
+            return RunQueue.READY_BAND;
+        }
+        if (cell.isFrozen()) {
+            return RunQueue.READY_BAND;
+        }
+        if ((flags & BudgetLimits.DISRUPT) != 0) {
+            halt(afterTurn && (flags & BudgetLimits.START) == 0
+                    ? "its turn ran past fast + slow (" + limits.disruptText + "); SINGLE_THREAD settles budgets once a turn returns"
+                    : why(flags));
+            return RunQueue.READY_BAND;
+        }
+        if ((flags & BudgetLimits.STRIKE) == 0) {
+            strikes = 0;
+        } else if (++strikes >= limits.strikeCeiling) {
+            halt(strikes + " turns in a row ran past the slow budget (" + limits.slowText + ")");
+        }
+        return (flags & BudgetLimits.YIELD) != 0 ? RunQueue.SLOW_BAND : RunQueue.READY_BAND;
+    }
+
+    /** True if the running turn has been disrupted. */
+    boolean disrupted() {
+        return (word() & BudgetLimits.DISRUPT) != 0;
+    }
+
+    /** A poll site: throws {@link TurnDisrupted} if the turn has been disrupted. @return the flags */
+    long poll() {
+        long word = (long) PAUSE.getOpaque(this);
+        if ((word & BudgetLimits.DISRUPT) != 0) {
+            throw new TurnDisrupted("the turn of " + cell.describe() + " was disrupted: " + why(word));
+        }
+        return word;
+    }
+
+    // ---------------------------------------------------------------- the budget clock
+
+    /**
+     * Raises the flags the running turn has earned by {@code now}.
+     *
+     * @return the instant of the turn's next budget deadline, or Long.MAX_VALUE if none is left or no turn runs
+     */
+    long raise(long now) {
+        long word = word();
+        long started = (long) STARTED.getAcquire(this);
+        if (started == 0 || cell.isFrozen()) {
+            return Long.MAX_VALUE;
+        }
+        long elapsed = now - started;
+        long earned = 0;
+        if ((word & BudgetLimits.START) != 0) {
+            if (elapsed >= limits.startKillNanos) {
+                earned = BudgetLimits.DISRUPT;
+            }
+        } else {
+            if ((word & BudgetLimits.YIELD) == 0) {
+                if (elapsed >= limits.fastNanos) {
+                    earned = BudgetLimits.YIELD;
+                    yieldRaisedNanos = now; // read only by this clock, and only once the CAS below has set YIELD
+                }
+            } else if (now - yieldRaisedNanos >= limits.slowNanos) {
+                earned = BudgetLimits.DISRUPT;
+            }
+            if (elapsed >= limits.slowNanos) {
+                earned |= BudgetLimits.STRIKE;
+            }
+        }
+        if ((earned & ~word) != 0 && PAUSE.compareAndSet(this, word, word | earned)) {
+            word |= earned;
+        }
+        return nextDeadline(word, started);
+    }
+
+    private long nextDeadline(long word, long started) {
+        if ((word & BudgetLimits.DISRUPT) != 0) {
+            return Long.MAX_VALUE;
+        }
+        if ((word & BudgetLimits.START) != 0) {
+            return started + limits.startKillNanos;
+        }
+        long strike = (word & BudgetLimits.STRIKE) == 0 ? started + limits.slowNanos : Long.MAX_VALUE;
+        long yieldOrDisrupt = (word & BudgetLimits.YIELD) == 0 ? started + limits.fastNanos : yieldRaisedNanos + limits.slowNanos;
+        return Math.min(strike, yieldOrDisrupt);
+    }
+
+    // ---------------------------------------------------------------- observers
+
+    /** The runtime clock when the running turn began, or 0 between turns. Any thread. */
+    long startedNanos() {
+        return (long) STARTED.getAcquire(this);
+    }
+
+    private long word() {
+        return (long) PAUSE.getAcquire(this);
+    }
+
+    private long nextGeneration() {
+        return (((long) PAUSE.get(this) >>> BudgetLimits.FLAG_BITS) + 1) << BudgetLimits.FLAG_BITS;
+    }
+
+    private String why(long word) {
+        return (word & BudgetLimits.START) != 0
+                ? "its start ran past " + limits.startKillText + " (slow budget × strike ceiling)"
+                : "it ran on for the slow budget (" + limits.slowText + ") after it was asked to yield";
+    }
+
+    private void halt(String why) {
+        if (cell.halt(ExitReason.BUDGET)) {
+            RuntimeLog.budgetHalt(cell.describe(), why);
+        }
+    }
+}
