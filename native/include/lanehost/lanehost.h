@@ -52,7 +52,7 @@ typedef enum lanehost_status {
                                         every other non-OK status stores 0 there) */
     LANEHOST_CALLBACK_FAILED = 5,    /* the handler threw; the actor halts */
     LANEHOST_ACTOR_TERMINATED = 6,   /* the actor halted while the runtime runs */
-    LANEHOST_REFUSED = 7,            /* admission: the gate's maxPending calls already occupy the actor */
+    LANEHOST_REFUSED = 7,            /* admission: the gate's maxPending calls already occupy the actor, or its mailbox or lane is full */
     LANEHOST_WRONG_THREAD = 8,       /* a lane bound to another live thread; a drive or call_on_lane inside a turn
                                         of the lane; the blocking gate call on the actor's own lane thread */
     LANEHOST_INVALID_ARGUMENT = 9,   /* unknown, stale or forged handle, NULL pointer, bad length, malformed CBOR */

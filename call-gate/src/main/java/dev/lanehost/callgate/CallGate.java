@@ -288,12 +288,18 @@ public final class CallGate implements AutoCloseable {
             call.withdraw(CallStatus.CLOSED, "the gate is closed");
             return call.outcome();
         }
-        if (!actor.submit(call)) {
-            GateCall.Outcome terminated = terminated();
-            call.withdraw(terminated.status(), terminated.detail()); // never queued
-            return call.outcome();
+        switch (actor.offerTask(call)) {
+            case QUEUED -> {
+                return null;
+            }
+            case FULL -> call.withdraw(CallStatus.REFUSED, "actor " + actor.name()
+                    + "'s mailbox or lane holds its capacity of letters (the runtime's admission bound)"); // never queued
+            case TERMINATED -> {
+                GateCall.Outcome terminated = terminated();
+                call.withdraw(terminated.status(), terminated.detail()); // never queued
+            }
         }
-        return null;
+        return call.outcome();
     }
 
     private GateCall.Outcome terminated() {

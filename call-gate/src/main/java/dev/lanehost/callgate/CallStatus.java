@@ -20,7 +20,7 @@ public enum CallStatus {
     CALLBACK_FAILED(5),
     /** The actor has halted. */
     ACTOR_TERMINATED(6),
-    /** Admission: the gate already has its {@code maxPending} calls occupying the actor. Nothing was queued. */
+    /** Admission: the gate already has its {@code maxPending} calls occupying the actor, or the actor's mailbox or lane is full. Nothing was queued. */
     REFUSED(7),
     /** Called from a thread that may not make this call (the blocking entry on the target lane's own thread). */
     WRONG_THREAD(8),

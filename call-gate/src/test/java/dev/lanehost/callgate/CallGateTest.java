@@ -9,6 +9,7 @@ import dev.lanehost.lanes.ActorRuntime;
 import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.ExitReason;
 import dev.lanehost.lanes.Profile;
+import dev.lanehost.lanes.SpawnOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -247,6 +248,24 @@ class CallGateTest {
             assertTrue(second.detail().contains("admission"), second.detail());
             runtime.runUntilIdle(Duration.ZERO);
             assertEquals(CallStatus.OK, first.get(30, TimeUnit.SECONDS).status());
+        }
+    }
+
+    @Test
+    void aCallToAnActorWhoseMailboxIsFullIsRefusedAndNeverRuns() {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            AtomicInteger ran = new AtomicInteger();
+            ActorRef actor = runtime.spawn("full", SpawnOptions.DEFAULT.withMailboxCapacity(1), () -> (c, m) -> { });
+            CallGate gate = CallGate.open(actor, (context, args) -> ran.incrementAndGet());
+            runtime.drain(); // started
+            assertTrue(actor.tell("fills the mailbox"));
+            CallResult refused = gate.call(null, LONG);
+            assertEquals(CallStatus.REFUSED, refused.status());
+            assertTrue(refused.detail().contains("mailbox or lane holds its capacity"), refused.detail());
+            assertEquals(0, gate.pendingCalls(), "the refused call holds no admission slot");
+            runtime.runUntilIdle(Duration.ZERO);
+            assertEquals(0, ran.get());
+            assertEquals(1, runtime.refusedLetters());
         }
     }
 

@@ -81,9 +81,11 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
     private volatile boolean tornDown;
     /** Exempt from the turn budget while set (e.g. a debugger holds it): {@link ActorRef#freeze()}. */
     private volatile boolean frozen;
+    /** Letters this mailbox holds before it refuses messages and tasks. */
+    private final long mailboxCapacity;
 
     ActorCell(long id, String name, Placement placement, RuntimeContext runtime, RunQueue home, ExecutionLane lane,
-              BudgetLimits budget, Supplier<? extends Behavior> factory) {
+              BudgetLimits budget, long mailboxCapacity, Supplier<? extends Behavior> factory) {
         this.id = id;
         this.name = name;
         this.placement = placement;
@@ -94,6 +96,7 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
         this.mailbox = new Mailbox(lane);
         this.context = new TurnContext(this, factory, budget);
         this.resources = new ActorResources(runtime.counters());
+        this.mailboxCapacity = mailboxCapacity;
         // The start is the first letter: it runs on the actor's placement, never on the spawner's thread.
         mailbox.offer(new Letter.Start());
     }
@@ -169,13 +172,32 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
     }
 
     @Override
-    public boolean tell(Object message) {
-        return deliver(new Letter.Message(message));
+    public Delivery offer(Object message) {
+        return admit(new Letter.Message(message));
     }
 
     @Override
-    public boolean submit(TurnTask task) {
-        return deliver(new Letter.Task(task));
+    public Delivery offerTask(TurnTask task) {
+        return admit(new Letter.Task(task));
+    }
+
+    /**
+     * Messages and tasks are admitted against the mailbox's and the lane's capacity; the runtime's own letters
+     * (timers, signals, parks, downs, exits) never are: each answers a resource the actor already holds, and
+     * refusing it would drop it.
+     */
+    private Delivery admit(Letter letter) {
+        if (exitReason != null) {
+            return Delivery.TERMINATED;
+        }
+        if (!mailbox.admits(mailboxCapacity)) {
+            runtime.refusedLetters.increment();
+            if (lane != null) {
+                lane.letterRefused();
+            }
+            return Delivery.FULL;
+        }
+        return deliver(letter) ? Delivery.QUEUED : Delivery.TERMINATED;
     }
 
     @Override

@@ -30,21 +30,37 @@ public final class ActorRef {
      * Sends a message; it will be handled in a turn of this actor, after the letters already queued.
      * Any thread.
      *
-     * @return true if queued; false if the actor has halted (or is halting)
+     * @return true if queued; false if the actor has halted (or is halting), or its mailbox or lane is full
+     *         ({@link #offer} says which)
      */
     public boolean tell(Object message) {
-        return cell.tell(message);
+        return cell.offer(message) == Delivery.QUEUED;
+    }
+
+    /**
+     * Sends a message if the actor's mailbox and lane have room, and says what became of it. Any thread.
+     *
+     * @return {@link Delivery#QUEUED}; {@link Delivery#FULL} if the mailbox or the lane holds its capacity of
+     *         letters (nothing queued, counted); {@link Delivery#TERMINATED} if the actor has halted
+     */
+    public Delivery offer(Object message) {
+        return cell.offer(message);
     }
 
     /**
      * Queues a task to run as a turn of this actor, after the letters already queued. Any thread.
      *
-     * @return true if queued; false if the actor has halted (the task will then never run, and
-     *         {@link TurnTask#abandoned()} is not called)
+     * @return true if queued; false if the actor has halted, or its mailbox or lane is full (the task will then
+     *         never run, and {@link TurnTask#abandoned()} is not called; {@link #offerTask} says which)
      */
     public boolean submit(TurnTask task) {
+        return offerTask(task) == Delivery.QUEUED;
+    }
+
+    /** As {@link #submit}, saying what became of the task ({@link #offer} for the answers). Any thread. */
+    public Delivery offerTask(TurnTask task) {
         java.util.Objects.requireNonNull(task, "task");
-        return cell.submit(task);
+        return cell.offerTask(task);
     }
 
     /**

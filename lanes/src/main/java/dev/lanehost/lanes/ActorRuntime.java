@@ -34,6 +34,12 @@ public final class ActorRuntime implements AutoCloseable {
      * quiet costs a quarter of a second.
      */
     static final Duration DEFAULT_LANE_CLOSE_GRACE = Duration.ofMillis(250);
+    /**
+     * Letters a mailbox or a lane holds by default before refusing messages and tasks: about 50 MB of small
+     * letters. A receiver that far behind is being outrun for good; the bound turns running out of memory into
+     * refusals a sender can see.
+     */
+    static final long DEFAULT_CAPACITY = 1L << 20;
 
     private final Profile profile;
     private final long laneStallThresholdNanos;
@@ -54,7 +60,7 @@ public final class ActorRuntime implements AutoCloseable {
             case HOSTED -> RuntimeContext.BudgetClock.WATCH;
             case SIMULATED -> RuntimeContext.BudgetClock.VIRTUAL;
             case SINGLE_THREAD -> RuntimeContext.BudgetClock.AFTER_TURN;
-        }, new BudgetLimits(builder.turnBudget));
+        }, new BudgetLimits(builder.turnBudget), builder.mailboxCapacity, builder.laneCapacity);
         this.warmUp = new ThreadWarmUp(context);
         this.laneStallThresholdNanos = builder.laneStallThreshold.toNanos();
         this.shutdown = new RuntimeClose(builder.laneCloseGrace.toNanos(), actors);
@@ -175,7 +181,8 @@ public final class ActorRuntime implements AutoCloseable {
             budget = new BudgetLimits(options.budget());
             scheduler.budgetInUse(budget);
         }
-        ActorCell cell = new ActorCell(actors.nextId(), name, placement, context, home, lane, budget, factory);
+        long mailboxCapacity = options.mailboxCapacity() > 0 ? options.mailboxCapacity() : context.mailboxCapacity;
+        ActorCell cell = new ActorCell(actors.nextId(), name, placement, context, home, lane, budget, mailboxCapacity, factory);
         if (lane != null) {
             lane.actorSpawned();
         }
@@ -314,6 +321,11 @@ public final class ActorRuntime implements AutoCloseable {
         return affinityResults().values().stream().filter(r -> r.outcome() == AffinityResult.Outcome.FELL_BACK).count();
     }
 
+    /** Messages and tasks refused because a mailbox or a lane was full ({@link Delivery#FULL}). */
+    public long refusedLetters() {
+        return context.refusedLetters.sum();
+    }
+
     /** Actors queued on the normal placement. */
     public long normalQueued() {
         return scheduler.normal().depth();
@@ -372,8 +384,8 @@ public final class ActorRuntime implements AutoCloseable {
 
     /** The runtime as its cells and lanes see it; private, so none of it is public API. */
     private final class Inside extends RuntimeContext {
-        Inside(BudgetClock budgetClock, BudgetLimits defaultBudget) {
-            super(budgetClock, defaultBudget);
+        Inside(BudgetClock budgetClock, BudgetLimits defaultBudget, long mailboxCapacity, long laneCapacity) {
+            super(budgetClock, defaultBudget, mailboxCapacity, laneCapacity);
         }
 
         @Override
@@ -496,6 +508,8 @@ public final class ActorRuntime implements AutoCloseable {
         private Affinity affinity;
         private Topology affinityTopology;
         private TurnBudget turnBudget = TurnBudget.DEFAULT;
+        private long mailboxCapacity = DEFAULT_CAPACITY;
+        private long laneCapacity = DEFAULT_CAPACITY;
         private Duration simulatedPollCost = Duration.ofNanos(1_000);
 
         private Builder(Profile profile) {
@@ -558,6 +572,29 @@ public final class ActorRuntime implements AutoCloseable {
             }
             this.simulatedPollCost = cost;
             return this;
+        }
+
+        /**
+         * How many letters an actor's mailbox holds before it refuses messages and tasks with
+         * {@link Delivery#FULL} (default 1,048,576; an actor's own: {@link SpawnOptions#withMailboxCapacity}).
+         * The runtime's own letters (timers, signals, parks, downs, exits) are never refused.
+         */
+        public Builder mailboxCapacity(long capacity) {
+            this.mailboxCapacity = positive(capacity, "mailbox capacity");
+            return this;
+        }
+
+        /** How many letters a lane's actors hold together before they refuse messages and tasks (default 1,048,576). */
+        public Builder laneCapacity(long capacity) {
+            this.laneCapacity = positive(capacity, "lane capacity");
+            return this;
+        }
+
+        private static long positive(long capacity, String what) {
+            if (capacity < 1) {
+                throw new IllegalArgumentException("a " + what + " must be at least 1; got " + capacity);
+            }
+            return capacity;
         }
 
         public Builder observer(RuntimeObserver observer) {

@@ -12,11 +12,11 @@ interface Addressee {
 
     Placement placement();
 
-    /** Queues a message. @return false if the actor has halted */
-    boolean tell(Object message);
+    /** Admission, then a message letter. Any thread. */
+    Delivery offer(Object message);
 
-    /** Queues a task to run as a turn. @return false if the actor has halted */
-    boolean submit(TurnTask task);
+    /** Admission, then a task letter. Any thread. */
+    Delivery offerTask(TurnTask task);
 
     /** True if {@code thread} runs this actor's turns now. */
     boolean isRunBy(Thread thread);

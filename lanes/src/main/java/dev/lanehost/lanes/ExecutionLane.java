@@ -4,6 +4,7 @@ import dev.lanehost.lanes.internal.LaneBinding;
 import dev.lanehost.lanes.internal.StallWatch;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -94,6 +95,10 @@ public final class ExecutionLane {
     /** Actors placed on this lane and not yet torn down. */
     @SuppressWarnings("unused")
     private volatile int liveActors;
+    /** Letters this lane's actors may hold together before they refuse messages and tasks. */
+    private final long capacity;
+    /** Messages and tasks this lane's actors refused for a full mailbox or lane. */
+    private final LongAdder refusedLetters = new LongAdder();
 
     ExecutionLane(String name, RuntimeContext runtime, RunQueue queue, boolean registered) {
         this.name = name;
@@ -104,6 +109,7 @@ public final class ExecutionLane {
         this.close = new LaneClose(this, runtime);
         this.stallWatch = new StallWatch(runtime.laneStallThresholdNanos(), runtime.nanoTime());
         this.stallReports = runtime.laneStallCounter();
+        this.capacity = runtime.laneCapacity;
     }
 
     public String name() {
@@ -306,6 +312,24 @@ public final class ExecutionLane {
      */
     public long queuedLetters() {
         return Math.max(0, (long) QUEUED_LETTERS.getVolatile(this));
+    }
+
+    /** Messages and tasks this lane's actors refused because a mailbox or the lane was full. */
+    public long refusedLetters() {
+        return refusedLetters.sum();
+    }
+
+    /**
+     * Admission: false once the lane's backlog has reached its capacity. During a drive the backlog still
+     * counts the letters that drive has taken (it settles when the drive returns), so a lane at its capacity
+     * may refuse until then.
+     */
+    boolean hasRoom() {
+        return (long) QUEUED_LETTERS.getOpaque(this) < capacity;
+    }
+
+    void letterRefused() {
+        refusedLetters.increment();
     }
 
     void letterQueued() {

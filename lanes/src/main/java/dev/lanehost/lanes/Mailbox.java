@@ -25,6 +25,15 @@ final class Mailbox {
         letters.offer(letter);
     }
 
+    /**
+     * Admission for a message or a task: false if this mailbox holds {@code capacity} letters, or its lane its
+     * capacity ({@link ExecutionLane#hasRoom()}). Producers racing past the check overshoot by at most their
+     * number. Any thread.
+     */
+    boolean admits(long capacity) {
+        return (lane == null || lane.hasRoom()) && letters.hasRoomBelow(capacity);
+    }
+
     /** The next letter, or null. Turn-lock holder only. */
     Letter take() {
         return letters.poll();

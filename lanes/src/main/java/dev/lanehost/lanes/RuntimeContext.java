@@ -3,6 +3,7 @@ package dev.lanehost.lanes;
 import dev.lanehost.lanes.internal.LiveCounters;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /**
@@ -31,10 +32,18 @@ abstract class RuntimeContext {
     final BudgetClock budgetClock;
     /** The turn budget of an actor spawned without one of its own. */
     final BudgetLimits defaultBudget;
+    /** Letters an actor's mailbox holds before it refuses messages and tasks, unless the actor has its own. */
+    final long mailboxCapacity;
+    /** Letters a lane's actors hold together before they refuse messages and tasks. */
+    final long laneCapacity;
+    /** Messages and tasks refused for a full mailbox or lane, runtime-wide. */
+    final LongAdder refusedLetters = new LongAdder();
 
-    RuntimeContext(BudgetClock budgetClock, BudgetLimits defaultBudget) {
+    RuntimeContext(BudgetClock budgetClock, BudgetLimits defaultBudget, long mailboxCapacity, long laneCapacity) {
         this.budgetClock = budgetClock;
         this.defaultBudget = defaultBudget;
+        this.mailboxCapacity = mailboxCapacity;
+        this.laneCapacity = laneCapacity;
     }
 
     final boolean isClosed() {

@@ -11,17 +11,38 @@ import java.util.Objects;
  */
 public final class SpawnOptions {
     /** The runtime's defaults for everything. */
-    public static final SpawnOptions DEFAULT = new SpawnOptions(null);
+    public static final SpawnOptions DEFAULT = new SpawnOptions(null, 0);
 
     private final TurnBudget budget;
+    /** 0: the runtime's. */
+    private final long mailboxCapacity;
 
-    private SpawnOptions(TurnBudget budget) {
+    private SpawnOptions(TurnBudget budget, long mailboxCapacity) {
         this.budget = budget;
+        this.mailboxCapacity = mailboxCapacity;
     }
 
     /** This actor's turn budget instead of the runtime's ({@link ActorRuntime.Builder#turnBudget}). */
     public SpawnOptions withBudget(TurnBudget budget) {
-        return new SpawnOptions(Objects.requireNonNull(budget, "turn budget"));
+        return new SpawnOptions(Objects.requireNonNull(budget, "turn budget"), mailboxCapacity);
+    }
+
+    /**
+     * How many letters this actor's mailbox holds before it refuses messages and tasks ({@link Delivery#FULL}),
+     * instead of the runtime's ({@link ActorRuntime.Builder#mailboxCapacity}).
+     *
+     * @throws IllegalArgumentException if {@code capacity} is not positive
+     */
+    public SpawnOptions withMailboxCapacity(long capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("a mailbox capacity must be at least 1; got " + capacity);
+        }
+        return new SpawnOptions(budget, capacity);
+    }
+
+    /** The actor's own mailbox capacity, or 0 for the runtime's. */
+    long mailboxCapacity() {
+        return mailboxCapacity;
     }
 
     /** The actor's own turn budget, or null for the runtime's. */
@@ -31,6 +52,7 @@ public final class SpawnOptions {
 
     @Override
     public String toString() {
-        return "SpawnOptions[budget=" + (budget == null ? "runtime default" : budget) + "]";
+        return "SpawnOptions[budget=" + (budget == null ? "runtime default" : budget)
+                + ", mailboxCapacity=" + (mailboxCapacity == 0 ? "runtime default" : mailboxCapacity) + "]";
     }
 }

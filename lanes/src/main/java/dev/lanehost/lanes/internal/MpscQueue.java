@@ -27,7 +27,7 @@ import java.lang.invoke.VarHandle;
  *   MpscQueuePadBeforeHead   128 bytes
  *   MpscQueueConsumerFields  head, polled              (written by the consumer only)
  *   MpscQueuePadBeforeTail   128 bytes
- *   MpscQueueProducerFields  tail, offered             (written by every producer)
+ *   MpscQueueProducerFields  tail, offered, polledSeen (written by every producer)
  *   MpscQueue                128 bytes
  * </pre>
  * So a producer's exchange on the tail never invalidates the line the consumer reads its head from,
@@ -45,6 +45,7 @@ public final class MpscQueue<T extends MpscNode> extends MpscQueueProducerFields
     private static final VarHandle NEXT;
     private static final VarHandle OFFERED;
     private static final VarHandle POLLED;
+    private static final VarHandle POLLED_SEEN;
 
     static {
         try {
@@ -52,6 +53,7 @@ public final class MpscQueue<T extends MpscNode> extends MpscQueueProducerFields
             TAIL = lookup.findVarHandle(MpscQueueProducerFields.class, "tail", MpscNode.class);
             OFFERED = lookup.findVarHandle(MpscQueueProducerFields.class, "offered", long.class);
             POLLED = lookup.findVarHandle(MpscQueueConsumerFields.class, "polled", long.class);
+            POLLED_SEEN = lookup.findVarHandle(MpscQueueProducerFields.class, "polledSeen", long.class);
             NEXT = lookup.findVarHandle(MpscNode.class, "next", MpscNode.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -76,6 +78,23 @@ public final class MpscQueue<T extends MpscNode> extends MpscQueueProducerFields
         MpscNode previous = (MpscNode) TAIL.getAndSet(this, node);
         // Release: the consumer that acquires this link sees the node's fields as written before offer.
         NEXT.setRelease(previous, node);
+    }
+
+    /**
+     * True if the queue holds fewer than {@code capacity} nodes, as far as a producer can tell cheaply: from the
+     * producers' own line (the offer count and the last poll count a producer read), reading the consumer's poll
+     * count only when that looks full — as JCTools' producer limit does — so an admission check does not pull
+     * the consumer's line on every offer. Check, then {@link #offer}: producers racing past the same check can
+     * overshoot the capacity by at most their number. Any thread.
+     */
+    public boolean hasRoomBelow(long capacity) {
+        long offered = (long) OFFERED.getOpaque(this);
+        if (offered - (long) POLLED_SEEN.getOpaque(this) < capacity) {
+            return true;
+        }
+        long polled = (long) POLLED.getAcquire(this);
+        POLLED_SEEN.setOpaque(this, polled); // a stale value only makes the next check look again
+        return offered - polled < capacity;
     }
 
     /** Removes the oldest node, or returns null if the queue is empty or a producer is mid-offer. Consumer only. */
@@ -188,4 +207,6 @@ abstract class MpscQueueProducerFields extends MpscQueuePadBeforeTail {
     volatile MpscNode tail = stub;
     /** Nodes offered; atomically added by producers. */
     volatile long offered;
+    /** The consumer's poll count as a producer last read it, for {@code hasRoomBelow}; any producer may store it. */
+    long polledSeen;
 }
