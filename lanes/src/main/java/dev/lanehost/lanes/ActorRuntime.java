@@ -321,6 +321,14 @@ public final class ActorRuntime implements AutoCloseable {
         return affinityResults().values().stream().filter(r -> r.outcome() == AffinityResult.Outcome.FELL_BACK).count();
     }
 
+    /**
+     * Which clauses of the scheduler contract this runtime's profile discharges itself and which it assumes of
+     * its substrate; {@link AssumptionManifest#render()} prints it.
+     */
+    public AssumptionManifest assumptionManifest() {
+        return AssumptionManifest.of(profile);
+    }
+
     /** Messages and tasks refused because a mailbox or a lane was full ({@link Delivery#FULL}). */
     public long refusedLetters() {
         return context.refusedLetters.sum();

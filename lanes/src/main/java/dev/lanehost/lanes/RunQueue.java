@@ -19,8 +19,9 @@ import java.util.random.RandomGenerator;
  * sender nothing beyond its offer and shares no counter between senders and the consumer.
  *
  * <p>In the simulated profile the queue is <em>seeded</em>: instead of FIFO within a band, {@link #poll}
- * picks uniformly at random (from the given generator) among every actor queued in the first non-empty
- * band, and a {@link SchedulePolicy} may record or force each pick.
+ * serves a band in rounds — the actors queued when a round begins, each once, in an order the seed chooses
+ * (a {@link SchedulePolicy} may record or force each pick) — and an actor queued meanwhile waits for the next
+ * round. So a ready actor runs within two rounds: the seed decides the order, never whether it runs.
  */
 final class RunQueue {
     /** Elements of {@link #pooled}: written by the consumer (release), read by observers (acquire). */
@@ -136,8 +137,10 @@ final class RunQueue {
     private ActorCell pollSeeded() {
         for (int band = 0; band < BANDS; band++) {
             List<ActorCell> pool = pools.get(band);
-            for (ActorCell cell; (cell = bands[band].poll()) != null; ) {
-                pool.add(cell);
+            if (pool.isEmpty()) { // a new round: what is queued now, picked in a seeded order before anything queued later
+                for (ActorCell cell; (cell = bands[band].poll()) != null; ) {
+                    pool.add(cell);
+                }
             }
             POOLED.setRelease(pooled, band, (long) pool.size());
             if (!pool.isEmpty()) {

@@ -1,0 +1,67 @@
+package dev.lanehost.tests.stress;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+import dev.lanehost.lanes.internal.MpscNode;
+import dev.lanehost.lanes.internal.MpscQueue;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.III_Result;
+
+/**
+ * A mailbox's admission check with one producer: the queue starts with one node at capacity 1, the producer
+ * checks {@code hasRoomBelow(1)} and offers a second node only if there is room, while the consumer polls. With
+ * one producer the bound is exact: the second node is admitted only if the poll had taken the first, so the queue
+ * never holds two nodes. The producer's cached view of the consumer's count may be stale (then it refuses,
+ * which is allowed), never ahead.
+ *
+ * <p>r1 = 1 if the producer admitted its node; r2 = 1 if the consumer's poll got the first node; r3 = nodes left.
+ */
+@JCStressTest
+@Outcome(id = "1, 1, 1", expect = ACCEPTABLE, desc = "polled first, then the producer saw the room and offered")
+@Outcome(id = "0, 1, 0", expect = ACCEPTABLE, desc = "the producer checked before the poll took the first node: refused")
+@Outcome(id = "1, 0, .*", expect = FORBIDDEN, desc = "admitted while the first node was still queued: over capacity")
+@Outcome(id = ".*", expect = FORBIDDEN, desc = "anything else")
+@State
+public class MpscAdmissionTest {
+    private static final class Node extends MpscNode {
+    }
+
+    private final MpscQueue<Node> queue = new MpscQueue<>();
+    private final Node first = new Node();
+    private final Node second = new Node();
+    private int admitted;
+    private int polledFirst;
+
+    public MpscAdmissionTest() {
+        queue.offer(first);
+    }
+
+    @Actor
+    public void producer() {
+        if (queue.hasRoomBelow(1)) {
+            queue.offer(second);
+            admitted = 1;
+        }
+    }
+
+    @Actor
+    public void consumer() {
+        polledFirst = queue.poll() == first ? 1 : 0;
+    }
+
+    @Arbiter
+    public void count(III_Result r) {
+        int left = 0;
+        while (queue.poll() != null) {
+            left++;
+        }
+        r.r1 = admitted;
+        r.r2 = polledFirst;
+        r.r3 = left;
+    }
+}
