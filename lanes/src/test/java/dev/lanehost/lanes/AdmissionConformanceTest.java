@@ -13,8 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-/** Bounded mailboxes and lanes: a message or task that does not fit is refused, observably; nothing accepted is lost. */
-class AdmissionTest {
+/** The contract's Admission clause. Bounded mailboxes and lanes: a message or task that does not fit is refused, observably; nothing accepted is lost. */
+class AdmissionConformanceTest {
 
     @Test
     void aFullMailboxRefusesMessagesAndTasksAndLosesNothingItAccepted() {
