@@ -114,7 +114,7 @@ public record AssumptionManifest(Profile profile, Authority authority, Map<Claus
             out.append(String.format("  %-22s ", entry.getKey()));
             switch (entry.getValue()) {
                 case Discharge.Discharged discharged -> out.append("discharged: ").append(discharged.how());
-                case Discharge.Assumed assumed -> out.append("assumed of ").append(assumed.substrate());
+                case Discharge.Assumed assumed -> out.append("assumed: ").append(assumed.substrate());
             }
             out.append('\n');
         }

@@ -49,7 +49,7 @@ class AssumptionManifestTest {
         for (Clause clause : Clause.values()) {
             assertEquals(1, rendered.lines().filter(line -> line.trim().startsWith(clause.name() + " ")).count(), rendered);
         }
-        assertTrue(rendered.contains("FAIRNESS               assumed of the OS scheduler"), rendered);
+        assertTrue(rendered.contains("FAIRNESS               assumed: the OS scheduler"), rendered);
     }
 
     @Test
