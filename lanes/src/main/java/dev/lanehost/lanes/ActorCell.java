@@ -83,9 +83,14 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
     private volatile boolean frozen;
     /** Letters this mailbox holds before it refuses messages and tasks. */
     private final long mailboxCapacity;
+    /** What the actor was spawned with: a restart spawns its successor from them. */
+    final SpawnOptions options;
+    final Supplier<? extends Behavior> factory;
+    /** This actor's life: one more each time its supervisor hydrates it. Runner writes, any thread reads. */
+    private volatile int incarnation;
 
     ActorCell(long id, String name, Placement placement, RuntimeContext runtime, RunQueue home, ExecutionLane lane,
-              BudgetLimits budget, long mailboxCapacity, Supplier<? extends Behavior> factory) {
+              BudgetLimits budget, long mailboxCapacity, SpawnOptions options, Supplier<? extends Behavior> factory) {
         this.id = id;
         this.name = name;
         this.placement = placement;
@@ -97,6 +102,8 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
         this.context = new TurnContext(this, factory, budget);
         this.resources = new ActorResources(runtime.counters());
         this.mailboxCapacity = mailboxCapacity;
+        this.options = options;
+        this.factory = factory;
         // The start is the first letter: it runs on the actor's placement, never on the spawner's thread.
         mailbox.offer(new Letter.Start());
     }
@@ -211,6 +218,11 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
     }
 
     @Override
+    public int incarnation() {
+        return incarnation;
+    }
+
+    @Override
     public void setFrozen(boolean frozen) {
         this.frozen = frozen;
     }
@@ -255,6 +267,58 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
         runtime.counters().ended(kind);
     }
 
+    // ---------------------------------------------------------------- faults (the runner, under the turn lock)
+
+    /**
+     * A turn of this actor faulted (threw, or ran out of budget): its supervisor chooses the remedy.
+     *
+     * @param log writes the fault's log line; a hydration logs it too, a retire or restart with the halt
+     */
+    void faulted(ExitReason fault, Runnable log) {
+        Remedy remedy = Remedy.RETIRE;
+        Supervisor supervisor = options.supervisor();
+        if (supervisor != Supervisor.RETIRE && !context.isHydrating()) {
+            try {
+                Remedy chosen = supervisor.onFault(ref, fault);
+                remedy = chosen == null ? Remedy.RETIRE : chosen;
+            } catch (Throwable e) {
+                RuntimeLog.hookFailed(describe(), "Supervisor.onFault", e);
+            }
+        }
+        switch (remedy) {
+            case RETIRE -> {
+                if (halt(fault)) {
+                    log.run();
+                }
+            }
+            case RESTART -> restart(fault, supervisor, log);
+            case HYDRATE -> {
+                log.run();
+                RuntimeLog.log(System.Logger.Level.INFO, describe() + " hydrated by its supervisor: a fresh state starts next");
+                incarnation++; // resources and letters of the faulted life are dropped from here on
+                context.hydrate(fault);
+            }
+        }
+    }
+
+    private void restart(ExitReason fault, Supervisor supervisor, Runnable log) {
+        if (!halt(fault)) {
+            return;
+        }
+        log.run();
+        ActorRef fresh;
+        try {
+            fresh = runtime.respawn(this);
+        } catch (IllegalStateException closed) {
+            return; // the runtime closed meanwhile: nothing to restart into
+        }
+        try {
+            supervisor.restarted(ref, fresh);
+        } catch (Throwable e) {
+            RuntimeLog.hookFailed(describe(), "Supervisor.restarted", e);
+        }
+    }
+
     // ---------------------------------------------------------------- the run queue's consumer
 
     /**
@@ -276,7 +340,7 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
         }
         try {
             if (exitReason == null) {
-                Letter letter = mailbox.take();
+                Letter letter = context.isHydrating() ? new Letter.Start() : mailbox.take();
                 if (letter != null) {
                     home.turnStarting(this);
                     if (runtime.budgetWatchAsleep) {
@@ -296,7 +360,7 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
         if (runtime.isClosed()) {
             releaseLateLettersAfterClose();
         }
-        if (!mailbox.isEmpty()) {
+        if (!mailbox.isEmpty() || (context.isHydrating() && exitReason == null)) {
             home.offer(this, band); // still ours: scheduled stays 1; after a yield request, behind every ready actor
         } else {
             scheduled = 0;
@@ -345,7 +409,7 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
     }
 
     private boolean hasWork() {
-        return !mailbox.isEmpty() || (exitReason != null && !tornDown);
+        return !mailbox.isEmpty() || (exitReason != null && !tornDown) || (exitReason == null && context.isHydrating());
     }
 
     /**

@@ -182,7 +182,7 @@ public final class ActorRuntime implements AutoCloseable {
             scheduler.budgetInUse(budget);
         }
         long mailboxCapacity = options.mailboxCapacity() > 0 ? options.mailboxCapacity() : context.mailboxCapacity;
-        ActorCell cell = new ActorCell(actors.nextId(), name, placement, context, home, lane, budget, mailboxCapacity, factory);
+        ActorCell cell = new ActorCell(actors.nextId(), name, placement, context, home, lane, budget, mailboxCapacity, options, factory);
         if (lane != null) {
             lane.actorSpawned();
         }
@@ -419,6 +419,12 @@ public final class ActorRuntime implements AutoCloseable {
         @Override
         public ActorRef spawnOnLane(String lane, String name, SpawnOptions options, Supplier<? extends Behavior> factory) {
             return ActorRuntime.this.spawnOnLane(lane, name, options, factory);
+        }
+
+        @Override
+        ActorRef respawn(ActorCell predecessor) {
+            return ActorRuntime.this.spawn(predecessor.name, predecessor.options, predecessor.factory, predecessor.placement,
+                    predecessor.lane);
         }
 
         @Override

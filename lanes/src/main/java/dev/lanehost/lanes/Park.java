@@ -35,7 +35,11 @@ public final class Park<T> {
     private volatile State state = State.PENDING;
     private T value;
 
+    /** The owner's life that made this resource ({@link ResourceOwner#incarnation()}). */
+    final int incarnation;
+
     Park(ResourceOwner owner, ParkCallback<T> callback, Runnable releaseHook) {
+        this.incarnation = owner.incarnation();
         this.owner = owner;
         this.callback = callback;
         this.releaseHook = releaseHook;

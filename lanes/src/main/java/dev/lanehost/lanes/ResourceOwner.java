@@ -28,6 +28,12 @@ interface ResourceOwner {
     /** A resource of this kind ended, whichever way. */
     void ended(LiveCounters.Kind kind);
 
+    /**
+     * Which life of the actor this is: 0, then one more each time a supervisor hydrates it. A resource remembers
+     * the life that made it, so a letter it delivered to an earlier life is dropped, never run by a fresh state.
+     */
+    int incarnation();
+
     /** The owner, for a log line: the runtime's words, nothing of the user's. */
     String describe();
 }

@@ -69,6 +69,9 @@ abstract class RuntimeContext {
     /** A turn's spawn on a lane: {@link ActorRuntime#spawnOnLane}. */
     abstract ActorRef spawnOnLane(String lane, String name, SpawnOptions options, Supplier<? extends Behavior> factory);
 
+    /** A supervisor's restart: spawns the successor of a halted actor, with its name, placement, options and factory. */
+    abstract ActorRef respawn(ActorCell predecessor);
+
     /** A turn started while the budget watch slept: wake it so it watches this turn. */
     abstract void wakeBudgetWatch();
 

@@ -32,7 +32,11 @@ public final class Signal {
     @SuppressWarnings("unused")
     private volatile boolean attached = true;
 
+    /** The owner's life that made this resource ({@link ResourceOwner#incarnation()}). */
+    final int incarnation;
+
     Signal(ResourceOwner owner, SignalMode mode, SignalCallback callback, Runnable releaseHook) {
+        this.incarnation = owner.incarnation();
         this.owner = owner;
         this.mode = mode;
         this.callback = callback;

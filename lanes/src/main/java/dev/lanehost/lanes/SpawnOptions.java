@@ -11,20 +11,22 @@ import java.util.Objects;
  */
 public final class SpawnOptions {
     /** The runtime's defaults for everything. */
-    public static final SpawnOptions DEFAULT = new SpawnOptions(null, 0);
+    public static final SpawnOptions DEFAULT = new SpawnOptions(null, 0, Supervisor.RETIRE);
 
     private final TurnBudget budget;
     /** 0: the runtime's. */
     private final long mailboxCapacity;
+    private final Supervisor supervisor;
 
-    private SpawnOptions(TurnBudget budget, long mailboxCapacity) {
+    private SpawnOptions(TurnBudget budget, long mailboxCapacity, Supervisor supervisor) {
         this.budget = budget;
         this.mailboxCapacity = mailboxCapacity;
+        this.supervisor = supervisor;
     }
 
     /** This actor's turn budget instead of the runtime's ({@link ActorRuntime.Builder#turnBudget}). */
     public SpawnOptions withBudget(TurnBudget budget) {
-        return new SpawnOptions(Objects.requireNonNull(budget, "turn budget"), mailboxCapacity);
+        return new SpawnOptions(Objects.requireNonNull(budget, "turn budget"), mailboxCapacity, supervisor);
     }
 
     /**
@@ -37,7 +39,16 @@ public final class SpawnOptions {
         if (capacity < 1) {
             throw new IllegalArgumentException("a mailbox capacity must be at least 1; got " + capacity);
         }
-        return new SpawnOptions(budget, capacity);
+        return new SpawnOptions(budget, capacity, supervisor);
+    }
+
+    /** Who decides what happens when one of this actor's turns faults (default {@link Supervisor#RETIRE}). */
+    public SpawnOptions withSupervisor(Supervisor supervisor) {
+        return new SpawnOptions(budget, mailboxCapacity, Objects.requireNonNull(supervisor, "supervisor"));
+    }
+
+    Supervisor supervisor() {
+        return supervisor;
     }
 
     /** The actor's own mailbox capacity, or 0 for the runtime's. */
@@ -53,6 +64,7 @@ public final class SpawnOptions {
     @Override
     public String toString() {
         return "SpawnOptions[budget=" + (budget == null ? "runtime default" : budget)
-                + ", mailboxCapacity=" + (mailboxCapacity == 0 ? "runtime default" : mailboxCapacity) + "]";
+                + ", mailboxCapacity=" + (mailboxCapacity == 0 ? "runtime default" : mailboxCapacity)
+                + ", supervisor=" + (supervisor == Supervisor.RETIRE ? "retire" : supervisor.getClass().getName()) + "]";
     }
 }

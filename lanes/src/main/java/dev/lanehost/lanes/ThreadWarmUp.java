@@ -31,7 +31,7 @@ final class ThreadWarmUp {
             return;
         }
         ExecutionLane lane = new ExecutionLane(NAME, runtime, new RunQueue(NAME, null, null), false);
-        ActorCell actor = new ActorCell(0, NAME, Placement.lane(NAME), runtime, lane.queue, lane, runtime.defaultBudget, runtime.mailboxCapacity,
+        ActorCell actor = new ActorCell(0, NAME, Placement.lane(NAME), runtime, lane.queue, lane, runtime.defaultBudget, runtime.mailboxCapacity, SpawnOptions.DEFAULT,
                 () -> (context, message) -> { });
         actor.schedule();
         DriveCounts counts = new DriveCounts();

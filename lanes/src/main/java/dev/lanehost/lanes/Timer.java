@@ -30,7 +30,11 @@ public final class Timer implements Comparable<Timer> {
     @SuppressWarnings("unused")
     private volatile int state;
 
+    /** The owner's life that made this resource ({@link ResourceOwner#incarnation()}). */
+    final int incarnation;
+
     Timer(ResourceOwner owner, long deadline, long sequence, TurnCallback callback) {
+        this.incarnation = owner.incarnation();
         this.owner = owner;
         this.deadline = deadline;
         this.sequence = sequence;

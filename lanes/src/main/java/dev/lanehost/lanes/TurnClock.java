@@ -190,8 +190,6 @@ final class TurnClock {
     }
 
     private void halt(String why) {
-        if (cell.halt(ExitReason.BUDGET)) {
-            RuntimeLog.budgetHalt(cell.describe(), why);
-        }
+        cell.faulted(ExitReason.BUDGET, () -> RuntimeLog.budgetHalt(cell.describe(), why));
     }
 }

@@ -38,8 +38,12 @@ final class TurnContext implements ActorContext {
     /** Turns completed. */
     @SuppressWarnings("unused")
     private long turns;
+    private static final RuntimeObserver UNOBSERVED = new RuntimeObserver() { };
+
     /** The turn budget's side of each turn. */
     final TurnClock clock;
+    /** Set by a hydration until the fresh state's start has run: that start is the actor's next turn. */
+    private boolean hydrating;
 
     TurnContext(ActorCell cell, Supplier<? extends Behavior> factory, BudgetLimits limits) {
         this.cell = cell;
@@ -61,20 +65,37 @@ final class TurnContext implements ActorContext {
             switch (letter) {
                 case Letter.Message sent -> behavior.receive(this, sent.message);
                 case Letter.Task submitted -> submitted.task.run(this);
-                case Letter.SignalFired fired -> fired.signal.run(this, fired.payload);
-                case Letter.TimerDue due -> due.timer.run(this);
-                case Letter.ParkCompleted completed -> completed.park.consume(this);
+                case Letter.SignalFired fired -> {
+                    if (fired.signal.incarnation == cell.incarnation()) {
+                        fired.signal.run(this, fired.payload);
+                    } // else delivered to a life a hydration ended: dropped
+                }
+                case Letter.TimerDue due -> {
+                    if (due.timer.incarnation == cell.incarnation()) {
+                        due.timer.run(this);
+                    }
+                }
+                case Letter.ParkCompleted completed -> {
+                    if (completed.park.incarnation == cell.incarnation()) {
+                        completed.park.consume(this);
+                    } else {
+                        completed.park.releaseUnconsumed();
+                    }
+                }
                 case Letter.DownNotice notice -> behavior.receive(this, notice.down);
                 case Letter.Exit exit -> cell.halt(new ExitReason.Linked(exit.peer, exit.reason));
                 case Letter.Start start -> start();
             }
         } catch (Throwable failure) {
             if (!clock.disrupted()) {
-                cell.halt(new ExitReason.Failed(failure));
-                RuntimeLog.turnFailed(cell.describe(), failure); // a turn runs at most once after its actor halts, so once per actor
-            } // else disrupted, whatever it threw last: settled below as a budget halt
+                // A turn runs at most once after its actor halts, so this logs once per actor (once per life).
+                cell.faulted(new ExitReason.Failed(failure), () -> RuntimeLog.turnFailed(cell.describe(), failure));
+            } // else disrupted, whatever it threw last: settled below as a budget fault
         } finally {
             turnThread = null;
+            if (letter instanceof Letter.Start) {
+                hydrating = false; // the fresh state has started (or its start faulted and retired the actor)
+            }
             band = clock.settle(started);
             TURNS.setRelease(this, (long) TURNS.get(this) + 1);
         }
@@ -107,6 +128,24 @@ final class TurnContext implements ActorContext {
         } finally {
             turnThread = null;
         }
+    }
+
+    /**
+     * A supervisor chose {@link Remedy#HYDRATE}: the faulted behaviour's {@code stopped} runs, its resources are
+     * released, and the next turn starts a fresh behaviour from the factory. Under the turn lock, in the faulted turn.
+     */
+    void hydrate(ExitReason fault) {
+        stopped(fault);
+        cell.resources.release(UNOBSERVED, cell.ref); // not a halt: no halt steps to report
+        behavior = null;
+        started = false;
+        factory = cell.factory;
+        hydrating = true;
+    }
+
+    /** True from a hydration until the fresh state's start has run. Runner only. */
+    boolean isHydrating() {
+        return hydrating;
     }
 
     /** Teardown, once every resource is released: the behaviour is unreachable from here on. */
