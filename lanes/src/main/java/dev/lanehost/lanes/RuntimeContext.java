@@ -40,8 +40,11 @@ abstract class RuntimeContext {
     /** A turn's spawn on a lane: {@link ActorRuntime#spawnOnLane}. */
     abstract ActorRef spawnOnLane(String lane, String name, Supplier<? extends Behavior> factory);
 
-    /** A turn's {@link ActorContext#delay}: a timer due {@code delay} from now, held by its owner and armed. */
-    abstract Timer arm(ActorCell owner, Duration delay, TurnCallback callback);
+    /**
+     * A turn's {@link ActorContext#delay} ({@code periodNanos} 0) or {@link ActorContext#every} (the period): a timer
+     * due {@code delay} from now, held by its owner and armed.
+     */
+    abstract Timer arm(ActorCell owner, Duration delay, long periodNanos, TurnCallback callback);
 
     /** The actor's halt was claimed: lookups no longer find it. */
     abstract void halted(ActorCell cell);
