@@ -17,9 +17,14 @@ final class TimerQueue {
      * Tries at the lock before {@link #add} queues for it: a contended {@code lock()} parks in a queue node it
      * allocates, and a repeating timer re-arms from its owner's turn right after the timer thread fired it, often while
      * that thread still holds the lock. The holder's sections are a few heap operations, so a handful of tries almost
-     * always get it, and a periodic tick stays allocation-free; a holder that was preempted is still waited for.
+     * always get it, and a periodic tick stays allocation-free.
      */
     private static final int ADD_TRY_LOCKS = 64;
+    /**
+     * Then yields between tries, as many times: on a busy machine the holder may have been preempted inside its
+     * section, and giving up the CPU lets it finish; only after that does {@link #add} queue (and allocate).
+     */
+    private static final int ADD_YIELDS = 16;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition earlier = lock.newCondition();
@@ -137,6 +142,12 @@ final class TimerQueue {
                 return;
             }
             Thread.onSpinWait();
+        }
+        for (int i = 0; i < ADD_YIELDS; i++) {
+            Thread.yield();
+            if (lock.tryLock()) {
+                return;
+            }
         }
         lock.lock();
     }
