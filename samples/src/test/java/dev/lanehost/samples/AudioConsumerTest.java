@@ -43,11 +43,14 @@ class AudioConsumerTest {
             tick();
         }
         assertEquals(0, consumer.underruns());
-        // The producer's records say one more tick of audio was written, but the audio never reached the ring.
-        record.clear();
-        record.putLong(context.nanoTime).putLong(audio.readable()).putLong(written).putInt(SAMPLES_PER_TICK).putInt(0).flip();
-        timingRing.write(record);
-        written += SAMPLES_PER_TICK;
+        // The producer's records say five more ticks of audio were written (25 ms, more than the 20 ms the consumer
+        // keeps), but that audio never reached the ring.
+        for (int i = 0; i < 5; i++) {
+            record.clear();
+            record.putLong(context.nanoTime).putLong(audio.readable()).putLong(written).putInt(SAMPLES_PER_TICK).putInt(0).flip();
+            timingRing.write(record);
+            written += SAMPLES_PER_TICK;
+        }
         context.fire();
         assertEquals(1, consumer.underruns(), "the ring held less than the producer said it had written, less the latency");
     }
