@@ -38,6 +38,11 @@ typedef struct counters {
     /* Process callback durations (jack_host.h: LANEHOST_JACK_DURATION_BUCKETS), written by the process thread. */
     _Atomic int64_t max_callback_nanos;
     _Atomic uint64_t durations[LANEHOST_JACK_DURATION_BUCKETS];
+    /* The latest slow callbacks (jack_host.h: LANEHOST_JACK_SLOW_CALLBACKS), written by the process thread:
+       entry i % LANEHOST_JACK_SLOW_CALLBACKS holds slow callback i; slow_callbacks counts them (release). */
+    _Atomic int64_t slow_starts[LANEHOST_JACK_SLOW_CALLBACKS];
+    _Atomic int64_t slow_nanos[LANEHOST_JACK_SLOW_CALLBACKS];
+    _Atomic uint64_t slow_callbacks;
 } counters;
 
 struct lanehost_jack_client {
@@ -128,11 +133,18 @@ static uint32_t duration_bucket(int64_t nanos) {
 }
 
 /* Records one callback's duration: two relaxed stores, no system call beyond the clock read. */
-static void count_duration(counters *counters, int64_t start) {
+static void count_duration(counters *counters, int64_t start, int64_t period_nanos) {
     const int64_t took = monotonic_nanos() - start;
     add(&counters->durations[duration_bucket(took)], 1);
     if (took > atomic_load_explicit(&counters->max_callback_nanos, memory_order_relaxed)) {
         atomic_store_explicit(&counters->max_callback_nanos, took, memory_order_relaxed);
+    }
+    if (took > period_nanos / 2) {
+        /* When it started, so a reader can line it up with the JVM's log (CLOCK_MONOTONIC = System.nanoTime). */
+        const uint64_t n = atomic_load_explicit(&counters->slow_callbacks, memory_order_relaxed);
+        atomic_store_explicit(&counters->slow_starts[n % LANEHOST_JACK_SLOW_CALLBACKS], start, memory_order_relaxed);
+        atomic_store_explicit(&counters->slow_nanos[n % LANEHOST_JACK_SLOW_CALLBACKS], took, memory_order_relaxed);
+        atomic_store_explicit(&counters->slow_callbacks, n + 1, memory_order_release); /* publishes the entry */
     }
 }
 
@@ -146,7 +158,7 @@ static int process_plain(jack_nframes_t frames, void *argument) {
     lanehost_jack_client *client = argument;
     count_callback(&client->counters);
     silence(client, frames);
-    count_duration(&client->counters, start);
+    count_duration(&client->counters, start, client->period_nanos);
     return 0;
 }
 
@@ -188,11 +200,14 @@ static int process_lanehost(jack_nframes_t frames, void *argument) {
     /* Whole periods only, so the ring's stream stays one seamless sine; a period that does not fit is dropped. */
     if (lanehost_ring_writable(&client->ring) >= bytes && lanehost_ring_write(&client->ring, out, bytes) == (int64_t)bytes) {
         client->next_sample += frames;
-        add(&client->counters.samples_written, frames);
+        /* Release: a reader that acquires the count finds at least that many samples in the ring. */
+        atomic_store_explicit(&client->counters.samples_written,
+                              atomic_load_explicit(&client->counters.samples_written, memory_order_relaxed) + frames,
+                              memory_order_release);
     } else {
         add(&client->counters.ring_overruns, 1);
     }
-    count_duration(&client->counters, start);
+    count_duration(&client->counters, start, client->period_nanos);
     return 0;
 }
 
@@ -202,7 +217,7 @@ static int process_ring(jack_nframes_t frames, void *argument) {
     lanehost_jack_client *client = argument;
     count_callback(&client->counters);
     lanehost_audio_source_period(&client->source, jack_port_get_buffer(client->out_port, frames), frames, start);
-    count_duration(&client->counters, start);
+    count_duration(&client->counters, start, client->period_nanos);
     return 0;
 }
 
@@ -385,6 +400,27 @@ int32_t lanehost_jack_client_durations(const lanehost_jack_client *client, uint6
     }
     *max_nanos = atomic_load_explicit(&client->counters.max_callback_nanos, memory_order_relaxed);
     return LANEHOST_OK;
+}
+
+uint64_t lanehost_jack_client_samples_written(const lanehost_jack_client *client) {
+    if (client == NULL) return 0;
+    /* Acquire, pairing with the process callback's release: the ring holds at least what this says. */
+    return atomic_load_explicit(client->ring_client ? &client->source.samples_written : &client->counters.samples_written,
+                                memory_order_acquire);
+}
+
+uint64_t lanehost_jack_client_slow_callbacks(const lanehost_jack_client *client, int64_t *starts, int64_t *nanos,
+                                             uint32_t length) {
+    if (client == NULL || starts == NULL || nanos == NULL) return 0;
+    const uint64_t total = atomic_load_explicit(&client->counters.slow_callbacks, memory_order_acquire);
+    const uint64_t kept = total < LANEHOST_JACK_SLOW_CALLBACKS ? total : LANEHOST_JACK_SLOW_CALLBACKS;
+    const uint64_t copied = kept < length ? kept : length;
+    for (uint64_t i = 0; i < copied; i++) {
+        const uint64_t entry = (total - copied + i) % LANEHOST_JACK_SLOW_CALLBACKS;
+        starts[i] = atomic_load_explicit(&client->counters.slow_starts[entry], memory_order_relaxed);
+        nanos[i] = atomic_load_explicit(&client->counters.slow_nanos[entry], memory_order_relaxed);
+    }
+    return total;
 }
 
 int32_t lanehost_jack_client_close(lanehost_jack_client *client) {

@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-#define LANEHOST_JACK_HOST_ABI_VERSION 3u
+#define LANEHOST_JACK_HOST_ABI_VERSION 4u
 
 /* The client's own failures (negative); a failed lookup returns its lanehost_status instead. */
 #define LANEHOST_JACK_HOST_BAD_CONFIG (-1)
@@ -110,6 +110,25 @@ LANEHOST_EXPORT int32_t lanehost_jack_client_stats(const lanehost_jack_client *c
  */
 LANEHOST_EXPORT int32_t lanehost_jack_client_durations(const lanehost_jack_client *client, uint64_t *counts,
                                                        uint32_t length, int64_t *max_nanos);
+
+/*
+ * Samples the client's callback has placed in its ring so far (the lanehost and ring clients; 0 for the plain one):
+ * the producer's own clock. Loaded with acquire against the callback's release, so the ring holds at least this many
+ * samples beyond what a reader has taken. One load, no copy: a reader may call it every tick without allocating.
+ */
+LANEHOST_EXPORT uint64_t lanehost_jack_client_samples_written(const lanehost_jack_client *client);
+
+/*
+ * Slow callbacks: every client keeps the start (CLOCK_MONOTONIC, the clock of Java's System.nanoTime on Linux) and
+ * the duration of its latest LANEHOST_JACK_SLOW_CALLBACKS process callbacks that took longer than half a period,
+ * so they can be lined up with the JVM's GC and safepoint log. Copies the latest min(kept, length), oldest first,
+ * into starts[] and nanos[] and returns how many slow callbacks there were in all. A reader racing the callback
+ * may see one entry overwritten; fine for a report.
+ */
+#define LANEHOST_JACK_SLOW_CALLBACKS 256u
+
+LANEHOST_EXPORT uint64_t lanehost_jack_client_slow_callbacks(const lanehost_jack_client *client, int64_t *starts,
+                                                             int64_t *nanos, uint32_t length);
 
 /* Deactivates, closes the JACK client, releases the ring reference through the table, and frees. */
 LANEHOST_EXPORT int32_t lanehost_jack_client_close(lanehost_jack_client *client);

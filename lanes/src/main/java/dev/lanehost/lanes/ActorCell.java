@@ -234,7 +234,7 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
 
     @Override
     public boolean timerDue(Timer timer) {
-        return deliver(new Letter.TimerDue(timer));
+        return deliver(timer.letter());
     }
 
     @Override

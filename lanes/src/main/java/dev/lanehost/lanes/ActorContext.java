@@ -35,8 +35,26 @@ public interface ActorContext {
     /** Spawns an actor on a lane with its own options; see {@link ActorRuntime#spawnOnLane(String, String, SpawnOptions, Supplier)}. */
     ActorRef spawnOnLane(String lane, String name, SpawnOptions options, Supplier<? extends Behavior> factory);
 
-    /** Runs {@code callback} as a turn of this actor, on its placement, once {@code delay} has passed. */
+    /**
+     * Runs {@code callback} as a turn of this actor, on its placement, once {@code delay} has passed. Each call makes
+     * a new timer (a few dozen bytes); a periodic tick that must not allocate uses {@link #every}.
+     */
     Timer delay(Duration delay, TurnCallback callback);
+
+    /**
+     * Runs {@code callback} as a turn of this actor, on its placement, every {@code period} from now, until the timer
+     * is {@linkplain Timer#cancel() cancelled} or this actor halts (a stop, a failed turn, the runtime's close). One
+     * timer and one letter for its whole life: after each of its turns it re-arms in place, so a steady tick
+     * allocates nothing.
+     *
+     * <p>The schedule is fixed-rate: the n-th firing is due at {@code now + n × period} on the runtime's clock
+     * (virtual in SIMULATED, so deterministic there). It never has two firings queued: the next deadline is armed
+     * after the callback returns, and deadlines that have already passed by then are skipped, not run back to back.
+     * A cancel, from any thread or from the callback itself, stops it; a firing already queued then runs nothing.
+     *
+     * @throws IllegalArgumentException if {@code period} is not positive
+     */
+    Timer every(Duration period, TurnCallback callback);
 
     /**
      * Creates a signal owned by this actor that any thread may fire.

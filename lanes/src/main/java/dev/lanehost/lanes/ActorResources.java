@@ -28,7 +28,12 @@ import java.util.Set;
 final class ActorResources {
     private final LiveCounters counters;
     private final List<Signal> signals = new ArrayList<>(0);
-    private final Set<Timer> timers = new LinkedHashSet<>();
+    /**
+     * Held timers, oldest first: a list threaded through the timers themselves ({@link Timer#nextHeld}), so arming
+     * allocates no node and forgetting is O(1).
+     */
+    private Timer firstTimer;
+    private Timer lastTimer;
     private final Set<Park<?>> parks = new LinkedHashSet<>();
     private Arena arena;
 
@@ -41,7 +46,18 @@ final class ActorResources {
     }
 
     synchronized void add(Timer timer) {
-        timers.add(timer);
+        if (timer.held) {
+            return;
+        }
+        timer.held = true;
+        timer.previousHeld = lastTimer;
+        timer.nextHeld = null;
+        if (lastTimer == null) {
+            firstTimer = timer;
+        } else {
+            lastTimer.nextHeld = timer;
+        }
+        lastTimer = timer;
     }
 
     synchronized void add(Park<?> park) {
@@ -53,7 +69,24 @@ final class ActorResources {
     }
 
     synchronized void forget(Timer timer) {
-        timers.remove(timer);
+        if (!timer.held) {
+            return; // already let go (a cancel racing the teardown, which took the whole list)
+        }
+        Timer previous = timer.previousHeld;
+        Timer next = timer.nextHeld;
+        if (previous == null) {
+            firstTimer = next;
+        } else {
+            previous.nextHeld = next;
+        }
+        if (next == null) {
+            lastTimer = previous;
+        } else {
+            next.previousHeld = previous;
+        }
+        timer.previousHeld = null;
+        timer.nextHeld = null;
+        timer.held = false;
     }
 
     synchronized void forget(Park<?> park) {
@@ -77,8 +110,17 @@ final class ActorResources {
         synchronized (this) {
             attachedSignals = new ArrayList<>(signals);
             signals.clear();
-            armedTimers = new ArrayList<>(timers);
-            timers.clear();
+            armedTimers = new ArrayList<>();
+            for (Timer timer = firstTimer; timer != null; ) {
+                Timer next = timer.nextHeld;
+                armedTimers.add(timer);
+                timer.previousHeld = null;
+                timer.nextHeld = null;
+                timer.held = false;
+                timer = next;
+            }
+            firstTimer = null;
+            lastTimer = null;
             pendingParks = new ArrayList<>(parks);
             parks.clear();
         }

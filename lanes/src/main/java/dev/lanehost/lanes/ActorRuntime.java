@@ -441,8 +441,8 @@ public final class ActorRuntime implements AutoCloseable {
         }
 
         @Override
-        public Timer arm(ActorCell owner, Duration delay, TurnCallback callback) {
-            Timer timer = timers.newTimer(owner, nanoTime(), delay, callback);
+        public Timer arm(ActorCell owner, Duration delay, long periodNanos, TurnCallback callback) {
+            Timer timer = timers.newTimer(owner, nanoTime(), delay, periodNanos, callback);
             owner.resources.add(timer);
             counters.opened(LiveCounters.Kind.TIMERS);
             timers.add(timer);

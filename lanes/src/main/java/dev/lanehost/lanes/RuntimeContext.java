@@ -78,8 +78,11 @@ abstract class RuntimeContext {
     /** SIMULATED: an explicit poll site spends its virtual time. */
     abstract void spendPollTime();
 
-    /** A turn's {@link ActorContext#delay}: a timer due {@code delay} from now, held by its owner and armed. */
-    abstract Timer arm(ActorCell owner, Duration delay, TurnCallback callback);
+    /**
+     * A turn's {@link ActorContext#delay} ({@code periodNanos} 0) or {@link ActorContext#every} (the period): a timer
+     * due {@code delay} from now, held by its owner and armed.
+     */
+    abstract Timer arm(ActorCell owner, Duration delay, long periodNanos, TurnCallback callback);
 
     /** The actor's halt was claimed: lookups no longer find it. */
     abstract void halted(ActorCell cell);

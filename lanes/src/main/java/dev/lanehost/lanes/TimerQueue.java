@@ -13,21 +13,50 @@ import java.util.concurrent.locks.ReentrantLock;
  * heap until they reach the top and are dropped there (cancelling is O(1) and lock-free).
  */
 final class TimerQueue {
+    /**
+     * Tries at the lock before {@link #add} queues for it: a contended {@code lock()} parks in a queue node it
+     * allocates, and a repeating timer re-arms from its owner's turn right after the timer thread fired it, often while
+     * that thread still holds the lock. The holder's sections are a few heap operations, so a handful of tries almost
+     * always get it, and a periodic tick stays allocation-free.
+     */
+    private static final int ADD_TRY_LOCKS = 64;
+    /**
+     * Then yields between tries, as many times: on a busy machine the holder may have been preempted inside its
+     * section, and giving up the CPU lets it finish; only after that does {@link #add} queue (and allocate).
+     */
+    private static final int ADD_YIELDS = 16;
+
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition earlier = lock.newCondition();
     private final PriorityQueue<Timer> heap = new PriorityQueue<>();
     /** Ties between equal deadlines break by creation order. */
     private final AtomicLong nextSequence = new AtomicLong();
 
-    /** A timer due {@code delay} after {@code now} (saturating; a negative delay is due now), not yet armed. */
-    Timer newTimer(ActorCell owner, long now, Duration delay, TurnCallback callback) {
-        long nanos = delay.isNegative() ? 0 : delay.toNanos();
+    /**
+     * A timer due {@code delay} after {@code now} (saturating; a negative delay is due now), not yet armed; it
+     * repeats every {@code periodNanos} if that is positive.
+     */
+    Timer newTimer(ActorCell owner, long now, Duration delay, long periodNanos, TurnCallback callback) {
+        long nanos = delay.isNegative() ? 0 : saturatedNanos(delay);
         long deadline = Long.MAX_VALUE - now < nanos ? Long.MAX_VALUE : now + nanos;
-        return new Timer(owner, deadline, nextSequence.incrementAndGet(), callback);
+        return new Timer(owner, this, deadline, nextSequence(), periodNanos, callback);
+    }
+
+    /** The next tie-break: timers armed (or re-armed) earlier come first among equal deadlines. */
+    long nextSequence() {
+        return nextSequence.incrementAndGet();
+    }
+
+    private static long saturatedNanos(Duration duration) {
+        try {
+            return duration.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE;
+        }
     }
 
     void add(Timer timer) {
-        lock.lock();
+        lockForAdd();
         try {
             heap.add(timer);
             if (heap.peek() == timer) {
@@ -105,6 +134,22 @@ final class TimerQueue {
         } finally {
             lock.unlock();
         }
+    }
+
+    private void lockForAdd() {
+        for (int i = 0; i < ADD_TRY_LOCKS; i++) {
+            if (lock.tryLock()) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
+        for (int i = 0; i < ADD_YIELDS; i++) {
+            Thread.yield();
+            if (lock.tryLock()) {
+                return;
+            }
+        }
+        lock.lock();
     }
 
     private Timer topArmed() {

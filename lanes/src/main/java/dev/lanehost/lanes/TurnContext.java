@@ -198,7 +198,24 @@ final class TurnContext implements ActorContext {
         checkInTurn();
         Objects.requireNonNull(delay, "delay");
         Objects.requireNonNull(callback, "callback");
-        return cell.runtime.arm(cell, delay, callback);
+        return cell.runtime.arm(cell, delay, 0, callback);
+    }
+
+    @Override
+    public Timer every(Duration period, TurnCallback callback) {
+        checkInTurn();
+        Objects.requireNonNull(period, "period");
+        Objects.requireNonNull(callback, "callback");
+        if (period.isNegative() || period.isZero()) {
+            throw new IllegalArgumentException("a repeating timer needs a period > 0, got " + period);
+        }
+        long periodNanos;
+        try {
+            periodNanos = period.toNanos();
+        } catch (ArithmeticException tooLong) {
+            throw new IllegalArgumentException("a repeating timer's period must fit in a long of nanoseconds (about 292 years), got " + period);
+        }
+        return cell.runtime.arm(cell, period, periodNanos, callback);
     }
 
     @Override

@@ -2,7 +2,7 @@ package dev.lanehost.samples;
 
 import dev.lanehost.lanes.ActorContext;
 import dev.lanehost.lanes.Behavior;
-import dev.lanehost.lanes.TurnCallback;
+import dev.lanehost.lanes.Timer;
 import dev.lanehost.ring.SpscByteRing;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,12 +15,13 @@ import java.time.Duration;
  * way a sound card would, then checks and records what it played.
  *
  * <ol>
- *   <li>Every tick ({@link #TICK}, a timer letter) it reads the timing records (for the plot) and then the audio
- *       that is due: real time since its anchor, at the sweep's rate, minus {@link #LATENCY}. Reading only what is
- *       due keeps the ring about {@code LATENCY} full, as a playback buffer is.</li>
- *   <li>A tick that finds less audio than is due counts an <em>underrun</em> (the producer was more than
- *       {@code LATENCY} late) and re-anchors: like a sound card after an xrun, playback starts again from what is
- *       there, {@code LATENCY} behind.</li>
+ *   <li>Every tick ({@link #TICK}, a repeating timer: one timer for the actor's life, so a tick allocates nothing)
+ *       it reads the timing records, then the audio that is due by the <em>producer's</em> clock: what its latest
+ *       record says it has written, less {@link #LATENCY}. Reading only what is due keeps the ring about
+ *       {@code LATENCY} full, as a playback buffer is.</li>
+ *   <li>A tick that finds less audio than that counts an <em>underrun</em>: the ring held less than the producer
+ *       said it had written. A server that loses cycles slows the producer's clock too, so its lost cycles are not
+ *       underruns; {@link PlaybackClock#lostCycles} counts them apart.</li>
  *   <li>Each sample read is checked against the {@link Sweep} (every one, by index) and written to the WAV file.</li>
  *   <li>{@link #finish} (called in a turn, e.g. through a gate) stops the ticks, reads everything left, and
  *       closes the WAV file.</li>
@@ -40,9 +41,8 @@ public final class AudioConsumer implements Behavior {
     private final WavWriter wav;
     private final ByteBuffer buffer = ByteBuffer.allocate(64 * 1024).order(ByteOrder.nativeOrder());
 
-    /** One instance for every tick: a method reference made per tick would allocate in each turn. */
-    private final TurnCallback tick = this::tick;
     private PlaybackClock playback;
+    private Timer ticker;
     private boolean finished;
     private volatile Thread turnThread;
     // Written in turns only; volatile so a status line on another thread sees recent values.
@@ -67,8 +67,8 @@ public final class AudioConsumer implements Behavior {
     @Override
     public void started(ActorContext context) {
         turnThread = Thread.currentThread();
-        playback = new PlaybackClock(LATENCY, sweep.rate(), context.nanoTime());
-        context.delay(TICK, tick);
+        playback = new PlaybackClock(LATENCY, sweep.rate());
+        ticker = context.every(TICK, this::tick);
     }
 
     @Override
@@ -81,14 +81,11 @@ public final class AudioConsumer implements Behavior {
             return;
         }
         ticks++;
-        timing.drain();
-        long now = context.nanoTime();
-        long due = playback.due(now, samples);
+        timing.drain(); // first: the audio a record speaks of was written before it
+        long due = playback.due(timing.producedSamples(), samples);
         if (due > 0 && read(due) < due) {
             underruns++;
-            playback.underrun(now, samples);
         }
-        context.delay(TICK, tick);
     }
 
     /**
@@ -100,6 +97,9 @@ public final class AudioConsumer implements Behavior {
     public long finish() {
         if (!finished) {
             finished = true;
+            if (ticker != null) {
+                ticker.cancel();
+            }
             timing.drain();
             read(Long.MAX_VALUE);
             timing.drain();
@@ -155,7 +155,7 @@ public final class AudioConsumer implements Behavior {
         return samples;
     }
 
-    /** Ticks that found less audio than was due (the producer was more than {@link #LATENCY} late). */
+    /** Ticks that found less audio in the ring than the producer's records said it had written, less {@link #LATENCY}. */
     public long underruns() {
         return underruns;
     }

@@ -35,12 +35,19 @@ import java.util.concurrent.locks.LockSupport;
  * </ul>
  *
  * It reports both clients' callbacks, xruns and callback durations (timed in C), jackd's late cycles per client
- * (own fault / not yet scheduled), ring overruns and underruns, and the consumer thread's allocation per period over
- * the steady state (after the warm-up, until the clients stop).
+ * (own fault / not yet scheduled), the server's lost cycles (fewer cycles than the wall clock asks for), ring
+ * overruns and underruns (the reader found less than the producer's own clock said was written; see
+ * {@link PlaybackClock}), the consumer thread's allocation per period over the steady state (after the warm-up,
+ * until the clients stop), the scheduling policy its process threads really got, and the lanehost client's slow
+ * callbacks with their start times (to line up with {@code -Xlog:...:timenanos}).
+ *
+ * <p>jackd runs with real-time scheduling ({@code -R -P 70}) unless {@code --no-realtime} is given; when it cannot
+ * start that way the probe says why and falls back to {@code --no-realtime}.
  *
  * <p>Usage: {@code java -XX:+UseZGC -Xms1g -Xmx1g -XX:+AlwaysPreTouch --enable-native-access=ALL-UNNAMED
  * -cp samples/target/lanehost-demo.jar dev.lanehost.samples.AudioPathProbe [seconds, default 600] [--lane-driving]
- * [--allocate MB/s, default 100] [--warm-up seconds, default 30] [--log DIR, default target/audio-path]}
+ * [--allocate MB/s, default 100] [--warm-up seconds, default 30] [--log DIR, default target/audio-path]
+ * [--realtime priority, default 70 | --no-realtime]}
  */
 public final class AudioPathProbe {
     private static final int SAMPLE_RATE = 48_000;
@@ -53,6 +60,8 @@ public final class AudioPathProbe {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final long PROGRESS_NANOS = TimeUnit.SECONDS.toNanos(60);
     private static final long STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** jackd's real-time priority by default: JACK's own default range, above any other real-time thread here. */
+    private static final int REALTIME_PRIORITY = 70;
 
     private AudioPathProbe() {
     }
@@ -74,7 +83,8 @@ public final class AudioPathProbe {
     }
 
     /** One moment of the steady-state measurement. */
-    private record Snapshot(long nanos, long consumerBytes, long samples, CallbackDurations probe, CallbackDurations plain) {
+    private record Snapshot(long nanos, long consumerBytes, long samples, long plainCallbacks, CallbackDurations probe,
+                            CallbackDurations plain) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -83,6 +93,7 @@ public final class AudioPathProbe {
         int allocate = 100;
         int warmUp = 30;
         Path logDirectory = Path.of("target", "audio-path");
+        int realtime = REALTIME_PRIORITY;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--lane-driving" -> laneDriving = true;
@@ -90,6 +101,8 @@ public final class AudioPathProbe {
                 case "--allocate" -> allocate = Integer.parseInt(args[++i]);
                 case "--warm-up" -> warmUp = Integer.parseInt(args[++i]);
                 case "--log" -> logDirectory = Path.of(args[++i]);
+                case "--realtime" -> realtime = Integer.parseInt(args[++i]);
+                case "--no-realtime" -> realtime = 0;
                 default -> seconds = Integer.parseInt(args[i]);
             }
         }
@@ -103,17 +116,28 @@ public final class AudioPathProbe {
         }
         String name = "lanehost-audio-path-" + ProcessHandle.current().pid();
         Path log = logDirectory.resolve(name + ".log").toAbsolutePath();
-        System.out.printf("audio path, %s: %d s (warm-up %d s), jackd -n %s --no-realtime -d dummy -r %d -p %d (log %s)%n",
-                laneDriving ? "lane-driving" : "ring-only", seconds, warmUp, name, SAMPLE_RATE, PERIOD_FRAMES, log);
+        System.out.printf("audio path, %s: %d s (warm-up %d s), jackd -n %s %s -d dummy -r %d -p %d (log %s)%n",
+                laneDriving ? "lane-driving" : "ring-only", seconds, warmUp, name, realtime > 0 ? "-R -P " + realtime : "--no-realtime",
+                SAMPLE_RATE, PERIOD_FRAMES, log);
         System.out.printf("JVM: %s %s, GC %s, heap max %d MiB, args %s%n", System.getProperty("java.vm.name"),
                 Runtime.version(), gcNames(), Runtime.getRuntime().maxMemory() >> 20,
                 ManagementFactory.getRuntimeMXBean().getInputArguments());
         System.out.println("load before: " + loadAverage());
         Files.createDirectories(log.getParent());
-        JackServer server = JackServer.start(name, SAMPLE_RATE, PERIOD_FRAMES, log, TIMEOUT);
+        JackServer server;
+        try {
+            server = JackServer.start(name, SAMPLE_RATE, PERIOD_FRAMES, realtime, log, TIMEOUT);
+        } catch (IOException refused) {
+            if (realtime == 0) {
+                throw refused;
+            }
+            System.out.println("jackd did not start with real-time priority " + realtime + " (" + refused.getMessage()
+                    + "); falling back to --no-realtime");
+            server = JackServer.start(name, SAMPLE_RATE, PERIOD_FRAMES, 0, log, TIMEOUT);
+        }
         boolean ok;
         try {
-            ok = run(name, laneDriving, seconds, warmUp, allocate);
+            ok = run(server, laneDriving, seconds, warmUp, allocate, logDirectory);
         } finally {
             server.close();
         }
@@ -125,17 +149,22 @@ public final class AudioPathProbe {
         System.exit(ok ? 0 : 1);
     }
 
-    private static boolean run(String serverName, boolean laneDriving, int seconds, int warmUp, int allocate) throws Exception {
+    private static boolean run(JackServer server, boolean laneDriving, int seconds, int warmUp, int allocate, Path logDirectory)
+            throws Exception {
         try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED);
              HostAbi abi = HostAbi.open(runtime);
              AllocationLoad garbage = AllocationLoad.start(allocate)) {
-            return laneDriving ? laneDriving(runtime, abi, serverName, seconds, warmUp, garbage)
-                    : ringOnly(runtime, abi, serverName, seconds, warmUp, garbage);
+            Setting setting = new Setting(server, seconds, warmUp, garbage, logDirectory);
+            return laneDriving ? laneDriving(runtime, abi, setting) : ringOnly(runtime, abi, setting);
         }
     }
 
-    private static boolean ringOnly(ActorRuntime runtime, HostAbi abi, String serverName, int seconds, int warmUp,
-                                    AllocationLoad garbage) throws InterruptedException {
+    /** What every run shares: the server, how long, the garbage thread, where files go. */
+    private record Setting(JackServer server, int seconds, int warmUp, AllocationLoad garbage, Path logDirectory) {
+    }
+
+    private static boolean ringOnly(ActorRuntime runtime, HostAbi abi, Setting setting) throws InterruptedException {
+        String serverName = setting.server().name();
         try (HostRing audio = abi.exportRing(AudioRing.AUDIO_RING, AUDIO_RING_BYTES);
              HostRing timing = abi.exportRing(AudioRing.TIMING_RING, TIMING_RING_BYTES);
              JackClient probe = JackClient.openRing(abi.table(), serverName, "lanehost", AudioRing.AUDIO_RING, AudioRing.TIMING_RING,
@@ -179,7 +208,7 @@ public final class AudioPathProbe {
                         }
                     }
                 };
-                boolean ok = measure(probe, plain, measured, seconds, warmUp, garbage,
+                boolean ok = measure(probe, plain, measured, setting,
                         () -> LockSupport.parkNanos(STEP_NANOS)); // pacing the clock checks, not synchronisation
                 System.out.printf("timing records: %,d read (one a period), %d dropped because the timing ring was full%n",
                         consumer.timing().read(), probe.stats().timingOverruns());
@@ -190,8 +219,8 @@ public final class AudioPathProbe {
         }
     }
 
-    private static boolean laneDriving(ActorRuntime runtime, HostAbi abi, String serverName, int seconds, int warmUp,
-                                       AllocationLoad garbage) throws InterruptedException {
+    private static boolean laneDriving(ActorRuntime runtime, HostAbi abi, Setting setting) throws InterruptedException {
+        String serverName = setting.server().name();
         AtomicLong handled = new AtomicLong();
         AtomicLong sent = new AtomicLong();
         try (HostRing audio = abi.exportRing("audio-out", AUDIO_RING_BYTES)) {
@@ -207,13 +236,12 @@ public final class AudioPathProbe {
                 plain.activate();
                 probe.activate();
                 Thread reader = Thread.ofPlatform().name("ring-reader").start(() -> {
-                    PlaybackClock clock = new PlaybackClock(AudioConsumer.LATENCY, rate, System.nanoTime());
+                    PlaybackClock clock = new PlaybackClock(AudioConsumer.LATENCY, rate);
                     while (playing.get()) {
-                        long now = System.nanoTime();
-                        long due = clock.due(now, check.samples());
+                        // The producer's clock first: the ring holds at least what it says (acquire in C).
+                        long due = clock.due(probe.samplesWritten(), check.samples());
                         if (due > 0 && check.read(due) < due) {
                             underruns.incrementAndGet();
-                            clock.underrun(now, check.samples());
                         }
                         LockSupport.parkNanos(AudioConsumer.TICK.toNanos()); // a sound card's tick, not synchronisation
                     }
@@ -252,7 +280,7 @@ public final class AudioPathProbe {
                     }
                 };
                 long pace = TimeUnit.SECONDS.toNanos(1) / MESSAGES_PER_SECOND;
-                boolean ok = measure(probe, plain, measured, seconds, warmUp, garbage, () -> {
+                boolean ok = measure(probe, plain, measured, setting, () -> {
                     synth.tell(sent.getAndIncrement());
                     LockSupport.parkNanos(pace); // pacing, not synchronisation
                 });
@@ -272,8 +300,10 @@ public final class AudioPathProbe {
      *
      * @return true if no sample was wrong and every sample written was read
      */
-    private static boolean measure(JackClient probe, JackClient plain, Consumer consumer, int seconds, int warmUp,
-                                   AllocationLoad garbage, Runnable step) {
+    private static boolean measure(JackClient probe, JackClient plain, Consumer consumer, Setting setting, Runnable step) {
+        int seconds = setting.seconds();
+        int warmUp = setting.warmUp();
+        AllocationLoad garbage = setting.garbage();
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long start = System.nanoTime();
         long steady = start + TimeUnit.SECONDS.toNanos(warmUp);
@@ -283,6 +313,7 @@ public final class AudioPathProbe {
         for (long now = start; now < end; now = System.nanoTime()) {
             if (first == null && now >= steady) {
                 first = snapshot(threads, consumer, probe, plain);
+                printScheduling(setting.server(), probe, plain);
             }
             if (now >= nextProgress) {
                 nextProgress += PROGRESS_NANOS;
@@ -308,12 +339,59 @@ public final class AudioPathProbe {
         System.out.printf("  lanehost: %s%n", durations(last.probe(), first.probe()));
         System.out.printf("  plain:    %s%n", durations(last.plain(), first.plain()));
         long samplesWritten = p.samplesWritten();
-        System.out.printf("ring: %,d samples written, %,d read, first wrong sample %s; %d ring overruns, %d underruns%n", samplesWritten,
+        System.out.printf("server cycles lost (the wall clock asked for more than the plain client ran): %,d in the steady state"
+                        + " (%.1f s), %,d over the whole run%n",
+                PlaybackClock.lostCycles(last.nanos() - first.nanos(), last.plainCallbacks() - first.plainCallbacks(), p.sampleRate(), p.periodFrames()),
+                (last.nanos() - first.nanos()) / 1e9, PlaybackClock.lostCycles(last.nanos() - start, last.plainCallbacks(), p.sampleRate(), p.periodFrames()));
+        System.out.printf("ring: %,d samples written, %,d read, first wrong sample %s; %d ring overruns, %d underruns"
+                        + " (ticks that found less than the producer's clock said was written, less %d ms)%n", samplesWritten,
                 consumer.samples(), consumer.firstMismatch() < 0 ? "none" : Long.toString(consumer.firstMismatch()), p.ringOverruns(),
-                consumer.underruns());
+                consumer.underruns(), AudioConsumer.LATENCY.toMillis());
         System.out.printf("consumer thread '%s': %,d bytes allocated over %,d periods consumed in the steady state (%.1f s) = %.3f B/period%n",
                 consumer.thread().getName(), bytes, periods, (last.nanos() - first.nanos()) / 1e9, periods == 0 ? 0.0 : (double) bytes / periods);
+        printSlowCallbacks(probe, setting.logDirectory());
         return consumer.firstMismatch() < 0 && consumer.samples() == samplesWritten;
+    }
+
+    /** The scheduling the process threads really got (read back from /proc), and jackd's real-time threads. */
+    private static void printScheduling(JackServer server, JackClient probe, JackClient plain) {
+        try {
+            System.out.printf("scheduling (read back): lanehost process thread %d %s, plain process thread %d %s; jackd (asked for %s): %s%n",
+                    probe.stats().processThreadId(), ThreadScheduling.ofOwnThread(probe.stats().processThreadId()),
+                    plain.stats().processThreadId(), ThreadScheduling.ofOwnThread(plain.stats().processThreadId()),
+                    server.realtimePriority() > 0 ? "-R -P " + server.realtimePriority() : "--no-realtime",
+                    server.threadScheduling());
+        } catch (IOException | RuntimeException e) {
+            System.out.println("scheduling: could not read it back: " + e);
+        }
+    }
+
+    /**
+     * The lanehost client's callbacks longer than half a period, with their start on the JVM's nanoTime clock, into
+     * {@code slow-callbacks.txt} (to line up with {@code -Xlog:gc*,safepoint:file=...:timenanos}), and a summary.
+     */
+    private static void printSlowCallbacks(JackClient probe, Path directory) {
+        JackClient.SlowCallbacks slow = probe.slowCallbacks();
+        long jvmStart = System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(ManagementFactory.getRuntimeMXBean().getUptime());
+        StringBuilder lines = new StringBuilder("# start (System.nanoTime), JVM uptime ms (approx.), duration us\n");
+        long overPeriod = 0;
+        for (int i = 0; i < slow.startNanos().length; i++) {
+            lines.append(slow.startNanos()[i]).append(' ')
+                    .append(String.format("%.3f", (slow.startNanos()[i] - jvmStart) / 1e6)).append(' ')
+                    .append(String.format("%.1f", slow.nanos()[i] / 1e3)).append('\n');
+            if (slow.nanos()[i] > TimeUnit.SECONDS.toNanos(1) * PERIOD_FRAMES / SAMPLE_RATE) {
+                overPeriod++;
+            }
+        }
+        Path file = directory.resolve("slow-callbacks.txt");
+        try {
+            Files.createDirectories(directory);
+            Files.writeString(file, lines);
+        } catch (IOException e) {
+            System.out.println("slow callbacks: could not write " + file + ": " + e.getMessage());
+        }
+        System.out.printf("lanehost slow callbacks (> half a period): %,d in all; the latest %d (%d longer than a period) in %s%n",
+                slow.total(), slow.startNanos().length, overPeriod, file);
     }
 
     private static Snapshot snapshot(com.sun.management.ThreadMXBean threads, Consumer consumer, JackClient probe, JackClient plain) {
@@ -324,7 +402,7 @@ public final class AudioPathProbe {
         // samples first: whatever the consumer allocates while the snapshot is taken falls into this interval, not outside it
         long samples = consumer.samples();
         long bytes = threads.getThreadAllocatedBytes(thread.threadId());
-        return new Snapshot(System.nanoTime(), bytes, samples, probe.durations(), plain.durations());
+        return new Snapshot(System.nanoTime(), bytes, samples, plain.stats().callbacks(), probe.durations(), plain.durations());
     }
 
     private static String durations(CallbackDurations last, CallbackDurations first) {

@@ -24,6 +24,7 @@ public final class AudioTiming {
     private int count;
     private long read;
     private long droppedCount;
+    private long producedSamples;
 
     /** Keeps every record (for the plot): its arrays grow as records come. */
     public AudioTiming(SpscByteRing timingRing) {
@@ -69,6 +70,8 @@ public final class AudioTiming {
         read++;
         if (wasDropped) {
             droppedCount++;
+        } else {
+            producedSamples = first + frames;
         }
         if (count == wakeNanos.length && !grows) {
             return;
@@ -85,6 +88,14 @@ public final class AudioTiming {
         firstSample[count] = first;
         dropped[count] = wasDropped;
         count++;
+    }
+
+    /**
+     * The producer's clock, as its records say: samples it had placed in the audio ring by its latest record read. A
+     * record is written after its period's audio, so the audio ring holds at least this many (less what was read).
+     */
+    public long producedSamples() {
+        return producedSamples;
     }
 
     /** Records kept so far (all read, unless made with {@link #keepingFirst}). */

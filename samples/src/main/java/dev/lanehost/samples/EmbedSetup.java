@@ -43,7 +43,7 @@ public final class EmbedSetup implements HostSetup {
 
         @Override
         public void started(ActorContext context) {
-            context.delay(Duration.ofMillis(10), this::tick);
+            context.every(Duration.ofMillis(10), this::tick); // one repeating timer for the clock's life
         }
 
         @Override
@@ -52,7 +52,6 @@ public final class EmbedSetup implements HostSetup {
 
         private void tick(ActorContext context) {
             game.tell("tick");
-            context.delay(Duration.ofMillis(10), this::tick);
         }
     }
 

@@ -9,6 +9,7 @@ import dev.lanehost.lanes.Behavior;
 import dev.lanehost.lanes.DriveResult;
 import dev.lanehost.lanes.DriveStatus;
 import dev.lanehost.lanes.ExecutionLane;
+import dev.lanehost.lanes.Timer;
 import dev.lanehost.nativeabi.HostAbi;
 import java.time.Duration;
 import java.util.Map;
@@ -71,6 +72,7 @@ public final class GameWorld {
         private volatile long sent;
         private boolean stopped;
         private long ticks;
+        private Timer ticker;
 
         World(ActorRef state) {
             this.state = state;
@@ -78,7 +80,7 @@ public final class GameWorld {
 
         @Override
         public void started(ActorContext context) {
-            context.delay(WORLD_TICK, this::tick);
+            ticker = context.every(WORLD_TICK, this::tick); // one repeating timer: a tick allocates no timer
         }
 
         @Override
@@ -88,6 +90,7 @@ public final class GameWorld {
 
         private void tick(ActorContext context) {
             if (stopped) {
+                ticker.cancel();
                 return;
             }
             int burst = ++ticks % EXPLOSION_EVERY == 0 ? EXPLOSION : random.nextInt(4);
@@ -96,7 +99,6 @@ public final class GameWorld {
                     sent++;
                 }
             }
-            context.delay(WORLD_TICK, this::tick);
         }
     }
 

@@ -23,7 +23,7 @@ import java.lang.invoke.MethodHandle;
  */
 public final class JackClient implements AutoCloseable {
     /** Must equal {@code LANEHOST_JACK_HOST_ABI_VERSION}. */
-    public static final int ABI_VERSION = 3;
+    public static final int ABI_VERSION = 4;
 
     private static final String[] HOST_ERRORS = {"BAD_CONFIG", "OUT_OF_MEMORY", "NO_SERVER", "JACK_FAILED", "BAD_RING"};
     private static final long STATS_SIZE = 136;
@@ -32,14 +32,14 @@ public final class JackClient implements AutoCloseable {
     /** The loaded library's entry points, or why there are none. */
     private record Library(String unavailable, MethodHandle ready, MethodHandle hostOpen, MethodHandle ringOpen, MethodHandle plainOpen,
                            MethodHandle activate, MethodHandle deactivate, MethodHandle stats, MethodHandle durations,
-                           MethodHandle close) {
+                           MethodHandle close, MethodHandle samplesWritten, MethodHandle slowCallbacks) {
         static Library load() {
             LoadedLibrary library;
             try {
                 library = NativeLibraryLoader.load(JackClient.class, "lanehost_jackhost", "lanehost_jack_host_abi_version", ABI_VERSION);
             } catch (NativeLibraryException e) {
                 return new Library("the JACK host library was not built or does not load (is libjack-jackd2-dev installed?): "
-                        + e.getMessage(), null, null, null, null, null, null, null, null, null);
+                        + e.getMessage(), null, null, null, null, null, null, null, null, null, null, null);
             }
             Linker linker = Linker.nativeLinker();
             return new Library(null,
@@ -56,7 +56,11 @@ public final class JackClient implements AutoCloseable {
                             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS)),
                     linker.downcallHandle(library.lookup().findOrThrow("lanehost_jack_client_durations"),
                             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS)),
-                    linker.downcallHandle(library.lookup().findOrThrow("lanehost_jack_client_close"), FunctionDescriptor.of(JAVA_INT, ADDRESS)));
+                    linker.downcallHandle(library.lookup().findOrThrow("lanehost_jack_client_close"), FunctionDescriptor.of(JAVA_INT, ADDRESS)),
+                    linker.downcallHandle(library.lookup().findOrThrow("lanehost_jack_client_samples_written"),
+                            FunctionDescriptor.of(JAVA_LONG, ADDRESS)),
+                    linker.downcallHandle(library.lookup().findOrThrow("lanehost_jack_client_slow_callbacks"),
+                            FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, ADDRESS, JAVA_INT)));
         }
 
         Library available() {
@@ -185,6 +189,51 @@ public final class JackClient implements AutoCloseable {
                     s.get(JAVA_LONG, 96), s.get(JAVA_LONG, 104), s.get(JAVA_INT, 112), s.get(JAVA_INT, 116),
                     s.get(JAVA_INT, 120) != 0, s.get(JAVA_INT, 124), s.get(JAVA_INT, 128),
                     Integer.toUnsignedLong(s.get(JAVA_INT, 132)));
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Samples the callback has placed in the ring so far: the producer's own clock, read with acquire, so the ring
+     * holds at least this many beyond what its reader took. One downcall, no copy and no allocation, so a reader may
+     * call it every tick.
+     */
+    public long samplesWritten() {
+        try {
+            return (long) LIBRARY.samplesWritten().invokeExact(live());
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The latest callbacks longer than half a period ({@code LANEHOST_JACK_SLOW_CALLBACKS} are kept). */
+    public static final int SLOW_CALLBACKS_KEPT = 256;
+
+    /**
+     * The latest callbacks that took longer than half a period, oldest first, at most {@link #SLOW_CALLBACKS_KEPT}.
+     *
+     * @param total      slow callbacks in all, kept or not
+     * @param startNanos when each started (CLOCK_MONOTONIC: {@link System#nanoTime()}'s clock on Linux, and the
+     *                   JVM log's {@code timenanos} decorator)
+     * @param nanos      how long each took
+     */
+    public record SlowCallbacks(long total, long[] startNanos, long[] nanos) {
+    }
+
+    /** The latest slow callbacks, to line up with the JVM's GC and safepoint log. */
+    public SlowCallbacks slowCallbacks() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment starts = arena.allocate(JAVA_LONG, SLOW_CALLBACKS_KEPT);
+            MemorySegment nanos = arena.allocate(JAVA_LONG, SLOW_CALLBACKS_KEPT);
+            long total = (long) LIBRARY.slowCallbacks().invokeExact(live(), starts, nanos, SLOW_CALLBACKS_KEPT);
+            int kept = (int) Math.min(total, SLOW_CALLBACKS_KEPT);
+            return new SlowCallbacks(total, starts.asSlice(0, kept * Long.BYTES).toArray(JAVA_LONG),
+                    nanos.asSlice(0, kept * Long.BYTES).toArray(JAVA_LONG));
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable e) {

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -12,8 +13,10 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * A private JACK server for samples and tests: {@code jackd -n <name> --no-realtime -d dummy -r <rate> -p <period>},
- * a server with no sound card that runs its process cycle from a timer. Its output goes to a log file.
- * {@link #close()} stops it (and kills it if it does not stop).
+ * a server with no sound card that runs its process cycle from a timer, or with real-time scheduling
+ * ({@code -R -P <priority>}: the server's threads and its clients' process threads run SCHED_FIFO, which needs
+ * root or an rtprio limit). Its output goes to a log file. {@link #close()} stops it (and kills it if it does not
+ * stop).
  */
 public final class JackServer implements AutoCloseable {
     /** How often {@link #start} asks whether the server accepts clients: short next to jackd's start-up. */
@@ -22,11 +25,13 @@ public final class JackServer implements AutoCloseable {
     private final String name;
     private final Process process;
     private final Path log;
+    private final int realtimePriority;
 
-    private JackServer(String name, Process process, Path log) {
+    private JackServer(String name, Process process, Path log, int realtimePriority) {
         this.name = name;
         this.process = process;
         this.log = log;
+        this.realtimePriority = realtimePriority;
     }
 
     /** The {@code jackd} on the PATH, if any. */
@@ -50,18 +55,38 @@ public final class JackServer implements AutoCloseable {
      */
     public static JackServer start(String name, int sampleRate, int periodFrames, Path log, Duration startTimeout)
             throws IOException {
+        return start(name, sampleRate, periodFrames, 0, log, startTimeout);
+    }
+
+    /**
+     * As {@link #start(String, int, int, Path, Duration)}, with real-time scheduling when {@code realtimePriority}
+     * is positive ({@code jackd -R -P <priority>}; JACK gives its clients' process threads a priority just below);
+     * 0 means {@code --no-realtime}. A server that cannot get real-time priority may refuse to start: the exception
+     * says so, and the caller may start again with 0.
+     */
+    public static JackServer start(String name, int sampleRate, int periodFrames, int realtimePriority, Path log,
+                                   Duration startTimeout) throws IOException {
+        if (realtimePriority < 0 || realtimePriority > 99) {
+            throw new IllegalArgumentException("a real-time priority is 1..99 (0 for none), got " + realtimePriority);
+        }
         Path jackd = jackd().orElseThrow(() -> new IOException("jackd is not on the PATH (Debian: apt-get install jackd2)"));
         String unavailable = JackClient.unavailableReason();
         if (unavailable != null) {
             throw new IOException(unavailable);
         }
         Files.createDirectories(log.toAbsolutePath().getParent());
-        Process process = new ProcessBuilder(List.of(jackd.toString(), "-n", name, "--no-realtime", "-d", "dummy",
-                "-r", Integer.toString(sampleRate), "-p", Integer.toString(periodFrames)))
+        List<String> command = new ArrayList<>(List.of(jackd.toString(), "-n", name));
+        if (realtimePriority > 0) {
+            command.addAll(List.of("-R", "-P", Integer.toString(realtimePriority)));
+        } else {
+            command.add("--no-realtime");
+        }
+        command.addAll(List.of("-d", "dummy", "-r", Integer.toString(sampleRate), "-p", Integer.toString(periodFrames)));
+        Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
                 .start();
-        JackServer server = new JackServer(name, process, log);
+        JackServer server = new JackServer(name, process, log, realtimePriority);
         long deadline = System.nanoTime() + startTimeout.toNanos();
         while (!JackClient.serverReady(name)) {
             if (!process.isAlive()) {
@@ -83,6 +108,32 @@ public final class JackServer implements AutoCloseable {
 
     public Path log() {
         return log;
+    }
+
+    /** The priority it was asked to run its real-time threads at, 0 for {@code --no-realtime}. */
+    public int realtimePriority() {
+        return realtimePriority;
+    }
+
+    /** jackd's process id (its threads are under {@code /proc/<pid>/task}). */
+    public long pid() {
+        return process.pid();
+    }
+
+    /** Each of jackd's threads with its scheduling as the kernel has it: "tid name policy", one a line. */
+    public List<String> threadScheduling() throws IOException {
+        List<String> threads = new ArrayList<>();
+        try (var tasks = Files.list(Path.of("/proc", Long.toString(pid()), "task"))) {
+            for (Path task : tasks.sorted().toList()) {
+                long tid = Long.parseLong(task.getFileName().toString());
+                try {
+                    threads.add(tid + " " + Files.readString(task.resolve("comm")).strip() + " " + ThreadScheduling.of(pid(), tid));
+                } catch (IOException ended) {
+                    // the thread ended between the listing and the read
+                }
+            }
+        }
+        return threads;
     }
 
     /** Lines of jackd's log containing {@code text} (e.g. "XRun"), for reports. */

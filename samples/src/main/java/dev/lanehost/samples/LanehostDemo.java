@@ -121,8 +121,8 @@ public final class LanehostDemo {
         System.out.printf(format, "wrong samples", a.firstMismatch() < 0 ? "none" : "first at " + a.firstMismatch(),
                 "samples that were not the sweep's (each checked by its index)");
         System.out.printf(format, "ring overruns", p.ringOverruns(), "periods the callback dropped because the ring was full");
-        System.out.printf(format, "underruns", a.underruns(), "consumer ticks that found less audio than due (callback more than "
-                + AudioConsumer.LATENCY.toMillis() + " ms late)");
+        System.out.printf(format, "underruns", a.underruns(), "consumer ticks that found less audio than the callback's records said it wrote (less "
+                + AudioConsumer.LATENCY.toMillis() + " ms)");
         if (r.audioSource().startsWith("JACK")) {
             System.out.printf(format, "JACK xruns", p.xruns(), "cycles the JACK server itself missed (it tells every client)");
         } else {

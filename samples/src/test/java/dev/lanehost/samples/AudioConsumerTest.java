@@ -24,14 +24,52 @@ class AudioConsumerTest {
     private long ticks;
 
     @Test
-    void everyTickRearmsWithTheSameCallback() {
+    void itArmsOneRepeatingTimerAtStartAndNoTimerPerTick() {
         AudioConsumer consumer = new AudioConsumer(audio, AudioTiming.keepingFirst(timingRing, 0), SWEEP, null);
         consumer.started(context);
-        TurnCallback first = context.delayed;
+        TurnCallback first = context.repeating;
         tick();
-        assertSame(first, context.delayed, "a callback made per tick is an allocation in every turn");
         tick();
-        assertSame(first, context.delayed);
+        assertSame(first, context.repeating);
+        assertEquals(1, context.everys, "one repeating timer for the actor's life");
+        assertEquals(0, context.delays, "a timer armed per tick is an allocation in every turn");
+    }
+
+    @Test
+    void anUnderrunIsARingHoldingLessThanTheProducersRecordsSay() {
+        AudioConsumer consumer = new AudioConsumer(audio, AudioTiming.keepingFirst(timingRing, 0), SWEEP, null);
+        consumer.started(context);
+        for (int i = 0; i < 10; i++) {
+            tick();
+        }
+        assertEquals(0, consumer.underruns());
+        // The producer's records say five more ticks of audio were written (25 ms, more than the 20 ms the consumer
+        // keeps), but that audio never reached the ring.
+        for (int i = 0; i < 5; i++) {
+            record.clear();
+            record.putLong(context.nanoTime).putLong(audio.readable()).putLong(written).putInt(SAMPLES_PER_TICK).putInt(0).flip();
+            timingRing.write(record);
+            written += SAMPLES_PER_TICK;
+        }
+        context.fire();
+        assertEquals(1, consumer.underruns(), "the ring held less than the producer said it had written, less the latency");
+    }
+
+    @Test
+    void aProducerThatFallsBehindTheWallClockIsNoUnderrun() {
+        AudioConsumer consumer = new AudioConsumer(audio, AudioTiming.keepingFirst(timingRing, 0), SWEEP, null);
+        consumer.started(context);
+        for (int i = 0; i < 10; i++) {
+            tick();
+        }
+        // A server that loses cycles: a whole second passes with no audio and no records, then it goes on.
+        context.nanoTime += 1_000_000_000L;
+        context.fire();
+        for (int i = 0; i < 10; i++) {
+            tick();
+        }
+        assertEquals(0, consumer.underruns(), "the producer's clock stood still too: nothing more was due");
+        assertEquals(-1, consumer.firstMismatch());
     }
 
     @Test

@@ -16,13 +16,15 @@ import java.time.Duration;
 import java.util.function.Supplier;
 
 /**
- * A context for running a behaviour's turns by hand: its clock is set by the test, and {@link #delay} only remembers
- * the callback (the test runs it), allocating nothing. Everything else is not needed here and throws.
+ * A context for running a behaviour's turns by hand: its clock is set by the test, and {@link #delay} and {@link #every}
+ * only remember the callback (the test runs it), allocating nothing. Everything else is not needed here and throws.
  */
 final class TestContext implements ActorContext {
     long nanoTime;
     TurnCallback delayed;
     int delays;
+    TurnCallback repeating;
+    int everys;
 
     @Override
     public long nanoTime() {
@@ -36,10 +38,20 @@ final class TestContext implements ActorContext {
         return null;
     }
 
-    /** Runs the last delayed callback as if its timer fired. */
+    @Override
+    public Timer every(Duration period, TurnCallback callback) {
+        repeating = callback;
+        everys++;
+        return null;
+    }
+
+    /** Runs the repeating callback, or else the last delayed one, as if its timer fired. */
     void fire() {
-        TurnCallback callback = delayed;
-        delayed = null;
+        TurnCallback callback = repeating;
+        if (callback == null) {
+            callback = delayed;
+            delayed = null;
+        }
         try {
             callback.run(this);
         } catch (Exception e) {
