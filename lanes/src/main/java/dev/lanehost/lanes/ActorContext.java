@@ -13,6 +13,9 @@ import java.util.function.Supplier;
  * offers no safe way to stop a thread): a long loop should call {@link #checkpoint()} or {@link #shouldYield()}.
  */
 public interface ActorContext {
+    /** For {@link #unneeded}: never reap this actor for being idle (a permanent service). */
+    Duration NEVER = java.time.temporal.ChronoUnit.FOREVER.getDuration();
+
     /** This actor. */
     ActorRef self();
 
@@ -84,6 +87,22 @@ public interface ActorContext {
 
     /** Native memory owned by this actor, freed when it halts. Created on first use. */
     Arena arena();
+
+    /**
+     * Sets this actor's own idle timeout: once its mailbox has stayed quiet for {@code idleTimeout} (no letter
+     * handled — an armed timer, a pending park, an attached signal or a gate call it may still get are not
+     * liveness), {@code lastTurn} runs as its final turn, if not null, and the actor halts with
+     * {@link ExitReason#REAPED}. {@link #NEVER} marks a permanent service that the runtime's idle timeout never
+     * reaps. The quiet is counted from this turn; a later call replaces the earlier one.
+     *
+     * @throws IllegalArgumentException if {@code idleTimeout} is not positive
+     */
+    void unneeded(Duration idleTimeout, TurnCallback lastTurn);
+
+    /** {@link #unneeded(Duration, TurnCallback)} with no last turn; {@code unneeded(NEVER)} exempts the actor. */
+    default void unneeded(Duration idleTimeout) {
+        unneeded(idleTimeout, null);
+    }
 
     /**
      * True once this turn has run past its fast budget: return soon (after sending yourself what is left to do,

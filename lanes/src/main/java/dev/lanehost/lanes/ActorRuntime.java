@@ -60,7 +60,7 @@ public final class ActorRuntime implements AutoCloseable {
             case HOSTED -> RuntimeContext.BudgetClock.WATCH;
             case SIMULATED -> RuntimeContext.BudgetClock.VIRTUAL;
             case SINGLE_THREAD -> RuntimeContext.BudgetClock.AFTER_TURN;
-        }, new BudgetLimits(builder.turnBudget), builder.mailboxCapacity, builder.laneCapacity);
+        }, new BudgetLimits(builder.turnBudget), builder.mailboxCapacity, builder.laneCapacity, builder.idleTimeout.toNanos());
         this.warmUp = new ThreadWarmUp(context);
         this.laneStallThresholdNanos = builder.laneStallThreshold.toNanos();
         this.shutdown = new RuntimeClose(builder.laneCloseGrace.toNanos(), actors);
@@ -392,8 +392,8 @@ public final class ActorRuntime implements AutoCloseable {
 
     /** The runtime as its cells and lanes see it; private, so none of it is public API. */
     private final class Inside extends RuntimeContext {
-        Inside(BudgetClock budgetClock, BudgetLimits defaultBudget, long mailboxCapacity, long laneCapacity) {
-            super(budgetClock, defaultBudget, mailboxCapacity, laneCapacity);
+        Inside(BudgetClock budgetClock, BudgetLimits defaultBudget, long mailboxCapacity, long laneCapacity, long idleNanos) {
+            super(budgetClock, defaultBudget, mailboxCapacity, laneCapacity, idleNanos);
         }
 
         @Override
@@ -524,6 +524,7 @@ public final class ActorRuntime implements AutoCloseable {
         private TurnBudget turnBudget = TurnBudget.DEFAULT;
         private long mailboxCapacity = DEFAULT_CAPACITY;
         private long laneCapacity = DEFAULT_CAPACITY;
+        private Duration idleTimeout = Duration.ZERO;
         private Duration simulatedPollCost = Duration.ofNanos(1_000);
 
         private Builder(Profile profile) {
@@ -601,6 +602,20 @@ public final class ActorRuntime implements AutoCloseable {
         /** How many letters a lane's actors hold together before they refuse messages and tasks (default 1,048,576). */
         public Builder laneCapacity(long capacity) {
             this.laneCapacity = positive(capacity, "lane capacity");
+            return this;
+        }
+
+        /**
+         * Reaps an actor whose mailbox stays quiet this long ({@link ExitReason#REAPED}), unless it set its own
+         * timeout or {@code unneeded(NEVER)} ({@link ActorContext#unneeded}). Off by default ({@link Duration#ZERO}):
+         * a lanehost actor is usually a service that a host or a gate calls at its own pace, and reaping it unasked
+         * would surprise the host; turn it on (60 s is a good start) for actors that come and go.
+         */
+        public Builder idleTimeout(Duration timeout) {
+            if (timeout.isNegative() || timeout.compareTo(Duration.ofDays(365 * 100)) > 0) {
+                throw new IllegalArgumentException("the idle timeout must be zero (off) or positive and under a hundred years; got " + timeout);
+            }
+            this.idleTimeout = timeout;
             return this;
         }
 

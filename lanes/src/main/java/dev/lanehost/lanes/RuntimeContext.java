@@ -36,10 +36,13 @@ abstract class RuntimeContext {
     final long mailboxCapacity;
     /** Letters a lane's actors hold together before they refuse messages and tasks. */
     final long laneCapacity;
+    /** The runtime's idle timeout for actors that set none; 0 = off. */
+    final long idleNanos;
     /** Messages and tasks refused for a full mailbox or lane, runtime-wide. */
     final LongAdder refusedLetters = new LongAdder();
 
-    RuntimeContext(BudgetClock budgetClock, BudgetLimits defaultBudget, long mailboxCapacity, long laneCapacity) {
+    RuntimeContext(BudgetClock budgetClock, BudgetLimits defaultBudget, long mailboxCapacity, long laneCapacity, long idleNanos) {
+        this.idleNanos = idleNanos;
         this.budgetClock = budgetClock;
         this.defaultBudget = defaultBudget;
         this.mailboxCapacity = mailboxCapacity;

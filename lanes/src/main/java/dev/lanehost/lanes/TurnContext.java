@@ -44,11 +44,14 @@ final class TurnContext implements ActorContext {
     final TurnClock clock;
     /** Set by a hydration until the fresh state's start has run: that start is the actor's next turn. */
     private boolean hydrating;
+    /** The actor's idle timeout. */
+    private final IdleReaper idle;
 
     TurnContext(ActorCell cell, Supplier<? extends Behavior> factory, BudgetLimits limits) {
         this.cell = cell;
         this.factory = factory;
         this.clock = new TurnClock(cell, limits);
+        this.idle = new IdleReaper(cell);
     }
 
     /**
@@ -60,6 +63,7 @@ final class TurnContext implements ActorContext {
     int run(Letter letter) {
         turnThread = Thread.currentThread();
         long started = clock.begin(letter instanceof Letter.Start);
+        idle.turnStarted(letter, started);
         int band = RunQueue.READY_BAND;
         try {
             switch (letter) {
@@ -112,6 +116,7 @@ final class TurnContext implements ActorContext {
         behavior = made;
         started = true;
         behavior.started(this);
+        idle.started();
     }
 
     /** Teardown, first step: {@code stopped}, if the actor ever started; a failure is logged and ignored. */
@@ -137,6 +142,7 @@ final class TurnContext implements ActorContext {
     void hydrate(ExitReason fault) {
         stopped(fault);
         cell.resources.release(UNOBSERVED, cell.ref); // not a halt: no halt steps to report
+        idle.forgetLife();
         behavior = null;
         started = false;
         factory = cell.factory;
@@ -274,6 +280,19 @@ final class TurnContext implements ActorContext {
     public Arena arena() {
         checkInTurn();
         return cell.resources.arena();
+    }
+
+    @Override
+    public void unneeded(Duration idleTimeout, TurnCallback lastTurn) {
+        checkInTurn();
+        Objects.requireNonNull(idleTimeout, "idle timeout");
+        if (!idleTimeout.equals(NEVER) && (idleTimeout.isNegative() || idleTimeout.isZero())) {
+            throw new IllegalArgumentException("an idle timeout must be positive, or ActorContext.NEVER; got " + idleTimeout);
+        }
+        if (!idleTimeout.equals(NEVER) && idleTimeout.compareTo(Duration.ofDays(365 * 100)) > 0) {
+            throw new IllegalArgumentException("an idle timeout over a hundred years is NEVER; got " + idleTimeout);
+        }
+        idle.unneeded(idleTimeout, lastTurn);
     }
 
     @Override

@@ -112,4 +112,9 @@ final class TestContext implements ActorContext {
     @Override
     public void checkpoint() {
     }
+
+    @Override
+    public void unneeded(Duration idleTimeout, TurnCallback lastTurn) {
+        throw new UnsupportedOperationException();
+    }
 }
