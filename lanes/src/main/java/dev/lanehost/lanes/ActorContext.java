@@ -107,7 +107,7 @@ public interface ActorContext {
     /**
      * True once this turn has run past its fast budget: return soon (after sending yourself what is left to do,
      * if anything is), and every ready actor of this placement runs before this one's next turn. A poll site; in
-     * SIMULATED it also takes one poll's worth of virtual time ({@link ActorRuntime.Builder#simulatedPollCost}).
+     * SIMULATED it also takes one poll's worth of virtual time ({@link RuntimeBuilder#simulatedPollCost}).
      * Always false in SINGLE_THREAD, where the budget is settled after the turn (nothing watches it meanwhile).
      */
     boolean shouldYield();

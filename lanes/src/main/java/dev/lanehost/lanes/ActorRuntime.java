@@ -1,14 +1,10 @@
 package dev.lanehost.lanes;
 
-import dev.lanehost.affinity.Affinity;
-import dev.lanehost.affinity.AffinityPolicy;
 import dev.lanehost.affinity.AffinityResult;
-import dev.lanehost.affinity.Topology;
 import dev.lanehost.lanes.internal.LiveCounters;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
@@ -42,21 +38,21 @@ public final class ActorRuntime implements AutoCloseable {
     static final long DEFAULT_CAPACITY = 1L << 20;
 
     private final Profile profile;
-    private final long laneStallThresholdNanos;
-    private final RuntimeObserver observer;
-    private final TimerQueue timers = new TimerQueue();
-    private final LaneRegistry lanes = new LaneRegistry();
-    private final Scheduler scheduler;
-    private final ActorRegistry actors = new ActorRegistry();
-    private final LiveCounters counters = new LiveCounters();
+    final long laneStallThresholdNanos;
+    final RuntimeObserver observer;
+    final TimerQueue timers = new TimerQueue();
+    final LaneRegistry lanes = new LaneRegistry();
+    final Scheduler scheduler;
+    final ActorRegistry actors = new ActorRegistry();
+    final LiveCounters counters = new LiveCounters();
     /** What the cells and lanes see of this runtime. */
     private final RuntimeContext context;
     private final ThreadWarmUp warmUp;
-    private final RuntimeClose shutdown;
+    final RuntimeClose shutdown;
 
-    private ActorRuntime(Builder builder) {
+    ActorRuntime(RuntimeBuilder builder) {
         this.profile = builder.profile;
-        this.context = new Inside(switch (profile) {
+        this.context = new LiveRuntime(this, switch (profile) {
             case HOSTED -> RuntimeContext.BudgetClock.WATCH;
             case SIMULATED -> RuntimeContext.BudgetClock.VIRTUAL;
             case SINGLE_THREAD -> RuntimeContext.BudgetClock.AFTER_TURN;
@@ -80,8 +76,8 @@ public final class ActorRuntime implements AutoCloseable {
         return builder(profile).build();
     }
 
-    public static Builder builder(Profile profile) {
-        return new Builder(profile);
+    public static RuntimeBuilder builder(Profile profile) {
+        return new RuntimeBuilder(profile);
     }
 
     public Profile profile() {
@@ -169,7 +165,7 @@ public final class ActorRuntime implements AutoCloseable {
         return spawn(name, options, factory, Placement.lane(lane), target);
     }
 
-    private ActorRef spawn(String name, SpawnOptions options, Supplier<? extends Behavior> factory, Placement placement,
+    ActorRef spawn(String name, SpawnOptions options, Supplier<? extends Behavior> factory, Placement placement,
                            ExecutionLane lane) {
         Objects.requireNonNull(name, "actor name");
         Objects.requireNonNull(options, "spawn options");
@@ -390,108 +386,6 @@ public final class ActorRuntime implements AutoCloseable {
 
     // ---------------------------------------------------------------- the cells' and lanes' side
 
-    /** The runtime as its cells and lanes see it; private, so none of it is public API. */
-    private final class Inside extends RuntimeContext {
-        Inside(BudgetClock budgetClock, BudgetLimits defaultBudget, long mailboxCapacity, long laneCapacity, long idleNanos) {
-            super(budgetClock, defaultBudget, mailboxCapacity, laneCapacity, idleNanos);
-        }
-
-        @Override
-        public long nanoTime() {
-            return scheduler.nanoTime();
-        }
-
-        @Override
-        public RuntimeObserver observer() {
-            return observer;
-        }
-
-        @Override
-        public LiveCounters counters() {
-            return counters;
-        }
-
-        @Override
-        public ActorRef spawn(String name, SpawnOptions options, Supplier<? extends Behavior> factory) {
-            return ActorRuntime.this.spawn(name, options, factory);
-        }
-
-        @Override
-        public ActorRef spawnOnLane(String lane, String name, SpawnOptions options, Supplier<? extends Behavior> factory) {
-            return ActorRuntime.this.spawnOnLane(lane, name, options, factory);
-        }
-
-        @Override
-        ActorRef respawn(ActorCell predecessor) {
-            return ActorRuntime.this.spawn(predecessor.name, predecessor.options, predecessor.factory, predecessor.placement,
-                    predecessor.lane);
-        }
-
-        @Override
-        void wakeBudgetWatch() {
-            if (budgetWatchAsleep) {
-                budgetWatchAsleep = false;
-                scheduler.wakeBudgetWatch();
-            }
-        }
-
-        @Override
-        void spendPollTime() {
-            scheduler.spendPollTime();
-        }
-
-        @Override
-        public Timer arm(ActorCell owner, Duration delay, long periodNanos, TurnCallback callback) {
-            Timer timer = timers.newTimer(owner, nanoTime(), delay, periodNanos, callback);
-            owner.resources.add(timer);
-            counters.opened(LiveCounters.Kind.TIMERS);
-            timers.add(timer);
-            return timer;
-        }
-
-        @Override
-        public void halted(ActorCell cell) {
-            actors.halted(cell);
-        }
-
-        @Override
-        public void tornDown(ActorCell cell) {
-            actors.tornDown(cell);
-            if (cell.lane != null) {
-                cell.lane.actorTornDown();
-            }
-        }
-
-        @Override
-        public boolean isRunnerOf(ActorCell cell, Thread thread) {
-            if (cell.placement instanceof Placement.Lane lane) {
-                ExecutionLane handle = lanes.get(lane.name());
-                return handle != null && handle.boundThread() == thread;
-            }
-            return scheduler.runsNormalQueue(thread);
-        }
-
-        @Override
-        public long laneStallThresholdNanos() {
-            return laneStallThresholdNanos;
-        }
-
-        @Override
-        public AtomicLong laneStallCounter() {
-            return lanes.stallReports();
-        }
-
-        @Override
-        public void haltActorsOf(ExecutionLane lane) {
-            shutdown.haltActorsOf(lane);
-        }
-
-        @Override
-        public void tearDownOnClosingThread(ExecutionLane lane) {
-            shutdown.tearDownOnClosingThread(lane);
-        }
-    }
-
     /** What the cells and lanes see of this runtime (a test builds a cell by hand with it). */
     RuntimeContext context() {
         return context;
@@ -508,161 +402,5 @@ public final class ActorRuntime implements AutoCloseable {
             throw new IllegalStateException("schedules are recorded by the SIMULATED profile; this runtime is " + profile);
         }
         return simulated.schedule();
-    }
-
-    /** Settings for a runtime. */
-    public static final class Builder {
-        private final Profile profile;
-        private long seed = 0x1A7E5EEDL;
-        private Schedule replay;
-        private Duration laneStallThreshold = Duration.ofSeconds(1);
-        private Duration laneCloseGrace = DEFAULT_LANE_CLOSE_GRACE;
-        private RuntimeObserver observer;
-        private AffinityPolicy affinityPolicy = AffinityPolicy.NONE;
-        private Affinity affinity;
-        private Topology affinityTopology;
-        private TurnBudget turnBudget = TurnBudget.DEFAULT;
-        private long mailboxCapacity = DEFAULT_CAPACITY;
-        private long laneCapacity = DEFAULT_CAPACITY;
-        private Duration idleTimeout = Duration.ZERO;
-        private Duration simulatedPollCost = Duration.ofNanos(1_000);
-
-        private Builder(Profile profile) {
-            this.profile = Objects.requireNonNull(profile, "profile");
-        }
-
-        /** SIMULATED: the seed of the choice among ready actors. */
-        public Builder seed(long seed) {
-            this.seed = seed;
-            return this;
-        }
-
-        /** SIMULATED: force the picks of a recorded schedule (its seed is used after it ends or diverges). */
-        public Builder replay(Schedule schedule) {
-            this.replay = Objects.requireNonNull(schedule, "schedule");
-            this.seed = schedule.seed();
-            return this;
-        }
-
-        /** How long a lane with queued work may go undriven before it is reported stalled (default 1 s). */
-        public Builder laneStallThreshold(Duration threshold) {
-            if (threshold.isNegative() || threshold.isZero()) {
-                throw new IllegalArgumentException("the lane stall threshold must be positive; got " + threshold);
-            }
-            this.laneStallThreshold = threshold;
-            return this;
-        }
-
-        /**
-         * How long close waits for the hosts of lanes bound to live threads to drive them once more, so that
-         * each lane's actors are torn down on its own thread (default 250 ms). Lanes not driven within it are
-         * torn down on the closing thread, and the close report says so. Zero: do not wait.
-         */
-        public Builder laneCloseGrace(Duration grace) {
-            if (grace.isNegative()) {
-                throw new IllegalArgumentException("the lane close grace must not be negative; got " + grace);
-            }
-            this.laneCloseGrace = grace;
-            return this;
-        }
-
-        /**
-         * The turn budget of every actor spawned without its own (default {@link TurnBudget#DEFAULT}: 10 ms,
-         * 100 ms, 3 strikes). HOSTED watches it from the timer thread; SIMULATED from the virtual clock; SINGLE_THREAD
-         * can only settle it after each turn (no mid-turn yield request or disruption there).
-         */
-        public Builder turnBudget(TurnBudget budget) {
-            this.turnBudget = Objects.requireNonNull(budget, "turn budget");
-            return this;
-        }
-
-        /**
-         * SIMULATED: the virtual time each explicit poll site ({@link ActorContext#checkpoint()},
-         * {@link ActorContext#shouldYield()}) takes (default 1 µs), so that a simulated turn can run long.
-         * Zero: polls take no time.
-         */
-        public Builder simulatedPollCost(Duration cost) {
-            if (cost.isNegative()) {
-                throw new IllegalArgumentException("the simulated poll cost must not be negative; got " + cost);
-            }
-            this.simulatedPollCost = cost;
-            return this;
-        }
-
-        /**
-         * How many letters an actor's mailbox holds before it refuses messages and tasks with
-         * {@link Delivery#FULL} (default 1,048,576; an actor's own: {@link SpawnOptions#withMailboxCapacity}).
-         * The runtime's own letters (timers, signals, parks, downs, exits) are never refused.
-         */
-        public Builder mailboxCapacity(long capacity) {
-            this.mailboxCapacity = positive(capacity, "mailbox capacity");
-            return this;
-        }
-
-        /** How many letters a lane's actors hold together before they refuse messages and tasks (default 1,048,576). */
-        public Builder laneCapacity(long capacity) {
-            this.laneCapacity = positive(capacity, "lane capacity");
-            return this;
-        }
-
-        /**
-         * Reaps an actor whose mailbox stays quiet this long ({@link ExitReason#REAPED}), unless it set its own
-         * timeout or {@code unneeded(NEVER)} ({@link ActorContext#unneeded}). Off by default ({@link Duration#ZERO}):
-         * a lanehost actor is usually a service that a host or a gate calls at its own pace, and reaping it unasked
-         * would surprise the host; turn it on (60 s is a good start) for actors that come and go.
-         */
-        public Builder idleTimeout(Duration timeout) {
-            if (timeout.isNegative() || timeout.compareTo(Duration.ofDays(365 * 100)) > 0) {
-                throw new IllegalArgumentException("the idle timeout must be zero (off) or positive and under a hundred years; got " + timeout);
-            }
-            this.idleTimeout = timeout;
-            return this;
-        }
-
-        private static long positive(long capacity, String what) {
-            if (capacity < 1) {
-                throw new IllegalArgumentException("a " + what + " must be at least 1; got " + capacity);
-            }
-            return capacity;
-        }
-
-        public Builder observer(RuntimeObserver observer) {
-            this.observer = observer;
-            return this;
-        }
-
-        /**
-         * How HOSTED pins its threads (default {@link AffinityPolicy#NONE}). Validated against the real
-         * topology at build; applying it never fails the runtime: each thread records applied or fell back,
-         * and why ({@link ActorRuntime#affinityResults()}).
-         */
-        public Builder affinity(AffinityPolicy policy) {
-            return affinity(policy, Affinity.system());
-        }
-
-        /** As {@link #affinity(AffinityPolicy)}, through a given affinity provider (e.g. {@link Affinity#unavailable}). */
-        public Builder affinity(AffinityPolicy policy, Affinity provider) {
-            this.affinityPolicy = Objects.requireNonNull(policy, "policy");
-            this.affinity = Objects.requireNonNull(provider, "affinity provider");
-            return this;
-        }
-
-        /**
-         * @throws IllegalArgumentException if replay is set for a profile other than SIMULATED, or the
-         *                                  affinity policy names a CPU the topology lacks or forbids
-         */
-        public ActorRuntime build() {
-            if (replay != null && profile != Profile.SIMULATED) {
-                throw new IllegalArgumentException("replay needs the SIMULATED profile, not " + profile);
-            }
-            if (affinity == null) {
-                affinity = Affinity.system();
-            }
-            if (profile == Profile.HOSTED) {
-                affinityTopology = affinity.topology();
-                affinityPolicy.validate(affinityTopology); // an unknown or disallowed CPU is named here, before any thread starts
-            }
-            return new ActorRuntime(this);
-        }
     }
 }

@@ -6,8 +6,8 @@ public enum Delivery {
     QUEUED,
     /**
      * Refused, nothing queued: the actor's mailbox holds its capacity of letters, or its lane does
-     * ({@link SpawnOptions#withMailboxCapacity}, {@link ActorRuntime.Builder#mailboxCapacity},
-     * {@link ActorRuntime.Builder#laneCapacity}). Counted by {@link ActorRuntime#refusedLetters()}. Try later,
+     * ({@link SpawnOptions#withMailboxCapacity}, {@link RuntimeBuilder#mailboxCapacity},
+     * {@link RuntimeBuilder#laneCapacity}). Counted by {@link ActorRuntime#refusedLetters()}. Try later,
      * or shed the work: the runtime never buffers it for you.
      */
     FULL,

@@ -5,7 +5,7 @@ import java.time.Duration;
 /**
  * One actor's idle timeout: an actor whose mailbox stays quiet that long is reaped ({@link ExitReason#REAPED}).
  * Quiet means no letter handled: an armed timer, a pending park, an attached signal or a gate call it may still
- * get are not liveness; a letter that arrives is. The timeout is the runtime's ({@link ActorRuntime.Builder#idleTimeout},
+ * get are not liveness; a letter that arrives is. The timeout is the runtime's ({@link RuntimeBuilder#idleTimeout},
  * off by default) or the actor's own ({@link ActorContext#unneeded}); {@link ActorContext#NEVER} exempts it.
  *
  * <p>A repeating check timer, at a quarter of the timeout, compares the runtime clock with the start of the last

@@ -8,7 +8,7 @@ import java.util.function.Supplier;
 
 /**
  * The runtime as its actors and lanes see it: the few things a cell, a turn or a lane asks of the runtime
- * it lives in. {@link ActorRuntime} implements it privately, so these calls stay off its public API and
+ * it lives in. {@link LiveRuntime} implements it over {@link ActorRuntime}'s parts, so these calls stay off its public API and
  * the parts below depend on this seam, not on the runtime class above them.
  *
  * <p>An abstract class rather than an interface so that the closed flag, which every drive reads twice, is

@@ -24,14 +24,14 @@ public final class SpawnOptions {
         this.supervisor = supervisor;
     }
 
-    /** This actor's turn budget instead of the runtime's ({@link ActorRuntime.Builder#turnBudget}). */
+    /** This actor's turn budget instead of the runtime's ({@link RuntimeBuilder#turnBudget}). */
     public SpawnOptions withBudget(TurnBudget budget) {
         return new SpawnOptions(Objects.requireNonNull(budget, "turn budget"), mailboxCapacity, supervisor);
     }
 
     /**
      * How many letters this actor's mailbox holds before it refuses messages and tasks ({@link Delivery#FULL}),
-     * instead of the runtime's ({@link ActorRuntime.Builder#mailboxCapacity}).
+     * instead of the runtime's ({@link RuntimeBuilder#mailboxCapacity}).
      *
      * @throws IllegalArgumentException if {@code capacity} is not positive
      */

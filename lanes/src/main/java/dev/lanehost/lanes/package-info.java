@@ -13,9 +13,9 @@
  * package-private so no other module can reach them. Three seams keep dependencies pointing down: the API
  * handles see an actor only as an {@code Addressee} ({@link dev.lanehost.lanes.ActorRef}) or a
  * {@code ResourceOwner} (timers, signals, parks), and the cells and lanes see the runtime only as a
- * {@code RuntimeContext}, which {@link dev.lanehost.lanes.ActorRuntime} implements privately.
+ * {@code RuntimeContext}, which the package-private {@code LiveRuntime} implements over {@link dev.lanehost.lanes.ActorRuntime}'s parts.
  * <ul>
- *   <li><b>runtime</b> — {@code ActorRuntime} (registry, spawning, lifecycle), {@code RuntimeContext}, {@code ActorRegistry},
+ *   <li><b>runtime</b> — {@code ActorRuntime} (registry, spawning, lifecycle), {@link dev.lanehost.lanes.RuntimeBuilder} (its settings), {@code RuntimeContext} and {@code LiveRuntime}, {@code ActorRegistry},
  *       {@code LaneRegistry}, {@code RuntimeClose} (the close protocol), {@code RuntimeLog},
  *       {@code GuardedObserver}, {@code ThreadWarmUp}.</li>
  *   <li><b>profiles</b> — the {@code Scheduler} seam and its implementations side by side:

@@ -104,7 +104,7 @@ class ProfilesTest {
     }
 
     /** Five actors pass numbered messages around; the handling order depends only on the schedule. */
-    private static Run gossip(ActorRuntime.Builder builder) {
+    private static Run gossip(RuntimeBuilder builder) {
         try (ActorRuntime runtime = builder.build()) {
             List<String> trace = new ArrayList<>();
             List<ActorRef> actors = new ArrayList<>();

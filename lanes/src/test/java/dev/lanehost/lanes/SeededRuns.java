@@ -28,7 +28,7 @@ final class SeededRuns {
         forEachSeed(name, seeds, UnaryOperator.identity(), scenario);
     }
 
-    static void forEachSeed(String name, int seeds, UnaryOperator<ActorRuntime.Builder> settings, Scenario scenario) {
+    static void forEachSeed(String name, int seeds, UnaryOperator<RuntimeBuilder> settings, Scenario scenario) {
         String replay = System.getProperty("lanehost.replay");
         if (replay != null && !replay.isBlank()) {
             Schedule schedule = read(Path.of(replay));
@@ -40,7 +40,7 @@ final class SeededRuns {
         }
     }
 
-    private static void run(String name, ActorRuntime.Builder builder, long seed, Scenario scenario) {
+    private static void run(String name, RuntimeBuilder builder, long seed, Scenario scenario) {
         ActorRuntime runtime = builder.build();
         try {
             scenario.run(runtime);

@@ -169,7 +169,7 @@ class SimulationTest {
      * a signal owned by a normal hub actor, every seventh goes the long way, through a timer. Nothing but
      * the runtime drives anything: the seed decides the whole order.
      */
-    private static Run mesh(ActorRuntime.Builder builder) {
+    private static Run mesh(RuntimeBuilder builder) {
         try (ActorRuntime runtime = builder.build()) {
             runtime.registerLane("audio");
             runtime.registerLane("frame");
@@ -224,7 +224,7 @@ class SimulationTest {
     }
 
     /** Six actors on one lane, driven by hand from the simulating thread. */
-    private static Run handDriven(ActorRuntime.Builder builder) {
+    private static Run handDriven(RuntimeBuilder builder) {
         try (ActorRuntime runtime = builder.build()) {
             ExecutionLane lane = runtime.registerLane("ui");
             List<String> trace = new ArrayList<>();

@@ -1,0 +1,163 @@
+package dev.lanehost.lanes;
+
+import dev.lanehost.affinity.Affinity;
+import dev.lanehost.affinity.AffinityPolicy;
+import dev.lanehost.affinity.Topology;
+import java.time.Duration;
+import java.util.Objects;
+
+/** Settings for an {@link ActorRuntime}: {@code ActorRuntime.builder(profile)...build()}. */
+public final class RuntimeBuilder {
+    final Profile profile;
+    long seed = 0x1A7E5EEDL;
+    Schedule replay;
+    Duration laneStallThreshold = Duration.ofSeconds(1);
+    Duration laneCloseGrace = ActorRuntime.DEFAULT_LANE_CLOSE_GRACE;
+    RuntimeObserver observer;
+    AffinityPolicy affinityPolicy = AffinityPolicy.NONE;
+    Affinity affinity;
+    Topology affinityTopology;
+    TurnBudget turnBudget = TurnBudget.DEFAULT;
+    long mailboxCapacity = ActorRuntime.DEFAULT_CAPACITY;
+    long laneCapacity = ActorRuntime.DEFAULT_CAPACITY;
+    Duration idleTimeout = Duration.ZERO;
+    Duration simulatedPollCost = Duration.ofNanos(1_000);
+
+    RuntimeBuilder(Profile profile) {
+        this.profile = Objects.requireNonNull(profile, "profile");
+    }
+
+    /** SIMULATED: the seed of the choice among ready actors. */
+    public RuntimeBuilder seed(long seed) {
+        this.seed = seed;
+        return this;
+    }
+
+    /** SIMULATED: force the picks of a recorded schedule (its seed is used after it ends or diverges). */
+    public RuntimeBuilder replay(Schedule schedule) {
+        this.replay = Objects.requireNonNull(schedule, "schedule");
+        this.seed = schedule.seed();
+        return this;
+    }
+
+    /** How long a lane with queued work may go undriven before it is reported stalled (default 1 s). */
+    public RuntimeBuilder laneStallThreshold(Duration threshold) {
+        if (threshold.isNegative() || threshold.isZero()) {
+            throw new IllegalArgumentException("the lane stall threshold must be positive; got " + threshold);
+        }
+        this.laneStallThreshold = threshold;
+        return this;
+    }
+
+    /**
+     * How long close waits for the hosts of lanes bound to live threads to drive them once more, so that
+     * each lane's actors are torn down on its own thread (default 250 ms). Lanes not driven within it are
+     * torn down on the closing thread, and the close report says so. Zero: do not wait.
+     */
+    public RuntimeBuilder laneCloseGrace(Duration grace) {
+        if (grace.isNegative()) {
+            throw new IllegalArgumentException("the lane close grace must not be negative; got " + grace);
+        }
+        this.laneCloseGrace = grace;
+        return this;
+    }
+
+    /**
+     * The turn budget of every actor spawned without its own (default {@link TurnBudget#DEFAULT}: 10 ms,
+     * 100 ms, 3 strikes). HOSTED watches it from the timer thread; SIMULATED from the virtual clock; SINGLE_THREAD
+     * can only settle it after each turn (no mid-turn yield request or disruption there).
+     */
+    public RuntimeBuilder turnBudget(TurnBudget budget) {
+        this.turnBudget = Objects.requireNonNull(budget, "turn budget");
+        return this;
+    }
+
+    /**
+     * SIMULATED: the virtual time each explicit poll site ({@link ActorContext#checkpoint()},
+     * {@link ActorContext#shouldYield()}) takes (default 1 µs), so that a simulated turn can run long.
+     * Zero: polls take no time.
+     */
+    public RuntimeBuilder simulatedPollCost(Duration cost) {
+        if (cost.isNegative()) {
+            throw new IllegalArgumentException("the simulated poll cost must not be negative; got " + cost);
+        }
+        this.simulatedPollCost = cost;
+        return this;
+    }
+
+    /**
+     * How many letters an actor's mailbox holds before it refuses messages and tasks with
+     * {@link Delivery#FULL} (default 1,048,576; an actor's own: {@link SpawnOptions#withMailboxCapacity}).
+     * The runtime's own letters (timers, signals, parks, downs, exits) are never refused.
+     */
+    public RuntimeBuilder mailboxCapacity(long capacity) {
+        this.mailboxCapacity = positive(capacity, "mailbox capacity");
+        return this;
+    }
+
+    /** How many letters a lane's actors hold together before they refuse messages and tasks (default 1,048,576). */
+    public RuntimeBuilder laneCapacity(long capacity) {
+        this.laneCapacity = positive(capacity, "lane capacity");
+        return this;
+    }
+
+    /**
+     * Reaps an actor whose mailbox stays quiet this long ({@link ExitReason#REAPED}), unless it set its own
+     * timeout or {@code unneeded(NEVER)} ({@link ActorContext#unneeded}). Off by default ({@link Duration#ZERO}):
+     * a lanehost actor is usually a service that a host or a gate calls at its own pace, and reaping it unasked
+     * would surprise the host; turn it on (60 s is a good start) for actors that come and go.
+     */
+    public RuntimeBuilder idleTimeout(Duration timeout) {
+        if (timeout.isNegative() || timeout.compareTo(Duration.ofDays(365 * 100)) > 0) {
+            throw new IllegalArgumentException("the idle timeout must be zero (off) or positive and under a hundred years; got " + timeout);
+        }
+        this.idleTimeout = timeout;
+        return this;
+    }
+
+    private static long positive(long capacity, String what) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("a " + what + " must be at least 1; got " + capacity);
+        }
+        return capacity;
+    }
+
+    public RuntimeBuilder observer(RuntimeObserver observer) {
+        this.observer = observer;
+        return this;
+    }
+
+    /**
+     * How HOSTED pins its threads (default {@link AffinityPolicy#NONE}). Validated against the real
+     * topology at build; applying it never fails the runtime: each thread records applied or fell back,
+     * and why ({@link ActorRuntime#affinityResults()}).
+     */
+    public RuntimeBuilder affinity(AffinityPolicy policy) {
+        return affinity(policy, Affinity.system());
+    }
+
+    /** As {@link #affinity(AffinityPolicy)}, through a given affinity provider (e.g. {@link Affinity#unavailable}). */
+    public RuntimeBuilder affinity(AffinityPolicy policy, Affinity provider) {
+        this.affinityPolicy = Objects.requireNonNull(policy, "policy");
+        this.affinity = Objects.requireNonNull(provider, "affinity provider");
+        return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException if replay is set for a profile other than SIMULATED, or the
+     *                                  affinity policy names a CPU the topology lacks or forbids
+     */
+    public ActorRuntime build() {
+        if (replay != null && profile != Profile.SIMULATED) {
+            throw new IllegalArgumentException("replay needs the SIMULATED profile, not " + profile);
+        }
+        if (affinity == null) {
+            affinity = Affinity.system();
+        }
+        if (profile == Profile.HOSTED) {
+            affinityTopology = affinity.topology();
+            affinityPolicy.validate(affinityTopology); // an unknown or disallowed CPU is named here, before any thread starts
+        }
+        return new ActorRuntime(this);
+    }
+}
