@@ -269,54 +269,14 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
 
     // ---------------------------------------------------------------- faults (the runner, under the turn lock)
 
-    /**
-     * A turn of this actor faulted (threw, or ran out of budget): its supervisor chooses the remedy.
-     *
-     * @param log writes the fault's log line; a hydration logs it too, a retire or restart with the halt
-     */
+    /** A turn of this actor faulted (threw, or ran out of budget): see {@link Supervision}. */
     void faulted(ExitReason fault, Runnable log) {
-        Remedy remedy = Remedy.RETIRE;
-        Supervisor supervisor = options.supervisor();
-        if (supervisor != Supervisor.RETIRE && !context.isHydrating()) {
-            try {
-                Remedy chosen = supervisor.onFault(ref, fault);
-                remedy = chosen == null ? Remedy.RETIRE : chosen;
-            } catch (Throwable e) {
-                RuntimeLog.hookFailed(describe(), "Supervisor.onFault", e);
-            }
-        }
-        switch (remedy) {
-            case RETIRE -> {
-                if (halt(fault)) {
-                    log.run();
-                }
-            }
-            case RESTART -> restart(fault, supervisor, log);
-            case HYDRATE -> {
-                log.run();
-                RuntimeLog.log(System.Logger.Level.INFO, describe() + " hydrated by its supervisor: a fresh state starts next");
-                incarnation++; // resources and letters of the faulted life are dropped from here on
-                context.hydrate(fault);
-            }
-        }
+        Supervision.faulted(this, fault, log);
     }
 
-    private void restart(ExitReason fault, Supervisor supervisor, Runnable log) {
-        if (!halt(fault)) {
-            return;
-        }
-        log.run();
-        ActorRef fresh;
-        try {
-            fresh = runtime.respawn(this);
-        } catch (IllegalStateException closed) {
-            return; // the runtime closed meanwhile: nothing to restart into
-        }
-        try {
-            supervisor.restarted(ref, fresh);
-        } catch (Throwable e) {
-            RuntimeLog.hookFailed(describe(), "Supervisor.restarted", e);
-        }
+    /** A hydration: a new life begins; what the former one's resources deliver from now on is dropped. */
+    void nextIncarnation() {
+        incarnation++;
     }
 
     // ---------------------------------------------------------------- the run queue's consumer

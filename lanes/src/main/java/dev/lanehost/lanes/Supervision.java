@@ -1,0 +1,59 @@
+package dev.lanehost.lanes;
+
+/**
+ * What happens after a turn faults (threw, or ran out of its budget): the actor's {@link Supervisor} chooses a
+ * {@link Remedy}, and this carries it out. Runs on the faulted actor's runner, under its turn lock, right after
+ * the turn.
+ */
+final class Supervision {
+    private Supervision() {
+    }
+
+    /**
+     * @param log writes the fault's log line: with the halt for a retire or a restart, before a hydration
+     */
+    static void faulted(ActorCell cell, ExitReason fault, Runnable log) {
+        Remedy remedy = Remedy.RETIRE;
+        Supervisor supervisor = cell.options.supervisor();
+        if (supervisor != Supervisor.RETIRE && !cell.context.isHydrating()) { // a fresh start that faults retires
+            try {
+                Remedy chosen = supervisor.onFault(cell.ref, fault);
+                remedy = chosen == null ? Remedy.RETIRE : chosen;
+            } catch (Throwable e) {
+                RuntimeLog.hookFailed(cell.describe(), "Supervisor.onFault", e);
+            }
+        }
+        switch (remedy) {
+            case RETIRE -> {
+                if (cell.halt(fault)) {
+                    log.run();
+                }
+            }
+            case RESTART -> restart(cell, fault, supervisor, log);
+            case HYDRATE -> {
+                log.run();
+                RuntimeLog.log(System.Logger.Level.INFO, cell.describe() + " hydrated by its supervisor: a fresh state starts next");
+                cell.nextIncarnation();
+                cell.context.hydrate(fault);
+            }
+        }
+    }
+
+    private static void restart(ActorCell cell, ExitReason fault, Supervisor supervisor, Runnable log) {
+        if (!cell.halt(fault)) {
+            return;
+        }
+        log.run();
+        ActorRef fresh;
+        try {
+            fresh = cell.runtime.respawn(cell);
+        } catch (IllegalStateException closed) {
+            return; // the runtime closed meanwhile: nothing to restart into
+        }
+        try {
+            supervisor.restarted(cell.ref, fresh);
+        } catch (Throwable e) {
+            RuntimeLog.hookFailed(cell.describe(), "Supervisor.restarted", e);
+        }
+    }
+}
