@@ -30,7 +30,6 @@ class ControlPlaneImmunityConformanceTest {
     void hostedHaltsTimersAndBudgetsWorkWhileTheWorkerIsSaturated() throws InterruptedException {
         TurnBudget budget = new TurnBudget(Duration.ofMillis(5), Duration.ofMillis(20), 3);
         CountDownLatch timerFired = new CountDownLatch(1);
-        CountDownLatch runawayDown = new CountDownLatch(1);
         try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).turnBudget(budget).build()) {
             saturate(runtime);
             ActorRef victim = runtime.spawn("victim", () -> (context, message) -> { });
@@ -49,17 +48,7 @@ class ControlPlaneImmunityConformanceTest {
                     context.checkpoint(); // holds the only worker until the budget disrupts it
                 }
             });
-            runtime.spawn("watcher", () -> new Behavior() {
-                @Override
-                public void started(ActorContext context) {
-                    context.monitor(runaway);
-                }
-
-                @Override
-                public void receive(ActorContext context, Object message) {
-                    runawayDown.countDown();
-                }
-            });
+            CountDownLatch runawayDown = Downs.awaitable(runtime, runaway);
             runaway.tell("go");
             assertTrue(victim.kill(), "a halt is claimed from any thread, whatever the worker is doing");
             assertEquals(ExitReason.KILLED, victim.exitReason().orElseThrow());

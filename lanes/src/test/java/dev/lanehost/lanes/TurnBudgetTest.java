@@ -257,7 +257,6 @@ class TurnBudgetTest {
     @Test
     void theHostedWatchAsksASpinningTurnToYieldThenDisruptsIt() throws InterruptedException {
         TurnBudget budget = new TurnBudget(Duration.ofMillis(5), Duration.ofMillis(20), 3);
-        CountDownLatch down = new CountDownLatch(1);
         AtomicInteger yieldRequests = new AtomicInteger();
         try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).turnBudget(budget).build()) {
             ActorRef spinner = runtime.spawn("spinner", () -> (context, message) -> {
@@ -267,17 +266,7 @@ class TurnBudgetTest {
                     }
                 }
             });
-            runtime.spawn("watcher", () -> new Behavior() {
-                @Override
-                public void started(ActorContext context) {
-                    context.monitor(spinner);
-                }
-
-                @Override
-                public void receive(ActorContext context, Object message) {
-                    down.countDown();
-                }
-            });
+            CountDownLatch down = Downs.awaitable(runtime, spinner);
             spinner.tell("spin");
             assertTrue(down.await(30, TimeUnit.SECONDS), "the spinning turn was never disrupted");
             assertEquals(ExitReason.BUDGET, spinner.exitReason().orElseThrow());
@@ -323,18 +312,7 @@ class TurnBudgetTest {
                 assertTrue(System.nanoTime() < deadline, "the budget watch never went to sleep in an idle runtime");
                 Thread.onSpinWait();
             }
-            CountDownLatch halted = new CountDownLatch(1);
-            runtime.spawn("watcher", () -> new Behavior() {
-                @Override
-                public void started(ActorContext context) {
-                    context.monitor(spinner);
-                }
-
-                @Override
-                public void receive(ActorContext context, Object message) {
-                    halted.countDown();
-                }
-            });
+            CountDownLatch halted = Downs.awaitable(runtime, spinner);
             spinner.tell("spin");
             assertTrue(halted.await(30, TimeUnit.SECONDS), "a turn that started while the watch slept was never disrupted");
             assertEquals(ExitReason.BUDGET, spinner.exitReason().orElseThrow());
