@@ -463,6 +463,38 @@ static inline uint64_t lanehost_ring_writable(const lanehost_ring *ring) {
     return ring->capacity - lanehost_ring_readable(ring);
 }
 
+/*
+ * Consumer only, for a real-time playback callback: fills dst with exactly frames * frame_bytes bytes — the
+ * whole frames the ring holds, up to frames, then silence (fill_byte: 0 for signed PCM and float) for the
+ * rest — and returns how many frames came from the ring, or a negative lanehost_ring_status. It never takes a
+ * partial frame, so a producer that writes whole frames keeps its stream aligned; a fill counts one underrun,
+ * in the header, where Java reads it too. Never blocks, never allocates, never enters the kernel.
+ */
+static inline int64_t lanehost_ring_read_frames(lanehost_ring *ring, void *dst, uint64_t frames, uint64_t frame_bytes,
+                                                uint8_t fill_byte) {
+    if (ring == NULL || ring->header == NULL || frame_bytes == 0 || (dst == NULL && frames != 0)
+        || frames > (uint64_t)INT64_MAX / frame_bytes) {
+        return LANEHOST_RING_INVALID_ARGUMENT;
+    }
+    const uint64_t wanted = frames * frame_bytes;
+    uint64_t available = lanehost_ring_readable(ring);
+    uint64_t whole = available / frame_bytes;
+    if (whole > frames) whole = frames;
+    int64_t got = 0;
+    if (whole > 0) {
+        got = lanehost_ring_read(ring, dst, whole * frame_bytes); /* counts nothing: it asks for what is there */
+        if (got < 0) return got;
+    }
+    if ((uint64_t)got < wanted) {
+        memset((uint8_t *)dst + got, fill_byte, (size_t)(wanted - (uint64_t)got));
+        lanehost_ring_header *header = ring->header;
+        atomic_store_explicit(&header->underrun_count,
+                              atomic_load_explicit(&header->underrun_count, memory_order_relaxed) + 1,
+                              memory_order_relaxed);
+    }
+    return got / (int64_t)frame_bytes;
+}
+
 static inline uint64_t lanehost_ring_doorbell(const lanehost_ring *ring) {
     return atomic_load_explicit(&ring->header->doorbell, memory_order_acquire);
 }

@@ -177,6 +177,32 @@ static void shortReadReportsCountAndUnderrun(void) {
     CHECK_EQ(2, lanehost_ring_underrun_count(&ring));
 }
 
+static void readFramesPlaysWholeFramesThenSilenceAndCountsOneUnderrun(void) {
+    lanehost_ring ring = fresh_ring(CAPACITY);
+    int16_t out[8];
+    const int16_t in[5] = {1, 2, 3, 4, 5};
+    CHECK_EQ(10, lanehost_ring_write(&ring, in, sizeof in));         /* 2.5 stereo frames of 16-bit samples */
+    CHECK_EQ(2, lanehost_ring_read_frames(&ring, out, 4, 4, 0));      /* 4 frames wanted, 2 whole ones there */
+    CHECK_EQ(1, out[0]); CHECK_EQ(2, out[1]); CHECK_EQ(3, out[2]); CHECK_EQ(4, out[3]);
+    for (int i = 4; i < 8; i++) CHECK_EQ(0, out[i]);                 /* silence for the rest of the period */
+    CHECK_EQ(1, lanehost_ring_underrun_count(&ring));
+    CHECK_EQ(2, lanehost_ring_readable(&ring));                      /* the half frame stays for its other half */
+    const int16_t rest[3] = {6, 7, 8};
+    CHECK_EQ(6, lanehost_ring_write(&ring, rest, sizeof rest));
+    CHECK_EQ(2, lanehost_ring_read_frames(&ring, out, 2, 4, 0));      /* a full period: no underrun */
+    CHECK_EQ(5, out[0]); CHECK_EQ(6, out[1]); CHECK_EQ(7, out[2]); CHECK_EQ(8, out[3]);
+    CHECK_EQ(1, lanehost_ring_underrun_count(&ring));
+    CHECK_EQ(0, lanehost_ring_read_frames(&ring, out, 2, 4, 0x7f));   /* empty: all fill */
+    for (int i = 0; i < 4; i++) CHECK_EQ(0x7f7f, out[i]);
+    CHECK_EQ(2, lanehost_ring_underrun_count(&ring));
+    CHECK_EQ(0, lanehost_ring_read_frames(&ring, out, 0, 4, 0));      /* nothing asked: nothing counted */
+    CHECK_EQ(2, lanehost_ring_underrun_count(&ring));
+    CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_read_frames(&ring, out, 2, 0, 0));
+    CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_read_frames(&ring, NULL, 2, 4, 0));
+    CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_read_frames(NULL, out, 2, 4, 0));
+    CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_read_frames(&ring, out, UINT64_MAX / 2, 4, 0));
+}
+
 static void doorbellCountsPublishingWrites(void) {
     lanehost_ring ring = fresh_ring(CAPACITY);
     uint8_t buffer[CAPACITY] = {0};
@@ -304,6 +330,7 @@ int main(void) {
     RUN_TEST(writeThenReadAcrossTheWrap);
     RUN_TEST(shortWriteReportsCountAndOverrun);
     RUN_TEST(shortReadReportsCountAndUnderrun);
+    RUN_TEST(readFramesPlaysWholeFramesThenSilenceAndCountsOneUnderrun);
     RUN_TEST(doorbellCountsPublishingWrites);
     RUN_TEST(writesWithoutAWaiterMakeNoWakeCall);
     RUN_TEST(announcedWaiterCostsOneWakeThenTheBitIsClear);
