@@ -1,7 +1,5 @@
 package dev.lanehost.samples;
 
-import java.util.Arrays;
-
 /**
  * How far ahead of a playback callback the Java renderer keeps its ring: a lead of N periods, fixed, or sized from
  * what the runtime measures — the pauses the renderer suffered (GC pauses from the JVM's notifications, and
@@ -27,7 +25,7 @@ public final class PlaybackLead {
     private final int maxPeriods;
     private final boolean adaptive;
     private final long[] pauses = new long[WINDOW];
-    private final long[] sorted = new long[WINDOW];
+    private final long[] scratch = new long[WINDOW];
     private int count;
     private int next;
     private int sinceResize;
@@ -115,10 +113,43 @@ public final class PlaybackLead {
         if (count == 0) {
             return 0;
         }
-        System.arraycopy(pauses, 0, sorted, 0, count);
-        Arrays.sort(sorted, 0, count);
-        int index = (int) Math.min(count - 1, (long) Math.ceil(count * 0.999) - 1);
-        return sorted[Math.max(0, index)];
+        System.arraycopy(pauses, 0, scratch, 0, count);
+        int index = (int) Math.max(0, Math.min(count - 1, (long) Math.ceil(count * 0.999) - 1));
+        return select(scratch, count, index);
+    }
+
+    /** The {@code k}-th smallest of {@code values[0, n)}, found in place (Hoare's selection): no sort, no allocation. */
+    static long select(long[] values, int n, int k) {
+        int left = 0;
+        int right = n - 1;
+        while (left < right) {
+            long pivot = values[(left + right) >>> 1];
+            int i = left;
+            int j = right;
+            while (i <= j) {
+                while (values[i] < pivot) {
+                    i++;
+                }
+                while (values[j] > pivot) {
+                    j--;
+                }
+                if (i <= j) {
+                    long swap = values[i];
+                    values[i] = values[j];
+                    values[j] = swap;
+                    i++;
+                    j--;
+                }
+            }
+            if (k <= j) {
+                right = j;
+            } else if (k >= i) {
+                left = i;
+            } else {
+                return values[k];
+            }
+        }
+        return values[k];
     }
 
     private static long ceilDiv(long a, long b) {

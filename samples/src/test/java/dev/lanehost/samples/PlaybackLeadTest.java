@@ -55,6 +55,22 @@ class PlaybackLeadTest {
     }
 
     @Test
+    void selectionFindsTheKthSmallestLikeASort() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        for (int round = 0; round < 200; round++) {
+            int n = 1 + random.nextInt(300);
+            long[] values = new long[n];
+            for (int i = 0; i < n; i++) {
+                values[i] = random.nextInt(50); // many duplicates
+            }
+            long[] sorted = values.clone();
+            java.util.Arrays.sort(sorted);
+            int k = random.nextInt(n);
+            assertEquals(sorted[k], PlaybackLead.select(values.clone(), n, k), "n " + n + ", k " + k);
+        }
+    }
+
+    @Test
     void badSettingsAreRefused() {
         assertThrows(IllegalArgumentException.class, () -> PlaybackLead.adaptive(0, TICK, 2, 4));
         assertThrows(IllegalArgumentException.class, () -> PlaybackLead.adaptive(PERIOD, TICK, 0, 4));

@@ -84,6 +84,37 @@ class PlaybackRendererTest {
         }
     }
 
+    /**
+     * SINGLE_THREAD, so the renderer's turns and the playing both run on this thread and no timer thread contends:
+     * counted in rounds of ticks, and the first of many rounds that allocates nothing passes (the JIT needs rounds
+     * to compile the path; a count, never a time).
+     */
+    @Test
+    void aSteadyTickAllocatesNothing() {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        ByteBuffer period = ByteBuffer.allocateDirect(PERIOD_FRAMES * FRAME_BYTES);
+        try (SpscByteRing ring = SpscByteRing.allocate(16 * 1024);
+             ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            PlaybackRenderer renderer = new PlaybackRenderer(ring, FRAME_BYTES, PERIOD_FRAMES, TICK,
+                    PlaybackLead.adaptive(PERIOD_NANOS, TICK.toNanos(), 2, 8), null, COUNTING);
+            runtime.spawn("renderer", () -> renderer);
+            long allocated = Long.MAX_VALUE;
+            for (int round = 0; round < 40 && allocated != 0; round++) {
+                long ticksAtStart = renderer.ticks();
+                long before = threads.getCurrentThreadAllocatedBytes();
+                while (renderer.ticks() < ticksAtStart + 100) {
+                    runtime.drain();
+                    if (ring.readable() >= period.capacity()) { // play a period, as the native callback would
+                        period.clear();
+                        ring.read(period);
+                    }
+                }
+                allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            }
+            assertEquals(0, allocated, "bytes allocated by 100 ticks, in the last of the rounds");
+        }
+    }
+
     @Test
     void aLeadThatDoesNotFitTheRingIsRefused() {
         try (SpscByteRing ring = SpscByteRing.allocate(1024)) {
