@@ -116,7 +116,7 @@ final class HostedScheduler extends Scheduler {
     void stop() {
         running = false;
         LockSupport.unpark(worker);
-        timer.interrupt();
+        timers.wake();
         boolean interrupted = false;
         for (Thread thread : List.of(worker, timer)) {
             if (thread == Thread.currentThread()) {
@@ -179,22 +179,16 @@ final class HostedScheduler extends Scheduler {
         budgets.minFastNanos(budget.fastNanos);
     }
 
-    /** Interrupts the timer thread's wait (a Condition wait ignores a bare unpark). */
     @Override
     void wakeBudgetWatch() {
-        timer.interrupt();
+        timers.wake();
     }
 
     private void runTimers() {
+        timers.waitOn(Thread.currentThread()); // before the first look at running: stop() then reliably wakes it
         long wait = maxTimerWaitNanos;
         while (running) {
-            try {
-                timers.awaitDue(System::nanoTime, wait);
-            } catch (InterruptedException e) {
-                if (!running) {
-                    return;
-                }
-            }
+            timers.awaitDue(System::nanoTime, wait);
             timers.fireDue(System.nanoTime());
             lanes.observeAll(System.nanoTime());
             wait = budgets.observe(System.nanoTime(), maxTimerWaitNanos);

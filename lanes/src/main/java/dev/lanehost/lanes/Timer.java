@@ -55,6 +55,8 @@ public final class Timer implements Comparable<Timer> {
     private final TurnCallback callback;
     /** A repeating timer's one letter, offered again each period (a letter may be queued again once taken); else null. */
     private final Letter.TimerDue letter;
+    /** Its node in the queue's arrival inbox, reused by every re-arm. */
+    final TimerQueue.Arrival arrival = new TimerQueue.Arrival(this);
     /**
      * When it is due, and its tie-break: creation order, then re-arming order. Written only while the timer is in no
      * heap (before its first arming, and by its own turn before re-arming), and published by the queue's lock.
@@ -164,7 +166,7 @@ public final class Timer implements Comparable<Timer> {
         if (state != DUE) {
             return; // cancelled in its own callback, or its owner is halting
         }
-        // Not in any heap while DUE, so nobody else reads these; the queue's lock publishes them.
+        // Not in any heap while DUE, so nobody else reads these; the inbox's offer publishes them.
         deadline = nextDeadline(deadline, periodNanos, now);
         sequence = queue.nextSequence();
         if (STATE.compareAndSet(this, DUE, ARMED)) {

@@ -1,36 +1,53 @@
 package dev.lanehost.lanes;
 
+import dev.lanehost.lanes.internal.MpscNode;
+import dev.lanehost.lanes.internal.MpscQueue;
 import java.time.Duration;
 import java.util.PriorityQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 /**
  * The runtime's timer heap, ordered by deadline then creation. The HOSTED timer thread waits on it;
  * SINGLE_THREAD and SIMULATED fire due timers inline from {@code drain()}. Cancelled timers stay in the
  * heap until they reach the top and are dropped there (cancelling is O(1) and lock-free).
+ *
+ * <h2>Arrival protocol</h2>
+ * <ol>
+ *   <li>Any thread arms a timer by {@link #add}: it offers the timer's arrival node to a lock-free MPSC inbox (one
+ *       atomic exchange; a repeating timer re-arms with the same node, so a periodic tick allocates nothing and
+ *       never queues on a lock), then reads the deadline the consumer waits towards.</li>
+ *   <li>The consumer (the timer thread, or the draining thread) moves the inbox into the heap before it looks at
+ *       the heap. Only it touches the heap; the lock orders consecutive consumers and is never contended by adders.</li>
+ *   <li>To wait, the timer thread publishes the deadline it will sleep towards, re-checks the inbox, and parks only
+ *       if it is empty. An adder whose timer is due earlier unparks it. Both sides write then read a volatile, so one
+ *       sees the other; an unpark that comes before the park is kept as its permit. No wake-up is lost.</li>
+ * </ol>
  */
 final class TimerQueue {
-    /**
-     * Tries at the lock before {@link #add} queues for it: a contended {@code lock()} parks in a queue node it
-     * allocates, and a repeating timer re-arms from its owner's turn right after the timer thread fired it, often while
-     * that thread still holds the lock. The holder's sections are a few heap operations, so a handful of tries almost
-     * always get it, and a periodic tick stays allocation-free.
-     */
-    private static final int ADD_TRY_LOCKS = 64;
-    /**
-     * Then yields between tries, as many times: on a busy machine the holder may have been preempted inside its
-     * section, and giving up the CPU lets it finish; only after that does {@link #add} queue (and allocate).
-     */
-    private static final int ADD_YIELDS = 16;
+    /** The timer thread waits towards no deadline: adders need not wake it. */
+    private static final long NOT_WAITING = Long.MIN_VALUE;
 
     private final ReentrantLock lock = new ReentrantLock();
-    private final Condition earlier = lock.newCondition();
     private final PriorityQueue<Timer> heap = new PriorityQueue<>();
+    private final MpscQueue<Arrival> inbox = new MpscQueue<>();
     /** Ties between equal deadlines break by creation order. */
     private final AtomicLong nextSequence = new AtomicLong();
+    /** The deadline the parked timer thread will wake at by itself; NOT_WAITING when it is not about to park. */
+    private volatile long waitingUntil = NOT_WAITING;
+    /** The thread in {@link #awaitDue}, for adders and {@link #wake} to unpark. */
+    private volatile Thread waiter;
+
+    /** A timer's node in the inbox: one per timer, offered again each time a repeating timer re-arms. */
+    static final class Arrival extends MpscNode {
+        final Timer timer;
+
+        Arrival(Timer timer) {
+            this.timer = timer;
+        }
+    }
 
     /**
      * A timer due {@code delay} after {@code now} (saturating; a negative delay is due now), not yet armed; it
@@ -55,15 +72,26 @@ final class TimerQueue {
         }
     }
 
-    void add(Timer timer) {
-        lockForAdd();
-        try {
-            heap.add(timer);
-            if (heap.peek() == timer) {
-                earlier.signal(); // the timer thread may be sleeping towards a later deadline
-            }
-        } finally {
-            lock.unlock();
+    /** Arms a timer. Any thread; lock-free. @return true if it woke the timer thread (it slept towards a later deadline) */
+    boolean add(Timer timer) {
+        inbox.offer(timer.arrival);
+        if (timer.deadline < waitingUntil) {
+            wake();
+            return true;
+        }
+        return false;
+    }
+
+    /** The thread that will wait in {@link #awaitDue}, registered before it first checks whether to stop. */
+    void waitOn(Thread thread) {
+        waiter = thread;
+    }
+
+    /** Wakes the timer thread from {@link #awaitDue} (a budget watch's turn arrived, or the runtime stops). Any thread. */
+    void wake() {
+        Thread sleeping = waiter;
+        if (sleeping != null) {
+            LockSupport.unpark(sleeping);
         }
     }
 
@@ -120,39 +148,50 @@ final class TimerQueue {
     }
 
     /**
-     * HOSTED timer thread: waits until the earliest armed timer is due, a new earlier timer arrives, or
-     * {@code maxWaitNanos} passes, whichever is first.
+     * HOSTED timer thread: waits until the earliest armed timer is due, an earlier timer arrives, {@link #wake} is
+     * called, or {@code maxWaitNanos} passes, whichever is first (or returns early, spuriously: callers loop).
      */
-    void awaitDue(java.util.function.LongSupplier clock, long maxWaitNanos) throws InterruptedException {
+    void awaitDue(LongSupplier clock, long maxWaitNanos) {
+        long now = clock.getAsLong();
+        long wait;
         lock.lock();
         try {
             Timer top = topArmed();
-            long wait = top == null ? maxWaitNanos : Math.min(maxWaitNanos, top.deadline - clock.getAsLong());
-            if (wait > 0) {
-                earlier.await(wait, TimeUnit.NANOSECONDS);
-            }
+            wait = top == null ? maxWaitNanos : Math.min(maxWaitNanos, top.deadline - now);
         } finally {
             lock.unlock();
         }
+        if (wait <= 0) {
+            return;
+        }
+        try {
+            if (announceWait(now + wait)) {
+                LockSupport.parkNanos(this, wait);
+            }
+        } finally {
+            endWait();
+        }
     }
 
-    private void lockForAdd() {
-        for (int i = 0; i < ADD_TRY_LOCKS; i++) {
-            if (lock.tryLock()) {
-                return;
-            }
-            Thread.onSpinWait();
+    /** Step 3's announce-then-re-check. @return true if the inbox is still empty: the waiter may park */
+    boolean announceWait(long until) {
+        waitingUntil = until;
+        return inbox.isEmpty();
+    }
+
+    void endWait() {
+        waitingUntil = NOT_WAITING;
+    }
+
+    /** The consumer, under the lock: the timers armed since it last looked join the heap. */
+    private void takeArrivals() {
+        for (Arrival arrival; (arrival = inbox.poll()) != null; ) {
+            heap.add(arrival.timer);
         }
-        for (int i = 0; i < ADD_YIELDS; i++) {
-            Thread.yield();
-            if (lock.tryLock()) {
-                return;
-            }
-        }
-        lock.lock();
     }
 
     private Timer topArmed() {
+        takeArrivals();
         Timer top;
         while ((top = heap.peek()) != null && !top.isArmed()) {
             heap.poll();
