@@ -13,8 +13,8 @@ import java.util.function.Supplier;
  *
  * <ul>
  *   <li>{@link Profile#HOSTED} ({@code HostedScheduler}): a worker thread runs the normal queue and a timer
- *       thread fires timers. Lanes are driven by their hosts. (The multi-worker pool with stealing arrives
- *       with its issue, on this same run-queue code.)</li>
+ *       thread fires timers. Lanes are driven by their hosts. (A multi-worker pool with
+ *       stealing will run on this same run-queue code.)</li>
  *   <li>{@link Profile#SINGLE_THREAD} ({@code DrainScheduler}): no threads at all; the host calls
  *       {@link #drain()} or {@link #runUntilIdle(Duration)}, which also fire due timers.</li>
  *   <li>{@link Profile#SIMULATED} ({@code SimulatedScheduler}): as SINGLE_THREAD, plus a virtual clock
