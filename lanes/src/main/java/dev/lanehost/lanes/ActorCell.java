@@ -424,6 +424,6 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
                 : scheduled != 0 ? Snapshot.ActorState.READY
                 : Snapshot.ActorState.IDLE;
         return new Snapshot.ActorRow(id, name, placement.toString(), state, depth, context.turns(),
-                turnStarted == 0 ? 0 : Math.max(0, now - turnStarted), 0);
+                turnStarted == 0 ? 0 : Math.max(0, now - turnStarted), context.clock.strikes());
     }
 }

@@ -19,7 +19,7 @@ public record Snapshot(long takenAtNanos, List<ActorRow> actors, List<LaneRow> l
      * @param queueDepth      letters waiting in the mailbox (a count, never a walk; exact when nobody is sending)
      * @param turns           turns completed
      * @param currentTurnNanos how long the current turn has been running, 0 if none
-     * @param strikes         budget strikes (turn budgets arrive with their issue; 0 until then)
+     * @param strikes         turns in a row that ran past the slow budget (the turn budget halts the actor at its ceiling)
      */
     public record ActorRow(long id, String name, String placement, ActorState state, int queueDepth, long turns,
                            long currentTurnNanos, int strikes) {

@@ -170,6 +170,11 @@ final class TurnClock {
 
     // ---------------------------------------------------------------- observers
 
+    /** Turns in a row that ran past the slow budget, as of the last turn. Any thread (a racy read of an int). */
+    int strikes() {
+        return strikes;
+    }
+
     /** The runtime clock when the running turn began, or 0 between turns. Any thread. */
     long startedNanos() {
         return (long) STARTED.getAcquire(this);

@@ -85,6 +85,8 @@ class TurnBudgetTest {
             }
             runtime.runUntilIdle(Duration.ZERO);
             assertFalse(slow.isTerminated(), "a turn within budget between strikes starts the count again");
+            assertEquals(2, runtime.snapshot().actors().stream().filter(row -> row.name().equals("slow")).findFirst().orElseThrow().strikes(),
+                    "the snapshot shows the strikes so far");
             slow.tell(2_500);
             slow.tell(2_500);
             runtime.runUntilIdle(Duration.ZERO);
