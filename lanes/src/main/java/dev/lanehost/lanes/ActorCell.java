@@ -302,12 +302,7 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
             if (exitReason == null) {
                 Letter letter = context.isHydrating() ? new Letter.Start() : mailbox.take();
                 if (letter != null) {
-                    home.turnStarting(this);
-                    if (runtime.budgetWatchAsleep) {
-                        runtime.wakeBudgetWatch(); // the first turn after a quiet spell; a plain load otherwise
-                    }
-                    band = context.run(letter);
-                    home.turnEnded();
+                    band = turn(letter);
                     ran = 1;
                 }
             }
@@ -317,6 +312,23 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
         } finally {
             TURN_LOCK.setRelease(this, 0);
         }
+        afterRun(band);
+        return ran;
+    }
+
+    /** One turn, in its run queue's turn slot (where the budget watch finds it). */
+    private int turn(Letter letter) {
+        home.turnStarting(this);
+        if (runtime.budgetWatchAsleep) {
+            runtime.wakeBudgetWatch(); // the first turn after a quiet spell; a plain load otherwise
+        }
+        int band = context.run(letter);
+        home.turnEnded();
+        return band;
+    }
+
+    /** After the turn lock is let go: requeue (in {@code band}) if there is more to do, else clear the scheduled flag. */
+    private void afterRun(int band) {
         if (runtime.isClosed()) {
             releaseLateLettersAfterClose();
         }
@@ -328,7 +340,6 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
                 home.offer(this, band);
             }
         }
-        return ran;
     }
 
     /** Under the turn lock, once halted: the teardown the first time, then only late letters. */

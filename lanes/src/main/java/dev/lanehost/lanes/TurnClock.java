@@ -41,6 +41,8 @@ final class TurnClock {
 
     private final ActorCell cell;
     private final BudgetLimits limits;
+    /** SINGLE_THREAD: nothing raises flags mid-turn; the runner computes them when the turn returns. */
+    private final boolean afterTurn;
     /** Runtime clock at the start of the running turn, 0 between turns. */
     @SuppressWarnings("unused")
     private long startedNanos;
@@ -55,6 +57,7 @@ final class TurnClock {
     TurnClock(ActorCell cell, BudgetLimits limits) {
         this.cell = cell;
         this.limits = limits;
+        this.afterTurn = cell.runtime.budgetClock == RuntimeContext.BudgetClock.AFTER_TURN;
     }
 
     // ---------------------------------------------------------------- the runner
@@ -78,15 +81,20 @@ final class TurnClock {
      * @return {@link RunQueue#SLOW_BAND} after a turn that was asked to yield, else {@link RunQueue#READY_BAND}
      */
     int settle(long started) {
-        boolean afterTurn = cell.runtime.budgetClock == RuntimeContext.BudgetClock.AFTER_TURN;
         long flags = afterTurn
                 ? limits.earnedByTheEnd(cell.runtime.nanoTime() - started, (word() & BudgetLimits.START) != 0)
                 : word() & BudgetLimits.FLAGS;
         STARTED.setRelease(this, 0L);
         if ((flags & (BudgetLimits.YIELD | BudgetLimits.STRIKE | BudgetLimits.DISRUPT)) == 0) {
-            strikes = 0;
-            return RunQueue.READY_BAND;
+            if (strikes != 0) {
+                strikes = 0;
+            }
+            return RunQueue.READY_BAND; // the common turn: this much stays inlined in it
         }
+        return settleFlags(flags);
+    }
+
+    private int settleFlags(long flags) {
         if (cell.isFrozen()) {
             return RunQueue.READY_BAND;
         }

@@ -61,49 +61,59 @@ final class TurnContext implements ActorContext {
      *         asked to yield, else {@link RunQueue#READY_BAND}
      */
     int run(Letter letter) {
+        // Kept small, with the dispatch and the fault path in methods of their own, so the JIT inlines this whole
+        // turn into the runner's loop: every byte here is on the path of every turn.
         turnThread = Thread.currentThread();
         long started = clock.begin(letter instanceof Letter.Start);
         idle.turnStarted(letter, started);
-        int band = RunQueue.READY_BAND;
         try {
-            switch (letter) {
-                case Letter.Message sent -> behavior.receive(this, sent.message);
-                case Letter.Task submitted -> submitted.task.run(this);
-                case Letter.SignalFired fired -> {
-                    if (fired.signal.incarnation == cell.incarnation()) {
-                        fired.signal.run(this, fired.payload);
-                    } // else delivered to a life a hydration ended: dropped
-                }
-                case Letter.TimerDue due -> {
-                    if (due.timer.incarnation == cell.incarnation()) {
-                        due.timer.run(this);
-                    }
-                }
-                case Letter.ParkCompleted completed -> {
-                    if (completed.park.incarnation == cell.incarnation()) {
-                        completed.park.consume(this);
-                    } else {
-                        completed.park.releaseUnconsumed();
-                    }
-                }
-                case Letter.DownNotice notice -> behavior.receive(this, notice.down);
-                case Letter.Exit exit -> cell.halt(new ExitReason.Linked(exit.peer, exit.reason));
-                case Letter.Start start -> start();
-            }
+            dispatch(letter);
         } catch (Throwable failure) {
-            if (!clock.disrupted()) {
-                // A turn runs at most once after its actor halts, so this logs once per actor (once per life).
-                cell.faulted(new ExitReason.Failed(failure), () -> RuntimeLog.turnFailed(cell.describe(), failure));
-            } // else disrupted, whatever it threw last: settled below as a budget fault
+            failed(failure); // while a fresh start is still marked hydrating, so its fault retires the actor
         } finally {
             turnThread = null;
-            if (letter instanceof Letter.Start) {
-                hydrating = false; // the fresh state has started (or its start faulted and retired the actor)
-            }
-            band = clock.settle(started);
-            TURNS.setRelease(this, (long) TURNS.get(this) + 1);
         }
+        if (hydrating && letter instanceof Letter.Start) {
+            hydrating = false; // the fresh state has started, or its start faulted and retired the actor
+        }
+        int band = clock.settle(started);
+        TURNS.setRelease(this, (long) TURNS.get(this) + 1);
         return band;
+    }
+
+    private void dispatch(Letter letter) throws Exception {
+        switch (letter) {
+            case Letter.Message sent -> behavior.receive(this, sent.message);
+            case Letter.Task submitted -> submitted.task.run(this);
+            case Letter.SignalFired fired -> {
+                if (fired.signal.incarnation == cell.incarnation()) {
+                    fired.signal.run(this, fired.payload);
+                } // else delivered to a life a hydration ended: dropped
+            }
+            case Letter.TimerDue due -> {
+                if (due.timer.incarnation == cell.incarnation()) {
+                    due.timer.run(this);
+                }
+            }
+            case Letter.ParkCompleted completed -> {
+                if (completed.park.incarnation == cell.incarnation()) {
+                    completed.park.consume(this);
+                } else {
+                    completed.park.releaseUnconsumed();
+                }
+            }
+            case Letter.DownNotice notice -> behavior.receive(this, notice.down);
+            case Letter.Exit exit -> cell.halt(new ExitReason.Linked(exit.peer, exit.reason));
+            case Letter.Start start -> start();
+        }
+    }
+
+    /** The turn threw: a fault for the supervisor, unless the budget disrupted it (settled as a budget fault). */
+    private void failed(Throwable failure) {
+        if (!clock.disrupted()) {
+            // A turn runs at most once after its actor halts, so this logs once per actor (once per life).
+            cell.faulted(new ExitReason.Failed(failure), () -> RuntimeLog.turnFailed(cell.describe(), failure));
+        }
     }
 
     private void start() throws Exception {
