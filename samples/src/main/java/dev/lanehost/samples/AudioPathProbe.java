@@ -136,11 +136,14 @@ public final class AudioPathProbe {
             server = JackServer.start(name, SAMPLE_RATE, PERIOD_FRAMES, 0, log, TIMEOUT);
         }
         boolean ok;
+        JackLogWatch watch = JackLogWatch.start(log);
         try {
             ok = run(server, laneDriving, seconds, warmUp, allocate, logDirectory);
         } finally {
             server.close();
+            watch.close();
         }
+        writeLateCycles(watch, logDirectory);
         JackServer.LateCycles lanehost = server.lateCycles("lanehost");
         JackServer.LateCycles plain = server.lateCycles("plain");
         System.out.printf("jackd late cycles (own fault: callback still running / not yet scheduled): lanehost %d / %d, plain %d / %d%n",
@@ -351,6 +354,26 @@ public final class AudioPathProbe {
                 consumer.thread().getName(), bytes, periods, (last.nanos() - first.nanos()) / 1e9, periods == 0 ? 0.0 : (double) bytes / periods);
         printSlowCallbacks(probe, setting.logDirectory());
         return consumer.firstMismatch() < 0 && consumer.samples() == samplesWritten;
+    }
+
+    /**
+     * jackd's late-cycle lines with the time they were read (within 20 ms of the event) into {@code late-cycles.txt},
+     * to line up with the slow callbacks and the JVM's log.
+     */
+    private static void writeLateCycles(JackLogWatch watch, Path directory) {
+        long jvmStart = System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(ManagementFactory.getRuntimeMXBean().getUptime());
+        StringBuilder lines = new StringBuilder("# read at (System.nanoTime), JVM uptime ms (approx.), jackd's line\n");
+        for (JackLogWatch.Line line : watch.linesContaining("was not finished")) {
+            lines.append(line.nanos()).append(' ').append(String.format("%.1f", (line.nanos() - jvmStart) / 1e6)).append(' ')
+                    .append(line.text()).append('\n');
+        }
+        Path file = directory.resolve("late-cycles.txt");
+        try {
+            Files.writeString(file, lines);
+            System.out.println("jackd's late-cycle lines, dated: " + file);
+        } catch (IOException e) {
+            System.out.println("late cycles: could not write " + file + ": " + e.getMessage());
+        }
     }
 
     /** The scheduling the process threads really got (read back from /proc), and jackd's real-time threads. */
