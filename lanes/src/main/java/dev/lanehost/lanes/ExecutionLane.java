@@ -2,6 +2,7 @@ package dev.lanehost.lanes;
 
 import dev.lanehost.lanes.internal.LaneBinding;
 import dev.lanehost.lanes.internal.StallWatch;
+import dev.lanehost.lanes.internal.WorkFlag;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.LongAdder;
@@ -67,6 +68,8 @@ public final class ExecutionLane {
     private final String name;
     private final RuntimeContext runtime;
     final RunQueue queue;
+    /** The queue's work flag, held here so an empty drive reads it without going through the queue. */
+    private final WorkFlag work;
     /**
      * False only for the private lane of {@link ActorRuntime#warmUpThread()}: it renames no thread, logs
      * nothing and has no teardown.
@@ -79,6 +82,14 @@ public final class ExecutionLane {
     private final AtomicLong stallReports;
     /** Bound thread only. */
     private boolean driving;
+    /**
+     * The bound thread as it knows itself: written only by a thread that has just bound the lane (its own
+     * identity) or is releasing it (null), so it equals {@link Thread#currentThread()} exactly when the
+     * caller is the bound thread: a live bound thread is never displaced, and only it releases. Plain, and
+     * read only by a thread comparing it with itself: the drive's fast path checks the binding with this
+     * one load instead of going through the {@code LaneBinding}. Other threads ask the binding.
+     */
+    private Thread driver;
     // Written by the bound thread with release, read by observers with acquire.
     @SuppressWarnings("unused")
     private long drives;
@@ -104,6 +115,7 @@ public final class ExecutionLane {
         this.name = name;
         this.runtime = runtime;
         this.queue = queue;
+        this.work = queue.work;
         this.registered = registered;
         this.binding = new LaneBinding(name, registered, this::queuedLetters);
         this.close = new LaneClose(this, runtime);
@@ -139,8 +151,8 @@ public final class ExecutionLane {
     public int drive(int maxTurns, DriveCounts out) {
         // The common host callback — bound to this thread, not nested, open, nothing queued — kept small
         // enough for the JIT to inline into the caller's upcall; everything else takes the full path.
-        if (out != null && maxTurns >= 0 && binding.boundThread() == Thread.currentThread() && !driving
-                && !runtime.isClosed() && queue.isEmptyForConsumer()) {
+        if (out != null && maxTurns >= 0 && driver == Thread.currentThread() && !driving
+                && !runtime.isClosed() && !work.isRaised()) {
             DRIVES.setRelease(this, (long) DRIVES.get(this) + 1);
             out.set(0, queuedLetters());
             return DRIVE_OK;
@@ -170,8 +182,10 @@ public final class ExecutionLane {
             tearDownOnLaneThread();
             return refuse(out, DriveStatus.CLOSED);
         }
-        if (queue.depth() == 0) {
-            // The common host callback: nothing to do. Count the drive (for the stall watch) and leave.
+        work.lower(); // then look at the whole queue; every path below raises it again if work is left
+        if (queue.isEmptyForConsumer()) {
+            // Nothing to do after all (the flag was raised by work an earlier drive took, or the binding or
+            // the nesting check sent us here). Count the drive (for the stall watch) and leave.
             DRIVES.setRelease(this, (long) DRIVES.get(this) + 1);
             out.set(0, queuedLetters());
             return DriveStatus.OK.code();
@@ -196,6 +210,9 @@ public final class ExecutionLane {
             RuntimeLog.internalError("drive of lane " + name, unexpected);
         } finally {
             driving = false;
+            if (!queue.isEmptyForConsumer()) {
+                work.raise(); // maxTurns reached, or a sender still linking: the next drive must look
+            }
             DRIVES.setRelease(this, (long) DRIVES.get(this) + 1);
             if (ran > 0) {
                 lettersTaken(ran); // each turn took exactly one letter
@@ -254,6 +271,7 @@ public final class ExecutionLane {
             tearDownOnLaneThread();
             return DriveStatus.CLOSED;
         }
+        driver = null; // before the binding lets go: once it has, another thread may bind
         binding.release(current);
         return DriveStatus.OK;
     }
@@ -273,7 +291,19 @@ public final class ExecutionLane {
         if (runtime.isClosed()) {
             return DriveStatus.CLOSED;
         }
-        return binding.acquire(current) ? DriveStatus.OK : DriveStatus.WRONG_THREAD;
+        if (!binding.acquire(current)) {
+            return DriveStatus.WRONG_THREAD;
+        }
+        driver = current;
+        return DriveStatus.OK;
+    }
+
+    /**
+     * True if the calling thread is the one this lane is bound to. One load and the current thread's
+     * identity: for a host entry choosing state the bound thread reuses from drive to drive.
+     */
+    public boolean isBoundToCurrentThread() {
+        return driver == Thread.currentThread();
     }
 
     /** The thread this lane is bound to, or null before its first drive and after a release. */

@@ -1,6 +1,7 @@
 package dev.lanehost.lanes;
 
 import dev.lanehost.lanes.internal.MpscQueue;
+import dev.lanehost.lanes.internal.WorkFlag;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
@@ -45,6 +46,11 @@ final class RunQueue {
     private final String name;
     @SuppressWarnings("unchecked")
     private final MpscQueue<ActorCell>[] bands = new MpscQueue[BANDS];
+    /**
+     * Raised by every offer once its actor is in a band: a lane's empty drive reads this one word instead of
+     * the four bands (see {@link WorkFlag} for how the consumer lowers it).
+     */
+    final WorkFlag work = new WorkFlag();
     private final SchedulePolicy policy;
     /** Called after each offer, e.g. to unpark an idle worker; null for lanes (their host drives them). */
     private final Runnable waker;
@@ -84,6 +90,7 @@ final class RunQueue {
     /** Queues an actor in a band. Any thread. */
     void offer(ActorCell cell, int band) {
         bands[band].offer(cell); // counts the offer on the band's producer line: senders share no counter with the consumer
+        work.raise(); // after the offer's exchange: the flag's handshake needs the node in first
         if (waker != null) {
             waker.run();
         }
@@ -109,7 +116,6 @@ final class RunQueue {
         return pooled == null ? queued : queued + (long) POOLED.getAcquire(pooled, band);
     }
 
-    /** Actors queued in all bands. */
     /**
      * True if no actor is queued or being queued in any band. The consumer only (it reads each band's
      * head): the one thread that drains this queue, as a lane's bound thread does.
@@ -126,6 +132,7 @@ final class RunQueue {
         return true;
     }
 
+    /** Actors queued in all bands. */
     long depth() {
         long total = 0;
         for (int band = 0; band < BANDS; band++) {

@@ -65,6 +65,21 @@ class LaneBindingTest {
     }
 
     @Test
+    void aThreadThatReleasedTheLaneBindsItAgainOnItsNextDriveEvenWithNothingQueued() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            ExecutionLane lane = runtime.registerLane("frame");
+            Thread host = onNewThread("host-A", () -> {
+                lane.drive(0);
+                lane.release();
+                DriveResult again = lane.drive(0); // an empty lane: the drive's shortest path
+                return again.status() == DriveStatus.OK ? lane.boundThread() : null;
+            });
+            assertEquals("host-A", host == null ? null : host.getName(), "bound again by the drive after its release");
+            assertEquals(1, lane.rebinds());
+        }
+    }
+
+    @Test
     void aLiveBoundThreadIsNeverDisplacedButMayReleaseTheLane() throws Exception {
         try (ActorRuntime runtime = ActorRuntime.builder(Profile.SINGLE_THREAD).laneCloseGrace(java.time.Duration.ZERO).build()) {
             ExecutionLane lane = runtime.registerLane("frame");

@@ -109,6 +109,21 @@ class LaneTest {
     }
 
     @Test
+    void actorsABoundedDriveLeftQueuedRunOnTheNextDriveThoughNothingNewArrived() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            ExecutionLane lane = runtime.registerLane("audio");
+            ActorRef a = runtime.spawnOnLane("audio", "a", () -> (context, message) -> { });
+            ActorRef b = runtime.spawnOnLane("audio", "b", () -> (context, message) -> { });
+            assertEquals(2, onHost(() -> lane.drive(0)).turns(), "both started");
+            a.tell("x");
+            b.tell("y");
+            assertEquals(new DriveResult(DriveStatus.OK, 1, 1), onHost(() -> lane.drive(1)));
+            // No send since: only the bounded drive's own look can tell the next drive that b is waiting.
+            assertEquals(new DriveResult(DriveStatus.OK, 1, 0), onHost(() -> lane.drive(0)));
+        }
+    }
+
+    @Test
     void maxTurnsBoundsADriveAndZeroDrainsToQuiescence() throws Exception {
         try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
             ExecutionLane lane = runtime.registerLane("audio");

@@ -151,8 +151,8 @@ public final class HostAbi implements AutoCloseable {
             this(lane, new DriveCounts());
         }
 
-        DriveCounts countsFor(Thread current) {
-            return lane.boundThread() == current ? boundThreadCounts : new DriveCounts();
+        DriveCounts countsForCurrentThread() {
+            return lane.isBoundToCurrentThread() ? boundThreadCounts : new DriveCounts();
         }
     }
 

@@ -33,6 +33,12 @@ final class HostEntries {
 
     private volatile HostAbi abi;
     /**
+     * The host ABI's lane handles, held here so {@code lane_drive} reaches its lane without first loading
+     * {@link #abi}: the table is cleared before {@link #detach()}, so a handle found here is still exported,
+     * and a miss is when to ask whether the host ABI has closed.
+     */
+    private final HandleTable<HostAbi.ExportedLane> lanes;
+    /**
      * The host's ring references, kept past {@link #detach()}: a release after close may be the one that
      * frees a ring's memory, so it must still find its reference.
      */
@@ -43,6 +49,7 @@ final class HostEntries {
     HostEntries(HostAbi abi) {
         this.abi = abi;
         this.ringReferences = abi.ringReferences;
+        this.lanes = abi.lanes;
     }
 
     /** The host ABI and its runtime have both closed: the stubs, which live forever, let go of everything. */
@@ -64,19 +71,16 @@ final class HostEntries {
 
     int laneDrive(long laneHandle, int maxTurns, long counts) {
         try {
-            HostAbi host = abi;
-            if (host == null) {
-                return closed();
-            }
-            HostAbi.ExportedLane exported = host.lanes.lookup(laneHandle);
+            HostAbi.ExportedLane exported = lanes.lookup(laneHandle);
             if (exported == null) {
-                return host.closed ? closed() : fail(CallStatus.INVALID_ARGUMENT, unknown("lane", laneHandle));
+                HostAbi host = abi;
+                return host == null || host.closed ? closed() : fail(CallStatus.INVALID_ARGUMENT, unknown("lane", laneHandle));
             }
             ExecutionLane lane = exported.lane();
             if (maxTurns < 0) {
                 return fail(CallStatus.INVALID_ARGUMENT, "max_turns must be >= 0, got " + maxTurns);
             }
-            DriveCounts out = exported.countsFor(Thread.currentThread());
+            DriveCounts out = exported.countsForCurrentThread();
             int code = lane.drive(maxTurns, out);
             if (code != DRIVE_OK) {
                 return fromDrive(lane, DRIVE_STATUSES[code]);

@@ -1,0 +1,61 @@
+package dev.lanehost.lanes.internal;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * One word that says a queue may hold work, so that its consumer's "anything to do?" is a single load
+ * instead of a look at every band of its run queue. A lane's host calls back far more often than there is
+ * work, and an empty drive is that one load.
+ *
+ * <h2>Protocol</h2>
+ * <ol>
+ *   <li>A producer, <em>after</em> its node is in the queue by a volatile write (the MPSC queue's exchange),
+ *       reads the flag (volatile) and raises it if it was down. A raised flag is left alone, so producers
+ *       write this line only when the queue goes from idle to busy.</li>
+ *   <li>The consumer reads the flag; down means every node offered before this read (in happens-before)
+ *       has been taken.</li>
+ *   <li>The consumer may lower the flag only right before it looks at the whole queue itself (volatile
+ *       store, then volatile loads of the queue), and it raises the flag again if that look, or the work it
+ *       does after, leaves anything queued.</li>
+ * </ol>
+ * Steps 1 and 3 are a Dekker handshake: the producer writes the queue then reads the flag, the consumer
+ * writes the flag then reads the queue, all volatile, so at least one of them sees the other: either the
+ * consumer's look finds the node, or the producer finds the flag down and raises it. Over-raising is
+ * harmless (the consumer looks, finds nothing, lowers it); a lost raise is what must never happen.
+ */
+public final class WorkFlag {
+    private static final VarHandle RAISED;
+
+    static {
+        try {
+            RAISED = MethodHandles.lookup().findVarHandle(WorkFlag.class, "raised", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    @SuppressWarnings("unused")
+    private volatile int raised;
+
+    /** A producer, after its offer; or the consumer, when its look left work queued. */
+    public void raise() {
+        if ((int) RAISED.getVolatile(this) == 0) {
+            // Release is enough for the store: the handshake's ordering is the volatile read above.
+            RAISED.setRelease(this, 1);
+        }
+    }
+
+    /** Consumer: false only if everything offered before this call has been taken. */
+    public boolean isRaised() {
+        return (int) RAISED.getVolatile(this) != 0;
+    }
+
+    /**
+     * Consumer, right before it looks at the whole queue: the volatile store keeps that look from moving
+     * ahead of it. The caller must {@link #raise()} again if work remains when it is done.
+     */
+    public void lower() {
+        RAISED.setVolatile(this, 0);
+    }
+}
