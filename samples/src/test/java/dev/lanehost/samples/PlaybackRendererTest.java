@@ -103,7 +103,7 @@ class PlaybackRendererTest {
                 long ticksAtStart = renderer.ticks();
                 long before = threads.getCurrentThreadAllocatedBytes();
                 while (renderer.ticks() < ticksAtStart + 100) {
-                    runtime.drain();
+                    runtime.runUntilIdle(Duration.ZERO); // an enum back, where drain() returns a new DrainResult
                     if (ring.readable() >= period.capacity()) { // play a period, as the native callback would
                         period.clear();
                         ring.read(period);
