@@ -83,6 +83,8 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
     private volatile boolean frozen;
     /** Letters this mailbox holds before it refuses messages and tasks. */
     private final long mailboxCapacity;
+    /** HOSTED: the budget watch looks for this actor's turns in its run queue's turn slot. */
+    private final boolean watched;
     /** What the actor was spawned with: a restart spawns its successor from them. */
     final SpawnOptions options;
     final Supplier<? extends Behavior> factory;
@@ -104,6 +106,7 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
         this.mailboxCapacity = mailboxCapacity;
         this.options = options;
         this.factory = factory;
+        this.watched = runtime.budgetClock == RuntimeContext.BudgetClock.WATCH;
         // The start is the first letter: it runs on the actor's placement, never on the spawner's thread.
         mailbox.offer(new Letter.Start());
     }
@@ -198,13 +201,17 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
             return Delivery.TERMINATED;
         }
         if (!mailbox.admits(mailboxCapacity)) {
-            runtime.refusedLetters.increment();
-            if (lane != null) {
-                lane.letterRefused();
-            }
-            return Delivery.FULL;
+            return refused();
         }
         return deliver(letter) ? Delivery.QUEUED : Delivery.TERMINATED;
+    }
+
+    private Delivery refused() {
+        runtime.refusedLetters.increment();
+        if (lane != null) {
+            lane.letterRefused();
+        }
+        return Delivery.FULL;
     }
 
     @Override
@@ -318,6 +325,9 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
 
     /** One turn, in its run queue's turn slot (where the budget watch finds it). */
     private int turn(Letter letter) {
+        if (!watched) {
+            return context.run(letter); // no budget watch to find the turn: SINGLE_THREAD, SIMULATED
+        }
         home.turnStarting(this);
         if (runtime.budgetWatchAsleep) {
             runtime.wakeBudgetWatch(); // the first turn after a quiet spell; a plain load otherwise

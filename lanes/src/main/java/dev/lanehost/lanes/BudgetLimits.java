@@ -18,6 +18,8 @@ final class BudgetLimits {
     static final long DISRUPT = 4;
     /** Set by the runner: this turn is the actor's start. */
     static final long START = 8;
+    /** The flags a turn earns (not {@link #START}). */
+    static final long EARNED = YIELD | STRIKE | DISRUPT;
     /** Bits below the turn generation. */
     static final int FLAG_BITS = 4;
     static final long FLAGS = (1L << FLAG_BITS) - 1;

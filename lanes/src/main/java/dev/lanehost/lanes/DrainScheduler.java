@@ -70,6 +70,7 @@ sealed class DrainScheduler extends Scheduler permits SimulatedScheduler {
             lanes.observeAll(nanoTime());
             return new DrainResult(turns, fired, runnable(host));
         } finally {
+            normal.forgetTurnEndClock();
             drainer.set(null);
         }
     }
@@ -116,6 +117,7 @@ sealed class DrainScheduler extends Scheduler permits SimulatedScheduler {
                 }
             }
         } finally {
+            normal.forgetTurnEndClock();
             drainer.set(null);
         }
     }

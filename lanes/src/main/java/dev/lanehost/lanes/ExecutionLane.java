@@ -210,6 +210,7 @@ public final class ExecutionLane {
             RuntimeLog.internalError("drive of lane " + name, unexpected);
         } finally {
             driving = false;
+            queue.forgetTurnEndClock();
             if (!queue.isEmptyForConsumer()) {
                 work.raise(); // maxTurns reached, or a sender still linking: the next drive must look
             }

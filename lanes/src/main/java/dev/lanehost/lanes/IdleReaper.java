@@ -29,8 +29,8 @@ final class IdleReaper {
 
     /** A turn began at {@code started}: activity, unless it is the check itself. */
     void turnStarted(Letter letter, long started) {
-        if (check == null || !(letter instanceof Letter.TimerDue due) || due.timer != check) {
-            lastActivityNanos = started;
+        if (check != null && (!(letter instanceof Letter.TimerDue due) || due.timer != check)) {
+            lastActivityNanos = started; // no check armed, nothing to measure: unneeded() starts the quiet itself
         }
     }
 
@@ -53,7 +53,6 @@ final class IdleReaper {
         }
         permanent = false;
         idleNanos = idle.toNanos();
-        lastActivityNanos = cell.runtime.nanoTime(); // quiet from now: this turn is activity
         arm();
     }
 
@@ -66,6 +65,7 @@ final class IdleReaper {
     }
 
     private void arm() {
+        lastActivityNanos = cell.runtime.nanoTime(); // quiet from now: this turn is activity
         long period = Math.max(1, idleNanos / 4);
         check = cell.runtime.arm(cell, Duration.ofNanos(period), period, this::check);
     }

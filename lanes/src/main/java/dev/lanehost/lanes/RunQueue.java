@@ -61,6 +61,12 @@ final class RunQueue {
     /** The actor whose turn the consumer is running, or null: the turn slot the budget watch reads. */
     @SuppressWarnings("unused")
     private volatile ActorCell running;
+    /**
+     * SINGLE_THREAD: the runtime clock when the consumer's last turn ended (the after-the-turn budget reads it
+     * there), so the next turn of the same drive starts at it instead of reading the clock again; 0 outside a
+     * drive. Consumer only.
+     */
+    private long turnEndClock;
     /** Turns the consumer has started, so the budget watch can tell a busy queue from an idle one. */
     @SuppressWarnings("unused")
     private volatile long turnsStarted;
@@ -185,6 +191,23 @@ final class RunQueue {
     /** The consumer's turn has returned. */
     void turnEnded() {
         RUNNING.setRelease(this, null);
+    }
+
+    /** The clock as the last turn of this drive ended, once: 0 if there is none (the turn reads the clock itself). */
+    long takeTurnEndClock() {
+        long now = turnEndClock;
+        turnEndClock = 0;
+        return now;
+    }
+
+    /** The after-the-turn budget read the clock as a turn ended: the next turn of this drive starts there. */
+    void turnEndedAt(long now) {
+        turnEndClock = now;
+    }
+
+    /** A drive is over: the next turn reads the clock. */
+    void forgetTurnEndClock() {
+        turnEndClock = 0;
     }
 
     /** The actor whose turn is running now, or null. Any thread. */

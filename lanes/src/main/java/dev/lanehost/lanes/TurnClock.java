@@ -43,6 +43,8 @@ final class TurnClock {
     private final BudgetLimits limits;
     /** SINGLE_THREAD: nothing raises flags mid-turn; the runner computes them when the turn returns. */
     private final boolean afterTurn;
+    /** SINGLE_THREAD: the running turn is the actor's start. Runner only. */
+    private boolean startTurn;
     /** Runtime clock at the start of the running turn, 0 between turns. */
     @SuppressWarnings("unused")
     private long startedNanos;
@@ -64,8 +66,15 @@ final class TurnClock {
 
     /** A turn begins (an actor's start if {@code start}). @return its start time */
     long begin(boolean start) {
-        PAUSE.setRelease(this, nextGeneration() | (start ? BudgetLimits.START : 0));
-        long now = cell.runtime.nanoTime();
+        if (afterTurn) {
+            startTurn = start; // nothing raises flags mid-turn here: the pause word stays as it is
+        } else {
+            PAUSE.setRelease(this, nextGeneration() | (start ? BudgetLimits.START : 0));
+        }
+        long now = cell.home.takeTurnEndClock(); // SINGLE_THREAD, inside a drive: the last turn's end, read already
+        if (now == 0) {
+            now = cell.runtime.nanoTime();
+        }
         STARTED.setRelease(this, now);
         return now;
     }
@@ -81,20 +90,27 @@ final class TurnClock {
      * @return {@link RunQueue#SLOW_BAND} after a turn that was asked to yield, else {@link RunQueue#READY_BAND}
      */
     int settle(long started) {
-        long flags = afterTurn
-                ? limits.earnedByTheEnd(cell.runtime.nanoTime() - started, (word() & BudgetLimits.START) != 0)
-                : word() & BudgetLimits.FLAGS;
+        long flags = afterTurn ? earnedByTheEnd(started) : word() & BudgetLimits.FLAGS;
         STARTED.setRelease(this, 0L);
-        if ((flags & (BudgetLimits.YIELD | BudgetLimits.STRIKE | BudgetLimits.DISRUPT)) == 0) {
-            if (strikes != 0) {
-                strikes = 0;
-            }
+        if ((flags & BudgetLimits.EARNED) == 0 && strikes == 0) {
             return RunQueue.READY_BAND; // the common turn: this much stays inlined in it
         }
         return settleFlags(flags);
     }
 
+    /** SINGLE_THREAD: the clock read once per turn, at its end, which is also where the drive's next turn starts. */
+    private long earnedByTheEnd(long started) {
+        long end = cell.runtime.nanoTime();
+        cell.home.turnEndedAt(end);
+        long flags = limits.earnedByTheEnd(end - started, startTurn);
+        return startTurn ? flags | BudgetLimits.START : flags;
+    }
+
     private int settleFlags(long flags) {
+        if ((flags & BudgetLimits.EARNED) == 0) {
+            strikes = 0; // a turn within budget clears the strikes
+            return RunQueue.READY_BAND;
+        }
         if (cell.isFrozen()) {
             return RunQueue.READY_BAND;
         }
@@ -121,9 +137,13 @@ final class TurnClock {
     long poll() {
         long word = (long) PAUSE.getOpaque(this);
         if ((word & BudgetLimits.DISRUPT) != 0) {
-            throw new TurnDisrupted("the turn of " + cell.describe() + " was disrupted: " + why(word));
+            throw disrupted(word); // the message is built out of line: this method stays small enough to inline
         }
         return word;
+    }
+
+    private TurnDisrupted disrupted(long word) {
+        return new TurnDisrupted("the turn of " + cell.describe() + " was disrupted: " + why(word));
     }
 
     // ---------------------------------------------------------------- the budget clock

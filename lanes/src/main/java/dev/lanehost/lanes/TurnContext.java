@@ -334,8 +334,12 @@ final class TurnContext implements ActorContext {
 
     private void checkTurnThread() {
         if (turnThread != Thread.currentThread()) {
-            throw new IllegalStateException("the context of actor " + cell.id + " (" + cell.name
-                    + ") was used outside its own turn, on " + Thread.currentThread().getName());
+            throw outsideTurn(); // built out of line, so every context call stays small enough to inline
         }
+    }
+
+    private IllegalStateException outsideTurn() {
+        return new IllegalStateException("the context of actor " + cell.id + " (" + cell.name
+                + ") was used outside its own turn, on " + Thread.currentThread().getName());
     }
 }
