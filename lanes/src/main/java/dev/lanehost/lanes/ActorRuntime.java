@@ -355,7 +355,7 @@ public final class ActorRuntime implements AutoCloseable {
      *       when that turn returns);</li>
      *   <li>a lane whose bound thread is alive is torn down by that thread's next drive (or bind/release),
      *       which then returns {@link DriveStatus#CLOSED}; close waits for it, on a latch per lane, at most
-     *       the lane close grace ({@link Builder#laneCloseGrace}) for all lanes together;</li>
+     *       the lane close grace ({@link RuntimeBuilder#laneCloseGrace}) for all lanes together;</li>
      *   <li>a lane never bound, released, whose thread has ended, or whose host did not drive it within the
      *       grace is torn down on this thread, and that is logged;</li>
      *   <li>normal actors are torn down on this thread (the HOSTED worker has stopped).</li>
