@@ -29,8 +29,9 @@ final class IdleReaper {
 
     /** A turn began at {@code started}: activity, unless it is the check itself. */
     void turnStarted(Letter letter, long started) {
+        // With no check armed there is nothing to measure: arming starts the quiet from its own turn.
         if (check != null && (!(letter instanceof Letter.TimerDue due) || due.timer != check)) {
-            lastActivityNanos = started; // no check armed, nothing to measure: unneeded() starts the quiet itself
+            lastActivityNanos = started;
         }
     }
 

@@ -71,7 +71,7 @@ final class TurnClock {
         } else {
             PAUSE.setRelease(this, nextGeneration() | (start ? BudgetLimits.START : 0));
         }
-        long now = cell.home.takeTurnEndClock(); // SINGLE_THREAD, inside a drive: the last turn's end, read already
+        long now = afterTurn ? cell.home.takeTurnEndClock() : 0; // SINGLE_THREAD, inside a drive: the last turn's end
         if (now == 0) {
             now = cell.runtime.nanoTime();
         }
