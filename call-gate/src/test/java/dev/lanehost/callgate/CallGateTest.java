@@ -242,7 +242,7 @@ class CallGateTest {
             CallGate gate = CallGate.open(actor, (context, args) -> "ok", 1, 1024);
             runtime.runUntilIdle(Duration.ZERO); // the actor's start, so the only queued work below is the call
             Future<CallResult> first = caller.submit(() -> gate.call(null, LONG));
-            awaitTrue(() -> gate.pendingCalls() == 1 && runtime.normalQueued() == 1); // admitted and queued
+            awaitTrue(() -> gate.pendingCalls() == 1 && runtime.metrics().normalQueued() == 1); // admitted and queued
             CallResult second = gate.call(null, LONG);
             assertEquals(CallStatus.REFUSED, second.status());
             assertTrue(second.detail().contains("admission"), second.detail());
@@ -265,7 +265,7 @@ class CallGateTest {
             assertEquals(0, gate.pendingCalls(), "the refused call holds no admission slot");
             runtime.runUntilIdle(Duration.ZERO);
             assertEquals(0, ran.get());
-            assertEquals(1, runtime.refusedLetters());
+            assertEquals(1, runtime.metrics().refusedLetters());
         }
     }
 

@@ -1,14 +1,11 @@
 package dev.lanehost.lanes;
 
 import dev.lanehost.lanes.internal.LiveCounters;
-import dev.lanehost.lanes.internal.MpscNode;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.function.Supplier;
 
 /**
- * One actor's scheduling core: its scheduled flag, its turn lock and the run-once step, and its halt.
- * The cell is also the run-queue node (it is queued at most once at a time); its parts are the
+ * One actor's scheduling core: the run-once step and the halt, over the words in {@link CellState}. The
+ * cell is also the run-queue node (it is queued at most once at a time); its parts are the
  * {@link Mailbox}, the {@link TurnContext} its behaviour sees, its {@link ActorResources} and its
  * {@link Watchers}.
  *
@@ -33,32 +30,14 @@ import java.util.function.Supplier;
  *       monitors and links ({@link Watchers}). So
  *       teardown, like every turn, runs on the actor's placement (a lane actor's on its lane thread).</li>
  *   <li>A letter that slips in after teardown (a send racing the claim) schedules the cell once more and
- *       is released there.</li>
+ *       is released there. Both in {@link CellTeardown}.</li>
  * </ol>
  *
  * <p>The turn lock is taken by the runner and, when runtime close tears an actor down on the closing
  * thread, by that thread. Neither ever waits for the other inside a user hook: a runner that finds it taken
  * hands the cell back ({@link #runOnce()}). Observers never take it: the mailbox depth is an O(1) count.
  */
-final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
-    private static final VarHandle SCHEDULED;
-    private static final VarHandle TURN_LOCK;
-    private static final VarHandle EXIT_REASON;
-
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            SCHEDULED = lookup.findVarHandle(ActorCell.class, "scheduled", int.class);
-            TURN_LOCK = lookup.findVarHandle(ActorCell.class, "turnLock", int.class);
-            EXIT_REASON = lookup.findVarHandle(ActorCell.class, "exitReason", ExitReason.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    /** How long close() waits for a running turn before leaving its teardown to the turn's runner. */
-    private static final long CLOSE_GRACE_NANOS = 1_000_000_000L;
-
+final class ActorCell extends CellState implements Addressee, ResourceOwner {
     final long id;
     final String name;
     final Placement placement;
@@ -72,13 +51,8 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
     final ActorResources resources;
     final Watchers watchers = new Watchers();
 
-    @SuppressWarnings("unused")
-    private volatile int scheduled;
-    @SuppressWarnings("unused")
-    private volatile int turnLock;
-    volatile ExitReason exitReason;
-    /** Set once the halt teardown has run; read by the runner and observers. */
-    private volatile boolean tornDown;
+    /** Set once the halt teardown has run ({@link CellTeardown}); read by the runner and observers. */
+    volatile boolean tornDown;
     /** Exempt from the turn budget while set (e.g. a debugger holds it): {@link ActorRef#freeze()}. */
     private volatile boolean frozen;
     /** Letters this mailbox holds before it refuses messages and tasks. */
@@ -121,33 +95,13 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
         mailbox.offer(letter);
         schedule();
         if (runtime.isClosed()) {
-            releaseLateLettersAfterClose(); // the actor may have been torn down between our check and our offer
+            CellTeardown.releaseLateLetters(this); // the actor may have been torn down between our check and our offer
         }
         return true;
     }
 
-    /**
-     * Once the runtime has closed, nothing runs this cell again, so a letter that lands after its teardown
-     * would wait forever: whoever sees one (the sender after its offer, a lock holder after letting go)
-     * releases it here — a task gets {@link TurnTask#abandoned()}, a delivered park its release hook. The
-     * offer and the teardown's {@code tornDown} write are both volatile, so at least one side sees the other;
-     * a sender that finds the lock taken leaves the letter to the holder, which calls this after letting go.
-     */
-    void releaseLateLettersAfterClose() {
-        while (tornDown && !mailbox.isEmpty()) {
-            if (!TURN_LOCK.compareAndSet(this, 0, 1)) {
-                return;
-            }
-            try {
-                mailbox.releaseUnhandled(this);
-            } finally {
-                TURN_LOCK.setVolatile(this, 0);
-            }
-        }
-    }
-
     void schedule() {
-        if (SCHEDULED.compareAndSet(this, 0, 1)) {
+        if (claimSchedule()) {
             home.offer(this, RunQueue.READY_BAND);
         }
     }
@@ -155,7 +109,7 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
     /** Claims the halt (once), takes the actor out of the registry, and schedules its teardown. */
     @Override
     public boolean halt(ExitReason reason) {
-        if (!EXIT_REASON.compareAndSet(this, (ExitReason) null, reason)) {
+        if (!claimExit(reason)) {
             return false;
         }
         runtime.halted(this);
@@ -301,7 +255,7 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
     int runOnce() {
         int ran = 0;
         int band = RunQueue.READY_BAND;
-        if (!TURN_LOCK.compareAndSet(this, 0, 1)) {
+        if (!tryLockTurn()) {
             handOff();
             return 0;
         }
@@ -314,10 +268,10 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
                 }
             }
             if (exitReason != null) {
-                finishHalt();
+                CellTeardown.finish(this);
             }
         } finally {
-            TURN_LOCK.setRelease(this, 0);
+            unlockTurn();
         }
         afterRun(band);
         return ran;
@@ -340,41 +294,16 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
     /** After the turn lock is let go: requeue (in {@code band}) if there is more to do, else clear the scheduled flag. */
     private void afterRun(int band) {
         if (runtime.isClosed()) {
-            releaseLateLettersAfterClose();
+            CellTeardown.releaseLateLetters(this);
         }
         if (!mailbox.isEmpty() || (context.isHydrating() && exitReason == null)) {
             home.offer(this, band); // still ours: scheduled stays 1; after a yield request, behind every ready actor
         } else {
-            scheduled = 0;
-            if ((!mailbox.isEmpty() || (exitReason != null && !tornDown)) && SCHEDULED.compareAndSet(this, 0, 1)) {
+            unschedule();
+            if ((!mailbox.isEmpty() || (exitReason != null && !tornDown)) && claimSchedule()) {
                 home.offer(this, band);
             }
         }
-    }
-
-    /** Under the turn lock, once halted: the teardown the first time, then only late letters. */
-    private void finishHalt() {
-        if (!tornDown) {
-            teardown();
-        } else {
-            mailbox.releaseUnhandled(this);
-        }
-    }
-
-    /** The halt protocol's step 2, in order; each step once, each reported to the observer. */
-    private void teardown() {
-        tornDown = true;
-        ExitReason reason = exitReason;
-        RuntimeObserver observer = runtime.observer();
-        context.stopped(reason);
-        observer.haltStep(ref, HaltStep.STOPPED);
-        mailbox.releaseUnhandled(this);
-        observer.haltStep(ref, HaltStep.LETTERS);
-        resources.release(observer, ref);
-        context.forgetBehavior();
-        watchers.notifyEnded(this, reason);
-        observer.haltStep(ref, HaltStep.NOTIFIED);
-        runtime.tornDown(this);
     }
 
     /**
@@ -383,45 +312,15 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
      * Volatile store then volatile load on both sides, so at least one of them sees the other.
      */
     private void handOff() {
-        scheduled = 0;
-        if ((int) TURN_LOCK.getVolatile(this) == 0 && hasWork() && SCHEDULED.compareAndSet(this, 0, 1)) {
+        unschedule();
+        if (!isTurnLocked() && hasWork() && claimSchedule()) {
             home.offer(this, RunQueue.READY_BAND);
         }
     }
 
-    private boolean hasWork() {
+    /** Letters, a teardown, or a hydration waiting: the cell must be queued. */
+    boolean hasWork() {
         return !mailbox.isEmpty() || (exitReason != null && !tornDown) || (exitReason == null && context.isHydrating());
-    }
-
-    /**
-     * Runtime close, on the closing thread (a normal actor, or a lane actor whose lane thread will not):
-     * tear down here, unless a turn is still running after a grace period; then its runner tears down when
-     * the turn ends (the halt is already claimed).
-     */
-    void finishOnClose() {
-        if (!tryLockTurn(CLOSE_GRACE_NANOS)) {
-            return;
-        }
-        try {
-            finishHalt();
-        } finally {
-            TURN_LOCK.setVolatile(this, 0); // volatile: pairs with a runner's handOff()
-        }
-        releaseLateLettersAfterClose();
-        if (scheduled == 0 && hasWork() && SCHEDULED.compareAndSet(this, 0, 1)) {
-            home.offer(this, RunQueue.READY_BAND); // a runner handed the cell back while we held it
-        }
-    }
-
-    private boolean tryLockTurn(long patienceNanos) {
-        long deadline = System.nanoTime() + patienceNanos;
-        while (!TURN_LOCK.compareAndSet(this, 0, 1)) {
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            Thread.yield();
-        }
-        return true;
     }
 
     // ---------------------------------------------------------------- observation (any thread)
@@ -430,21 +329,5 @@ final class ActorCell extends MpscNode implements Addressee, ResourceOwner {
     @Override
     public String describe() {
         return "actor " + id + " '" + name + "' on " + placement;
-    }
-
-    /**
-     * A row for the snapshot, from racy-but-safe scalars: the mailbox depth is a count, not a walk, so an
-     * observer never takes the turn lock and never waits on a turn.
-     */
-    Snapshot.ActorRow snapshot(long now) {
-        int depth = (int) Math.min(Integer.MAX_VALUE, mailbox.depth());
-        long turnStarted = context.turnStartedNanos();
-        Snapshot.ActorState state = exitReason != null ? Snapshot.ActorState.HALTING
-                : turnStarted != 0 ? Snapshot.ActorState.RUNNING
-                : !context.isStarted() ? Snapshot.ActorState.STARTING
-                : scheduled != 0 ? Snapshot.ActorState.READY
-                : Snapshot.ActorState.IDLE;
-        return new Snapshot.ActorRow(id, name, placement.toString(), state, depth, context.turns(),
-                turnStarted == 0 ? 0 : Math.max(0, now - turnStarted), context.clock.strikes());
     }
 }

@@ -58,9 +58,25 @@ final class ActorRegistry {
     List<Snapshot.ActorRow> rows(long now) {
         List<Snapshot.ActorRow> rows = new ArrayList<>();
         for (ActorCell cell : present.values()) {
-            rows.add(cell.snapshot(now));
+            rows.add(row(cell, now));
         }
         rows.sort(Comparator.comparingLong(Snapshot.ActorRow::id));
         return List.copyOf(rows);
+    }
+
+    /**
+     * A row from racy-but-safe scalars: the mailbox depth is a count, not a walk, so an observer never takes
+     * the turn lock and never waits on a turn.
+     */
+    private static Snapshot.ActorRow row(ActorCell cell, long now) {
+        int depth = (int) Math.min(Integer.MAX_VALUE, cell.mailbox.depth());
+        long turnStarted = cell.context.turnStartedNanos();
+        Snapshot.ActorState state = cell.exitReason != null ? Snapshot.ActorState.HALTING
+                : turnStarted != 0 ? Snapshot.ActorState.RUNNING
+                : !cell.context.isStarted() ? Snapshot.ActorState.STARTING
+                : cell.isScheduled() ? Snapshot.ActorState.READY
+                : Snapshot.ActorState.IDLE;
+        return new Snapshot.ActorRow(cell.id, cell.name, cell.placement.toString(), state, depth, cell.context.turns(),
+                turnStarted == 0 ? 0 : Math.max(0, now - turnStarted), cell.context.clock.strikes());
     }
 }

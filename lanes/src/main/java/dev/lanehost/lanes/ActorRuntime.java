@@ -1,9 +1,7 @@
 package dev.lanehost.lanes;
 
-import dev.lanehost.affinity.AffinityResult;
 import dev.lanehost.lanes.internal.LiveCounters;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
 
@@ -24,19 +22,6 @@ import java.util.function.Supplier;
  * </ul>
  */
 public final class ActorRuntime implements AutoCloseable {
-    /**
-     * Fifteen frames at 60 Hz, a dozen periods of a 1024-frame audio buffer at 48 kHz, two ticks of a 10 Hz
-     * control loop: a host that is still calling back drives within it, and a close whose hosts have gone
-     * quiet costs a quarter of a second.
-     */
-    static final Duration DEFAULT_LANE_CLOSE_GRACE = Duration.ofMillis(250);
-    /**
-     * Letters a mailbox or a lane holds by default before refusing messages and tasks: about 50 MB of small
-     * letters. A receiver that far behind is being outrun for good; the bound turns running out of memory into
-     * refusals a sender can see.
-     */
-    static final long DEFAULT_CAPACITY = 1L << 20;
-
     private final Profile profile;
     final long laneStallThresholdNanos;
     final RuntimeObserver observer;
@@ -49,6 +34,7 @@ public final class ActorRuntime implements AutoCloseable {
     private final RuntimeContext context;
     private final ThreadWarmUp warmUp;
     final RuntimeClose shutdown;
+    private final RuntimeMetrics metrics = new RuntimeMetrics(this);
 
     ActorRuntime(RuntimeBuilder builder) {
         this.profile = builder.profile;
@@ -180,7 +166,7 @@ public final class ActorRuntime implements AutoCloseable {
         long mailboxCapacity = options.mailboxCapacity() > 0 ? options.mailboxCapacity() : context.mailboxCapacity;
         ActorCell cell = new ActorCell(actors.nextId(), name, placement, context, home, lane, budget, mailboxCapacity, options, factory);
         if (lane != null) {
-            lane.actorSpawned();
+            lane.close.actorSpawned();
         }
         actors.add(cell);
         cell.schedule();
@@ -289,34 +275,6 @@ public final class ActorRuntime implements AutoCloseable {
                 counters.live(LiveCounters.Kind.ARENAS));
     }
 
-    /** Lanes with queued work that nobody has driven for the stall threshold (a metric). */
-    public int stalledLanes() {
-        return lanes.stalledCount(nanoTime());
-    }
-
-    /** Times a lane was first seen stalled (one per stall episode). */
-    public long laneStallReports() {
-        return lanes.stallReports().get();
-    }
-
-    /**
-     * What applying the affinity policy did to each runtime thread (HOSTED: the worker), by thread name:
-     * applied, fell back (and why), or not requested. Recorded when the thread starts, before it runs a turn.
-     */
-    public Map<String, AffinityResult> affinityResults() {
-        return scheduler.affinityResults();
-    }
-
-    /** Runtime threads whose affinity policy was applied (a metric). */
-    public long affinitySuccesses() {
-        return affinityResults().values().stream().filter(AffinityResult::isApplied).count();
-    }
-
-    /** Runtime threads whose affinity policy asked for CPUs but fell back (a metric). */
-    public long affinityFailures() {
-        return affinityResults().values().stream().filter(r -> r.outcome() == AffinityResult.Outcome.FELL_BACK).count();
-    }
-
     /**
      * Which clauses of the scheduler contract this runtime's profile discharges itself and which it assumes of
      * its substrate; {@link AssumptionManifest#render()} prints it.
@@ -325,14 +283,9 @@ public final class ActorRuntime implements AutoCloseable {
         return AssumptionManifest.of(profile);
     }
 
-    /** Messages and tasks refused because a mailbox or a lane was full ({@link Delivery#FULL}). */
-    public long refusedLetters() {
-        return context.refusedLetters.sum();
-    }
-
-    /** Actors queued on the normal placement. */
-    public long normalQueued() {
-        return scheduler.normal().depth();
+    /** The runtime's counters: stalled lanes, refused letters, queue depth, affinity results. */
+    public RuntimeMetrics metrics() {
+        return metrics;
     }
 
     public boolean isClosed() {

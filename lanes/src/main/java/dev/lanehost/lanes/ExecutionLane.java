@@ -1,20 +1,13 @@
 package dev.lanehost.lanes;
 
 import dev.lanehost.lanes.internal.LaneBinding;
-import dev.lanehost.lanes.internal.StallWatch;
 import dev.lanehost.lanes.internal.WorkFlag;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A named run queue that only its host drains, by lending a thread to {@link #drive}. The handle is the
  * only drive capability: whoever holds it may drive, from one thread at a time. The drive loop is here;
- * the binding is a {@code LaneBinding}, the part in the runtime's close a {@code LaneClose}, the stall
- * watch a {@code StallWatch}.
+ * the binding is a {@code LaneBinding}, the counts {@code LaneCounters}, the part in the runtime's close a
+ * {@code LaneClose}, what observers see a {@code LaneWatch}.
  *
  * <h2>Drive protocol</h2>
  * <ol>
@@ -42,28 +35,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * </ol>
  * A drive never throws: turn failures halt their actors, and everything else becomes a status.
  */
-public final class ExecutionLane {
+public final class ExecutionLane extends LaneCounters {
     private static final int DRIVE_OK = DriveStatus.OK.code();
-    private static final VarHandle DRIVES;
-    private static final VarHandle TURNS;
-    private static final VarHandle LAST_WORK_DRIVE;
-    private static final VarHandle QUEUED_LETTERS;
-    private static final VarHandle LIVE_ACTORS;
     /** Polls that find a producer mid-offer before a drive gives up and reports the work as remaining. */
     private static final int SPURIOUS_EMPTY_RETRIES = 100;
-
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            DRIVES = lookup.findVarHandle(ExecutionLane.class, "drives", long.class);
-            TURNS = lookup.findVarHandle(ExecutionLane.class, "turns", long.class);
-            LAST_WORK_DRIVE = lookup.findVarHandle(ExecutionLane.class, "lastWorkDriveNanos", long.class);
-            QUEUED_LETTERS = lookup.findVarHandle(ExecutionLane.class, "queuedLetters", long.class);
-            LIVE_ACTORS = lookup.findVarHandle(ExecutionLane.class, "liveActors", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     private final String name;
     private final RuntimeContext runtime;
@@ -76,10 +51,10 @@ public final class ExecutionLane {
      */
     private final boolean registered;
     private final LaneBinding binding;
-    private final LaneClose close;
-    private final StallWatch stallWatch;
-    /** The runtime's count of stall episodes, shared by its lanes. */
-    private final AtomicLong stallReports;
+    /** This lane's part in the runtime's close, and its count of live actors. */
+    final LaneClose close;
+    /** What observers see: the stall watch, rebinds to log, the snapshot row. */
+    final LaneWatch watch;
     /** Bound thread only. */
     private boolean driving;
     /**
@@ -90,28 +65,9 @@ public final class ExecutionLane {
      * one load instead of going through the {@code LaneBinding}. Other threads ask the binding.
      */
     private Thread driver;
-    // Written by the bound thread with release, read by observers with acquire.
-    @SuppressWarnings("unused")
-    private long drives;
-    @SuppressWarnings("unused")
-    private long turns;
-    @SuppressWarnings("unused")
-    private long lastWorkDriveNanos;
-    /**
-     * Letters in the mailboxes of this lane's actors. Senders add one each (atomically); the driver takes
-     * the letters its turns consumed once per drive, and a teardown the letters it dropped.
-     */
-    @SuppressWarnings("unused")
-    private volatile long queuedLetters;
-    /** Actors placed on this lane and not yet torn down. */
-    @SuppressWarnings("unused")
-    private volatile int liveActors;
-    /** Letters this lane's actors may hold together before they refuse messages and tasks. */
-    private final long capacity;
-    /** Messages and tasks this lane's actors refused for a full mailbox or lane. */
-    private final LongAdder refusedLetters = new LongAdder();
 
     ExecutionLane(String name, RuntimeContext runtime, RunQueue queue, boolean registered) {
+        super(runtime.laneCapacity);
         this.name = name;
         this.runtime = runtime;
         this.queue = queue;
@@ -119,9 +75,7 @@ public final class ExecutionLane {
         this.registered = registered;
         this.binding = new LaneBinding(name, registered, this::queuedLetters);
         this.close = new LaneClose(this, runtime);
-        this.stallWatch = new StallWatch(runtime.laneStallThresholdNanos(), runtime.nanoTime());
-        this.stallReports = runtime.laneStallCounter();
-        this.capacity = runtime.laneCapacity;
+        this.watch = new LaneWatch(this, binding, runtime);
     }
 
     public String name() {
@@ -153,7 +107,7 @@ public final class ExecutionLane {
         // enough for the JIT to inline into the caller's upcall; everything else takes the full path.
         if (out != null && maxTurns >= 0 && driver == Thread.currentThread() && !driving
                 && !runtime.isClosed() && !work.isRaised()) {
-            DRIVES.setRelease(this, (long) DRIVES.get(this) + 1);
+            driveCounted();
             out.set(0, queuedLetters());
             return DRIVE_OK;
         }
@@ -186,9 +140,9 @@ public final class ExecutionLane {
         if (queue.isEmptyForConsumer()) {
             // Nothing to do after all (the flag was raised by work an earlier drive took, or the binding or
             // the nesting check sent us here). Count the drive (for the stall watch) and leave.
-            DRIVES.setRelease(this, (long) DRIVES.get(this) + 1);
+            driveCounted();
             out.set(0, queuedLetters());
-            return DriveStatus.OK.code();
+            return DRIVE_OK;
         }
         driving = true;
         int ran = 0;
@@ -214,11 +168,9 @@ public final class ExecutionLane {
             if (!queue.isEmptyForConsumer()) {
                 work.raise(); // maxTurns reached, or a sender still linking: the next drive must look
             }
-            DRIVES.setRelease(this, (long) DRIVES.get(this) + 1);
+            driveCounted();
             if (ran > 0) {
-                lettersTaken(ran); // each turn took exactly one letter
-                TURNS.setRelease(this, (long) TURNS.get(this) + ran);
-                LAST_WORK_DRIVE.setRelease(this, runtime.nanoTime());
+                turnsCounted(ran, runtime.nanoTime());
             }
         }
         if (runtime.isClosed()) {
@@ -312,23 +264,13 @@ public final class ExecutionLane {
         return binding.boundThread();
     }
 
-    /** Drives so far. */
-    public long drives() {
-        return (long) DRIVES.getAcquire(this);
-    }
-
-    /** Turns run by drives so far. */
-    public long turns() {
-        return (long) TURNS.getAcquire(this);
-    }
-
     /**
      * Work is queued, and for the runtime's stall threshold it has waited with nobody driving the lane.
      * Measured by observation (this call, snapshots, the HOSTED timer thread), so a drive never reads the
      * clock just to be watched.
      */
     public boolean isStalled() {
-        return observe(runtime.nanoTime());
+        return watch.observe(runtime.nanoTime());
     }
 
     /** Actors queued now, all bands. */
@@ -336,55 +278,7 @@ public final class ExecutionLane {
         return queue.depth();
     }
 
-    /**
-     * Letters waiting in the mailboxes of this lane's actors: the lane's backlog, which a host can watch
-     * grow. O(1), never negative; exact between drives, and during a drive it still counts the letters that
-     * drive has taken so far (the driver settles its count when the drive returns).
-     */
-    public long queuedLetters() {
-        return Math.max(0, (long) QUEUED_LETTERS.getVolatile(this));
-    }
-
-    /** Messages and tasks this lane's actors refused because a mailbox or the lane was full. */
-    public long refusedLetters() {
-        return refusedLetters.sum();
-    }
-
-    /**
-     * Admission: false once the lane's backlog has reached its capacity. During a drive the backlog still
-     * counts the letters that drive has taken (it settles when the drive returns), so a lane at its capacity
-     * may refuse until then.
-     */
-    boolean hasRoom() {
-        return (long) QUEUED_LETTERS.getOpaque(this) < capacity;
-    }
-
-    void letterRefused() {
-        refusedLetters.increment();
-    }
-
-    void letterQueued() {
-        QUEUED_LETTERS.getAndAdd(this, 1L);
-    }
-
-    void lettersTaken(long letters) {
-        QUEUED_LETTERS.getAndAdd(this, -letters);
-    }
-
     // ---------------------------------------------------------------- close
-
-    void actorSpawned() {
-        LIVE_ACTORS.getAndAdd(this, 1);
-    }
-
-    void actorTornDown() {
-        LIVE_ACTORS.getAndAdd(this, -1);
-    }
-
-    /** Actors placed on this lane and not yet torn down. */
-    int liveActors() {
-        return liveActors;
-    }
 
     boolean everBound() {
         return binding.everBound();
@@ -408,53 +302,6 @@ public final class ExecutionLane {
         if (!driving) {
             tearDownOnLaneThread();
         }
-    }
-
-    /** Close, step 1: {@link LaneClose#begin}. */
-    LaneTeardown beginClose(Thread closing) {
-        return close.begin(closing);
-    }
-
-    /** Close, step 2: {@link LaneClose#await}. */
-    LaneTeardown awaitTeardown(long deadlineNanos, long graceNanos, Thread closing) {
-        return close.await(deadlineNanos, graceNanos, closing);
-    }
-
-    // ---------------------------------------------------------------- observation
-
-    /**
-     * Logs a rebind waiting to be logged, then updates the stall watch. Observers (snapshot, metrics, the
-     * HOSTED timer thread) call it, so a drive itself never reads the clock unless it ran work.
-     *
-     * @return true if the lane is stalled
-     */
-    boolean observe(long now) {
-        String rebind = binding.takeUnloggedRebind();
-        if (rebind != null) {
-            RuntimeLog.logSafely(System.Logger.Level.INFO, rebind + " (" + binding.rebinds() + " rebind(s) so far)");
-        }
-        StallWatch.Seen seen = stallWatch.observe(now, drives(), queue.depth() > 0);
-        if (seen == StallWatch.Seen.NEWLY_STALLED) {
-            stallReports.incrementAndGet();
-            RuntimeLog.logSafely(System.Logger.Level.WARNING, "lane '" + name + "' has " + queued() + " actor(s) with "
-                    + queuedLetters() + " letter(s) queued and has not been driven for "
-                    + (now - stallWatch.driveSeenAtNanos()) / 1_000_000 + " ms: its host stopped calling back?");
-        }
-        return seen != StallWatch.Seen.NOT_STALLED;
-    }
-
-    Snapshot.LaneRow snapshot(long now) {
-        boolean stalled = observe(now);
-        List<Long> bands = new ArrayList<>(RunQueue.BANDS);
-        for (int band = 0; band < RunQueue.BANDS; band++) {
-            bands.add(queue.depth(band));
-        }
-        Thread bound = binding.boundThread();
-        long lastWork = (long) LAST_WORK_DRIVE.getAcquire(this);
-        long driveSeenAt = stallWatch.driveSeenAtNanos();
-        return new Snapshot.LaneRow(name, bound == null ? null : bound.getName(), drives(), turns(),
-                Math.max(0, now - driveSeenAt), lastWork == 0 ? -1 : Math.max(0, now - lastWork), List.copyOf(bands),
-                queuedLetters(), rebinds(), stalled);
     }
 
     @Override

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class LaneClose {
     private static final VarHandle CLAIM;
+    private static final VarHandle LIVE_ACTORS;
     /** Teardown after close: nobody else may be offering, so a few thousand pauses cover a preempted sender. */
     private static final int TEARDOWN_SPURIOUS_RETRIES = 10_000;
     private static final int OPEN = 0;
@@ -20,7 +21,9 @@ final class LaneClose {
 
     static {
         try {
-            CLAIM = MethodHandles.lookup().findVarHandle(LaneClose.class, "claim", int.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            CLAIM = lookup.findVarHandle(LaneClose.class, "claim", int.class);
+            LIVE_ACTORS = lookup.findVarHandle(LaneClose.class, "liveActors", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -31,12 +34,23 @@ final class LaneClose {
     /** Who tears the lane down, claimed once by CAS. */
     @SuppressWarnings("unused")
     private volatile int claim;
+    /** Actors placed on the lane and not yet torn down. */
+    @SuppressWarnings("unused")
+    private volatile int liveActors;
     /** Opened once the lane's teardown after close has finished, on whichever thread did it. */
     private final CountDownLatch tornDown = new CountDownLatch(1);
 
     LaneClose(ExecutionLane lane, RuntimeContext runtime) {
         this.lane = lane;
         this.runtime = runtime;
+    }
+
+    void actorSpawned() {
+        LIVE_ACTORS.getAndAdd(this, 1);
+    }
+
+    void actorTornDown() {
+        LIVE_ACTORS.getAndAdd(this, -1);
     }
 
     /**
@@ -52,7 +66,7 @@ final class LaneClose {
             // The closing thread may not have halted them yet (this drive came first): halting queues each.
             runtime.haltActorsOf(lane);
             int spurious = 0;
-            while (lane.liveActors() > 0) {
+            while (liveActors > 0) {
                 ActorCell cell = lane.queue.poll();
                 if (cell == null) {
                     if (++spurious > TEARDOWN_SPURIOUS_RETRIES) {
@@ -81,7 +95,7 @@ final class LaneClose {
         if (claim == BY_LANE_THREAD) {
             return null; // a drive got here first: its teardown is running or done
         }
-        if (lane.liveActors() == 0) {
+        if (liveActors == 0) {
             CLAIM.compareAndSet(this, OPEN, BY_CLOSING_THREAD);
             tornDown.countDown();
             return LaneTeardown.NO_ACTORS;
@@ -125,7 +139,7 @@ final class LaneClose {
      * mid-queue for its whole patience) is torn down here rather than leaked, and that is logged.
      */
     private LaneTeardown finishedOnLaneThread(Thread closing) {
-        int left = lane.liveActors();
+        int left = liveActors;
         if (left > 0) {
             RuntimeLog.logSafely(System.Logger.Level.WARNING, "lane '" + lane.name() + "': " + left + " actor(s) the lane"
                     + " thread's teardown did not reach are torn down on the closing thread " + closing.getName());
@@ -149,7 +163,7 @@ final class LaneClose {
         if (!CLAIM.compareAndSet(this, OPEN, BY_CLOSING_THREAD)) {
             return null;
         }
-        int actors = lane.liveActors();
+        int actors = liveActors;
         RuntimeLog.logSafely(why == LaneTeardown.NEVER_BOUND ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
                 "lane '" + lane.name() + "': " + actors + " actor(s) torn down on the closing thread " + closing.getName()
                         + ", not on a lane thread: " + why.reason());

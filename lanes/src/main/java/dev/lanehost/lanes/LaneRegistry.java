@@ -46,7 +46,7 @@ final class LaneRegistry {
     /** Runs every lane's stall watch (and logs rebinds waiting to be logged). */
     void observeAll(long now) {
         for (ExecutionLane lane : lanes.values()) {
-            lane.observe(now);
+            lane.watch.observe(now);
         }
     }
 
@@ -54,7 +54,7 @@ final class LaneRegistry {
     int stalledCount(long now) {
         int stalled = 0;
         for (ExecutionLane lane : lanes.values()) {
-            if (lane.observe(now)) {
+            if (lane.watch.observe(now)) {
                 stalled++;
             }
         }
@@ -64,7 +64,7 @@ final class LaneRegistry {
     List<Snapshot.LaneRow> rows(long now) {
         List<Snapshot.LaneRow> rows = new ArrayList<>();
         for (ExecutionLane lane : lanes.values()) {
-            rows.add(lane.snapshot(now));
+            rows.add(lane.watch.row(now));
         }
         rows.sort(Comparator.comparing(Snapshot.LaneRow::name));
         return List.copyOf(rows);

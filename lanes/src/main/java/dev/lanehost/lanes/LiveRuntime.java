@@ -80,7 +80,7 @@ final class LiveRuntime extends RuntimeContext {
     public void tornDown(ActorCell cell) {
         runtime.actors.tornDown(cell);
         if (cell.lane != null) {
-            cell.lane.actorTornDown();
+            cell.lane.close.actorTornDown();
         }
     }
 

@@ -8,18 +8,31 @@ import java.util.Objects;
 
 /** Settings for an {@link ActorRuntime}: {@code ActorRuntime.builder(profile)...build()}. */
 public final class RuntimeBuilder {
+    /**
+     * Fifteen frames at 60 Hz, a dozen periods of a 1024-frame audio buffer at 48 kHz, two ticks of a 10 Hz
+     * control loop: a host that is still calling back drives within it, and a close whose hosts have gone
+     * quiet costs a quarter of a second.
+     */
+    static final Duration DEFAULT_LANE_CLOSE_GRACE = Duration.ofMillis(250);
+    /**
+     * Letters a mailbox or a lane holds by default before refusing messages and tasks: about 50 MB of small
+     * letters. A receiver that far behind is being outrun for good; the bound turns running out of memory into
+     * refusals a sender can see.
+     */
+    static final long DEFAULT_CAPACITY = 1L << 20;
+
     final Profile profile;
     long seed = 0x1A7E5EEDL;
     Schedule replay;
     Duration laneStallThreshold = Duration.ofSeconds(1);
-    Duration laneCloseGrace = ActorRuntime.DEFAULT_LANE_CLOSE_GRACE;
+    Duration laneCloseGrace = DEFAULT_LANE_CLOSE_GRACE;
     RuntimeObserver observer;
     AffinityPolicy affinityPolicy = AffinityPolicy.NONE;
     Affinity affinity;
     Topology affinityTopology;
     TurnBudget turnBudget = TurnBudget.DEFAULT;
-    long mailboxCapacity = ActorRuntime.DEFAULT_CAPACITY;
-    long laneCapacity = ActorRuntime.DEFAULT_CAPACITY;
+    long mailboxCapacity = DEFAULT_CAPACITY;
+    long laneCapacity = DEFAULT_CAPACITY;
     Duration idleTimeout = Duration.ZERO;
     Duration simulatedPollCost = Duration.ofNanos(1_000);
 

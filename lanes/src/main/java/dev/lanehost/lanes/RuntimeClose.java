@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *   <li>The HOSTED threads stop; every actor is halted with {@link ExitReason#SHUTDOWN}. A lane thread that
  *       begins its teardown before this step ends waits for it, so no actor is claimed-but-unqueued when
  *       its lane's teardown looks for it.</li>
- *   <li>Each lane settles what it can at once ({@link ExecutionLane#beginClose}): no actors left; bound to
+ *   <li>Each lane settles what it can at once ({@link LaneClose#begin}): no actors left; bound to
  *       the closing thread (torn down here); never bound, released, or bound to a thread that has ended
  *       (torn down here as a fallback). A lane bound to a live thread is awaited.</li>
  *   <li>Normal actors are torn down on the closing thread, while lane hosts drive.</li>
@@ -83,7 +83,7 @@ final class RuntimeClose {
             List<ExecutionLane> ordered = new ArrayList<>(lanes);
             ordered.sort(Comparator.comparing(ExecutionLane::name));
             for (ExecutionLane lane : ordered) {
-                LaneTeardown settled = lane.beginClose(current);
+                LaneTeardown settled = lane.close.begin(current);
                 if (settled == null) {
                     awaited.add(lane);
                 } else {
@@ -93,11 +93,11 @@ final class RuntimeClose {
             long deadline = System.nanoTime() + laneGraceNanos; // lane hosts drive meanwhile
             for (ActorCell cell : all) {
                 if (cell.lane == null) {
-                    cell.finishOnClose();
+                    CellTeardown.onClose(cell);
                 }
             }
             for (ExecutionLane lane : awaited) {
-                outcomes.put(lane.name(), lane.awaitTeardown(deadline, laneGraceNanos, current));
+                outcomes.put(lane.name(), lane.close.await(deadline, laneGraceNanos, current));
             }
         } finally {
             report = new CloseReport(outcomes);
@@ -142,7 +142,7 @@ final class RuntimeClose {
         for (ActorCell cell : actors.inIdOrder()) {
             if (cell.lane == lane) {
                 cell.halt(ExitReason.SHUTDOWN); // no-op but for an actor spawned as the close began
-                cell.finishOnClose();
+                CellTeardown.onClose(cell);
             }
         }
     }

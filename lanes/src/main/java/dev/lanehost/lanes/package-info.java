@@ -15,22 +15,24 @@
  * {@code ResourceOwner} (timers, signals, parks), and the cells and lanes see the runtime only as a
  * {@code RuntimeContext}, which the package-private {@code LiveRuntime} implements over {@link dev.lanehost.lanes.ActorRuntime}'s parts.
  * <ul>
- *   <li><b>runtime</b> — {@code ActorRuntime} (registry, spawning, lifecycle), {@link dev.lanehost.lanes.RuntimeBuilder} (its settings), {@code RuntimeContext} and {@code LiveRuntime}, {@code ActorRegistry},
+ *   <li><b>runtime</b> — {@code ActorRuntime} (registry, spawning, lifecycle), {@link dev.lanehost.lanes.RuntimeBuilder} (its settings),
+ *       {@link dev.lanehost.lanes.RuntimeMetrics} (its counters), {@code RuntimeContext} and {@code LiveRuntime}, {@code ActorRegistry},
  *       {@code LaneRegistry}, {@code RuntimeClose} (the close protocol), {@code RuntimeLog},
  *       {@code GuardedObserver}, {@code ThreadWarmUp}.</li>
  *   <li><b>profiles</b> — the {@code Scheduler} seam and its implementations side by side:
  *       {@code HostedScheduler} (worker and timer thread), {@code DrainScheduler} (SINGLE_THREAD),
  *       {@code SimulatedScheduler} with {@code SimulatedQueues} and {@code SimulatedSchedule}; all of them
  *       run turns through {@code RunQueue}. {@code TimerQueue} holds the timers they fire.</li>
- *   <li><b>actor</b> — {@code ActorCell} (scheduled flag, turn lock, run-once, halt), {@code Mailbox},
+ *   <li><b>actor</b> — {@code ActorCell} (run-once, halt) over {@code CellState} (the words threads race
+ *       on), {@code CellTeardown} (how a halted actor ends), {@code Mailbox},
  *       {@code Letter} (a sealed hierarchy, one class per kind), {@code TurnContext} (one turn, and the
  *       {@link dev.lanehost.lanes.ActorContext} it sees), {@code ActorResources} (with the teardown order),
  *       {@code Watchers} (monitors and links).</li>
  *   <li><b>turn budget</b> — {@link dev.lanehost.lanes.TurnBudget}, {@link dev.lanehost.lanes.SpawnOptions},
  *       {@link dev.lanehost.lanes.TurnDisrupted}; {@code BudgetLimits} (a budget in clock nanoseconds),
  *       {@code TurnClock} (one actor's turns against it), {@code BudgetWatch} (HOSTED's budget clock).</li>
- *   <li><b>lane</b> — {@link dev.lanehost.lanes.ExecutionLane} (the drive loop), {@code LaneClose}
- *       (its part in the close), and from {@code internal} its {@code LaneBinding} (which thread drives)
+ *   <li><b>lane</b> — {@link dev.lanehost.lanes.ExecutionLane} (the drive loop) over {@code LaneCounters},
+ *       {@code LaneClose} (its part in the close), {@code LaneWatch} (what observers see), and from {@code internal} its {@code LaneBinding} (which thread drives)
  *       and {@code StallWatch}.</li>
  * </ul>
  * {@code dev.lanehost.lanes.internal} holds the parts that know nothing of actors: the lock-free queue,

@@ -30,7 +30,7 @@ class AdmissionConformanceTest {
             assertFalse(actor.tell(5), "tell says false for a full mailbox");
             assertEquals(Delivery.FULL, actor.offerTask(context -> handled.add("refused task")));
             assertFalse(actor.submit(context -> handled.add("refused task")));
-            assertEquals(4, runtime.refusedLetters());
+            assertEquals(4, runtime.metrics().refusedLetters());
             runtime.runUntilIdle(Duration.ZERO);
             assertEquals(List.of(1, 2, "task"), handled, "every accepted letter handled, in order; no refused one");
             assertEquals(Delivery.QUEUED, actor.offer(6), "room again once the actor caught up");
@@ -77,7 +77,7 @@ class AdmissionConformanceTest {
             assertEquals(Delivery.FULL, first.offer("c"), "the lane holds its two letters");
             assertEquals(Delivery.FULL, second.offer("d"));
             assertEquals(2, lane.refusedLetters());
-            assertEquals(2, runtime.refusedLetters());
+            assertEquals(2, runtime.metrics().refusedLetters());
             DriveResult drained = lane.drive(0);
             assertEquals(2, drained.turns());
             assertEquals(Delivery.QUEUED, second.offer("e"));
@@ -91,7 +91,7 @@ class AdmissionConformanceTest {
             runtime.drain();
             actor.kill();
             assertEquals(Delivery.TERMINATED, actor.offer("late"));
-            assertEquals(0, runtime.refusedLetters());
+            assertEquals(0, runtime.metrics().refusedLetters());
         }
     }
 
@@ -128,7 +128,7 @@ class AdmissionConformanceTest {
             }
             assertTrue(queued.get() >= capacity, "the mailbox filled: " + queued.get());
             assertTrue(queued.get() <= capacity + senders, "queued " + queued.get() + " into a mailbox of " + capacity);
-            assertEquals(senders * 10_000L - queued.get(), runtime.refusedLetters(), "every letter queued or counted");
+            assertEquals(senders * 10_000L - queued.get(), runtime.metrics().refusedLetters(), "every letter queued or counted");
             assertEquals(RunStatus.IDLE, runtime.runUntilIdle(Duration.ZERO));
             assertEquals(queued.get(), handled.get(), "every queued letter is handled");
         }

@@ -19,10 +19,10 @@ class AffinityTest {
         Affinity affinity = Affinity.system();
         int cpu = affinity.allowedCpus().orElseThrow().stream().findFirst().orElseThrow();
         try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).affinity(AffinityPolicy.fixed(cpu)).build()) {
-            AffinityResult result = runtime.affinityResults().get("lanehost-worker-0");
+            AffinityResult result = runtime.metrics().affinityResults().get("lanehost-worker-0");
             assertEquals(AffinityResult.Outcome.APPLIED, result.outcome(), result.toString());
-            assertEquals(1, runtime.affinitySuccesses());
-            assertEquals(0, runtime.affinityFailures());
+            assertEquals(1, runtime.metrics().affinitySuccesses());
+            assertEquals(0, runtime.metrics().affinityFailures());
             // The kernel agrees: the worker's allowed list is that one CPU.
             long tid = workerTid(runtime);
             String status = Files.readString(Path.of("/proc/self/task/" + tid + "/status"));
@@ -34,10 +34,10 @@ class AffinityTest {
     void withoutTheLibraryThePolicyFallsBackAndSaysWhy() {
         try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED)
                 .affinity(AffinityPolicy.BEST_EFFORT, Affinity.unavailable("test: no native library")).build()) {
-            AffinityResult result = runtime.affinityResults().get("lanehost-worker-0");
+            AffinityResult result = runtime.metrics().affinityResults().get("lanehost-worker-0");
             assertEquals(AffinityResult.Outcome.FELL_BACK, result.outcome());
             assertTrue(result.reason().contains("test: no native library"), result.reason());
-            assertEquals(1, runtime.affinityFailures());
+            assertEquals(1, runtime.metrics().affinityFailures());
         }
     }
 
@@ -51,8 +51,8 @@ class AffinityTest {
     @Test
     void noPolicyMeansNotRequested() {
         try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED)) {
-            assertEquals(AffinityResult.Outcome.NOT_REQUESTED, runtime.affinityResults().get("lanehost-worker-0").outcome());
-            assertEquals(0, runtime.affinitySuccesses() + runtime.affinityFailures());
+            assertEquals(AffinityResult.Outcome.NOT_REQUESTED, runtime.metrics().affinityResults().get("lanehost-worker-0").outcome());
+            assertEquals(0, runtime.metrics().affinitySuccesses() + runtime.metrics().affinityFailures());
         }
     }
 

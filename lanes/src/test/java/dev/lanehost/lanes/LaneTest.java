@@ -198,7 +198,7 @@ class LaneTest {
             });
             firer.join();
             runtime.lookup(1).tell("hi");
-            assertEquals(0, runtime.normalQueued(), "nothing of a lane actor lands on the normal queue");
+            assertEquals(0, runtime.metrics().normalQueued(), "nothing of a lane actor lands on the normal queue");
             runtime.drain();
             assertEquals(List.of(), ran, "the lane is bound to the host thread, so the simulation leaves it to that thread");
             assertEquals(4, onHost(() -> lane.drive(0)).turns());
@@ -216,12 +216,12 @@ class LaneTest {
             assertFalse(lane.isStalled());
             runtime.advance(Duration.ofMillis(150));
             assertTrue(lane.isStalled());
-            assertEquals(1, runtime.stalledLanes());
+            assertEquals(1, runtime.metrics().stalledLanes());
             assertTrue(runtime.snapshot().lanes().get(0).stalled());
-            assertEquals(1, runtime.laneStallReports(), "one report per stall episode");
+            assertEquals(1, runtime.metrics().laneStallReports(), "one report per stall episode");
             onHost(() -> lane.drive(0));
             assertFalse(lane.isStalled());
-            assertEquals(0, runtime.stalledLanes());
+            assertEquals(0, runtime.metrics().stalledLanes());
         }
     }
 

@@ -32,7 +32,7 @@ class ProfilesTest {
             // An actor that always has more work: only the budget ends the loop.
             runtime.spawn("spinner", () -> (context, message) -> context.self().tell(message)).tell("again");
             assertEquals(RunStatus.BUDGET_SPENT, runtime.runUntilIdle(Duration.ofMillis(20)));
-            assertTrue(runtime.normalQueued() > 0);
+            assertTrue(runtime.metrics().normalQueued() > 0);
         }
         ActorRuntime closed = ActorRuntime.create(Profile.SINGLE_THREAD);
         closed.close();

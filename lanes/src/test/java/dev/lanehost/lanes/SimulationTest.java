@@ -121,7 +121,7 @@ class SimulationTest {
                 long before = runtime.nanoTime();
                 assertEquals(RunStatus.BUDGET_SPENT, runtime.runUntilIdle(Duration.ofHours(1), 50), profile.name());
                 assertEquals(49, handled.get(), profile + ": the start turn and 49 messages");
-                assertEquals(1, runtime.normalQueued(), profile.name());
+                assertEquals(1, runtime.metrics().normalQueued(), profile.name());
                 if (profile == Profile.SIMULATED) {
                     assertEquals(before, runtime.nanoTime(), "turns take no virtual time");
                 }

@@ -70,7 +70,7 @@ class WarmUpTest {
             assertEquals(before, timeless(runtime.snapshot()));
             assertEquals(resources, runtime.resources());
             assertEquals(scheduleSteps, runtime.schedule().steps().size(), "no step of the simulated schedule");
-            assertEquals(0, runtime.laneStallReports());
+            assertEquals(0, runtime.metrics().laneStallReports());
             assertEquals(lettersBefore, lane.queuedLetters(), "the registered lane's letters are untouched");
         }
     }

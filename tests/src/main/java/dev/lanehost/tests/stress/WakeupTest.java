@@ -56,7 +56,7 @@ public class WakeupTest {
     public void settle(III_Result r) {
         runtime.runUntilIdle(Duration.ZERO);
         r.r1 = handled[0];
-        r.r2 = (int) runtime.normalQueued();
+        r.r2 = (int) runtime.metrics().normalQueued();
         r.r3 = racingTurns;
         runtime.close();
     }

@@ -1,0 +1,79 @@
+package dev.lanehost.lanes;
+
+/**
+ * How a halted actor ends: the halt protocol's teardown ({@link ActorCell}'s step 2) in order, under the
+ * turn lock on the actor's placement; the runtime close's fallback on the closing thread; and the letters
+ * that land after the teardown.
+ */
+final class CellTeardown {
+    /** How long close() waits for a running turn before leaving its teardown to the turn's runner. */
+    private static final long CLOSE_GRACE_NANOS = 1_000_000_000L;
+
+    private CellTeardown() {
+    }
+
+    /** Under the turn lock, once halted: the teardown the first time, then only late letters. */
+    static void finish(ActorCell cell) {
+        if (!cell.tornDown) {
+            teardown(cell);
+        } else {
+            cell.mailbox.releaseUnhandled(cell);
+        }
+    }
+
+    /** The halt protocol's step 2, in order; each step once, each reported to the observer. */
+    private static void teardown(ActorCell cell) {
+        cell.tornDown = true;
+        ExitReason reason = cell.exitReason;
+        RuntimeObserver observer = cell.runtime.observer();
+        cell.context.stopped(reason);
+        observer.haltStep(cell.ref, HaltStep.STOPPED);
+        cell.mailbox.releaseUnhandled(cell);
+        observer.haltStep(cell.ref, HaltStep.LETTERS);
+        cell.resources.release(observer, cell.ref);
+        cell.context.forgetBehavior();
+        cell.watchers.notifyEnded(cell, reason);
+        observer.haltStep(cell.ref, HaltStep.NOTIFIED);
+        cell.runtime.tornDown(cell);
+    }
+
+    /**
+     * Once the runtime has closed, nothing runs the cell again, so a letter that lands after its teardown
+     * would wait forever: whoever sees one (the sender after its offer, a lock holder after letting go)
+     * releases it here — a task gets {@link TurnTask#abandoned()}, a delivered park its release hook. The
+     * offer and the teardown's {@code tornDown} write are both volatile, so at least one side sees the other;
+     * a sender that finds the lock taken leaves the letter to the holder, which calls this after letting go.
+     */
+    static void releaseLateLetters(ActorCell cell) {
+        while (cell.tornDown && !cell.mailbox.isEmpty()) {
+            if (!cell.tryLockTurn()) {
+                return;
+            }
+            try {
+                cell.mailbox.releaseUnhandled(cell);
+            } finally {
+                cell.unlockTurnAndFence();
+            }
+        }
+    }
+
+    /**
+     * Runtime close, on the closing thread (a normal actor, or a lane actor whose lane thread will not):
+     * tear down here, unless a turn is still running after a grace period; then its runner tears down when
+     * the turn ends (the halt is already claimed).
+     */
+    static void onClose(ActorCell cell) {
+        if (!cell.tryLockTurn(CLOSE_GRACE_NANOS)) {
+            return;
+        }
+        try {
+            finish(cell);
+        } finally {
+            cell.unlockTurnAndFence(); // pairs with a runner's hand-off
+        }
+        releaseLateLetters(cell);
+        if (!cell.isScheduled() && cell.hasWork() && cell.claimSchedule()) {
+            cell.home.offer(cell, RunQueue.READY_BAND); // a runner handed the cell back while we held it
+        }
+    }
+}

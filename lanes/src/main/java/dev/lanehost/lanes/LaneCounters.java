@@ -1,0 +1,114 @@
+package dev.lanehost.lanes;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The counts an {@link ExecutionLane} keeps: drives, turns and the last drive that ran work (written by its
+ * driver with release), the letters queued on its actors (added by senders, settled by the driver) and the
+ * letters it refused. Anyone reads them. A superclass rather than a field so a drive reaches them in one
+ * load from the lane itself.
+ */
+abstract class LaneCounters {
+    private static final VarHandle DRIVES;
+    private static final VarHandle TURNS;
+    private static final VarHandle LAST_WORK_DRIVE;
+    private static final VarHandle QUEUED_LETTERS;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            DRIVES = lookup.findVarHandle(LaneCounters.class, "drives", long.class);
+            TURNS = lookup.findVarHandle(LaneCounters.class, "turns", long.class);
+            LAST_WORK_DRIVE = lookup.findVarHandle(LaneCounters.class, "lastWorkDriveNanos", long.class);
+            QUEUED_LETTERS = lookup.findVarHandle(LaneCounters.class, "queuedLetters", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    // Written by the bound thread with release, read by observers with acquire.
+    @SuppressWarnings("unused")
+    private long drives;
+    @SuppressWarnings("unused")
+    private long turns;
+    @SuppressWarnings("unused")
+    private long lastWorkDriveNanos;
+    /**
+     * Letters in the mailboxes of this lane's actors. Senders add one each (atomically); the driver takes
+     * the letters its turns consumed once per drive, and a teardown the letters it dropped.
+     */
+    @SuppressWarnings("unused")
+    private volatile long queuedLetters;
+    /** Letters this lane's actors may hold together before they refuse messages and tasks. */
+    private final long capacity;
+    /** Messages and tasks this lane's actors refused for a full mailbox or lane. */
+    private final LongAdder refusedLetters = new LongAdder();
+
+    LaneCounters(long capacity) {
+        this.capacity = capacity;
+    }
+
+    /** Drives so far. */
+    public long drives() {
+        return (long) DRIVES.getAcquire(this);
+    }
+
+    /** Turns run by drives so far. */
+    public long turns() {
+        return (long) TURNS.getAcquire(this);
+    }
+
+    /**
+     * Letters waiting in the mailboxes of this lane's actors: the lane's backlog, which a host can watch
+     * grow. O(1), never negative; exact between drives, and during a drive it still counts the letters that
+     * drive has taken so far (the driver settles its count when the drive returns).
+     */
+    public long queuedLetters() {
+        return Math.max(0, (long) QUEUED_LETTERS.getVolatile(this));
+    }
+
+    /** Messages and tasks this lane's actors refused because a mailbox or the lane was full. */
+    public long refusedLetters() {
+        return refusedLetters.sum();
+    }
+
+    /** The bound thread: one more drive. */
+    final void driveCounted() {
+        DRIVES.setRelease(this, (long) DRIVES.get(this) + 1);
+    }
+
+    /** The bound thread, after a drive that ran {@code ran > 0} turns, each of which took one letter. */
+    final void turnsCounted(int ran, long now) {
+        lettersTaken(ran);
+        TURNS.setRelease(this, (long) TURNS.get(this) + ran);
+        LAST_WORK_DRIVE.setRelease(this, now);
+    }
+
+    /** When a drive last ran work, or 0 if none has. */
+    final long lastWorkDriveNanos() {
+        return (long) LAST_WORK_DRIVE.getAcquire(this);
+    }
+
+    /**
+     * Admission: false once the lane's backlog has reached its capacity. During a drive the backlog still
+     * counts the letters that drive has taken (it settles when the drive returns), so a lane at its capacity
+     * may refuse until then.
+     */
+    final boolean hasRoom() {
+        return (long) QUEUED_LETTERS.getOpaque(this) < capacity;
+    }
+
+    final void letterRefused() {
+        refusedLetters.increment();
+    }
+
+    final void letterQueued() {
+        QUEUED_LETTERS.getAndAdd(this, 1L);
+    }
+
+    final void lettersTaken(long letters) {
+        QUEUED_LETTERS.getAndAdd(this, -letters);
+    }
+}

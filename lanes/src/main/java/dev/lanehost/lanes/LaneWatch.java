@@ -1,0 +1,60 @@
+package dev.lanehost.lanes;
+
+import dev.lanehost.lanes.internal.LaneBinding;
+import dev.lanehost.lanes.internal.StallWatch;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What observers see of one {@link ExecutionLane}: its stall watch, the rebinds waiting to be logged, and its
+ * snapshot row. Only observers call it (a snapshot, the metrics, the HOSTED timer thread), so a drive never
+ * reads the clock or writes a log line just to be watched.
+ */
+final class LaneWatch {
+    private final ExecutionLane lane;
+    private final LaneBinding binding;
+    private final StallWatch stallWatch;
+    /** The runtime's count of stall episodes, shared by its lanes. */
+    private final AtomicLong stallReports;
+
+    LaneWatch(ExecutionLane lane, LaneBinding binding, RuntimeContext runtime) {
+        this.lane = lane;
+        this.binding = binding;
+        this.stallWatch = new StallWatch(runtime.laneStallThresholdNanos(), runtime.nanoTime());
+        this.stallReports = runtime.laneStallCounter();
+    }
+
+    /**
+     * Logs a rebind waiting to be logged, then updates the stall watch.
+     *
+     * @return true if the lane is stalled
+     */
+    boolean observe(long now) {
+        String rebind = binding.takeUnloggedRebind();
+        if (rebind != null) {
+            RuntimeLog.logSafely(System.Logger.Level.INFO, rebind + " (" + binding.rebinds() + " rebind(s) so far)");
+        }
+        StallWatch.Seen seen = stallWatch.observe(now, lane.drives(), lane.queued() > 0);
+        if (seen == StallWatch.Seen.NEWLY_STALLED) {
+            stallReports.incrementAndGet();
+            RuntimeLog.logSafely(System.Logger.Level.WARNING, "lane '" + lane.name() + "' has " + lane.queued()
+                    + " actor(s) with " + lane.queuedLetters() + " letter(s) queued and has not been driven for "
+                    + (now - stallWatch.driveSeenAtNanos()) / 1_000_000 + " ms: its host stopped calling back?");
+        }
+        return seen != StallWatch.Seen.NOT_STALLED;
+    }
+
+    Snapshot.LaneRow row(long now) {
+        boolean stalled = observe(now);
+        List<Long> bands = new ArrayList<>(RunQueue.BANDS);
+        for (int band = 0; band < RunQueue.BANDS; band++) {
+            bands.add(lane.queue.depth(band));
+        }
+        Thread bound = binding.boundThread();
+        long lastWork = lane.lastWorkDriveNanos();
+        return new Snapshot.LaneRow(lane.name(), bound == null ? null : bound.getName(), lane.drives(), lane.turns(),
+                Math.max(0, now - stallWatch.driveSeenAtNanos()), lastWork == 0 ? -1 : Math.max(0, now - lastWork),
+                List.copyOf(bands), lane.queuedLetters(), binding.rebinds(), stalled);
+    }
+}

@@ -1,0 +1,55 @@
+package dev.lanehost.lanes;
+
+import dev.lanehost.affinity.AffinityResult;
+import java.util.Map;
+
+/**
+ * A runtime's counters, for a metrics system to poll: each call reads racy-but-safe scalars (or, for the
+ * lane stall counts, runs each lane's stall watch) and never waits on a turn. From
+ * {@link ActorRuntime#metrics()}; per-actor and per-lane rows are in {@link ActorRuntime#snapshot()}.
+ */
+public final class RuntimeMetrics {
+    private final ActorRuntime runtime;
+
+    RuntimeMetrics(ActorRuntime runtime) {
+        this.runtime = runtime;
+    }
+
+    /** Lanes with queued work that nobody has driven for the stall threshold. */
+    public int stalledLanes() {
+        return runtime.lanes.stalledCount(runtime.nanoTime());
+    }
+
+    /** Times a lane was first seen stalled (one per stall episode). */
+    public long laneStallReports() {
+        return runtime.lanes.stallReports().get();
+    }
+
+    /** Messages and tasks refused because a mailbox or a lane was full ({@link Delivery#FULL}). */
+    public long refusedLetters() {
+        return runtime.context().refusedLetters.sum();
+    }
+
+    /** Actors queued on the normal placement. */
+    public long normalQueued() {
+        return runtime.scheduler.normal().depth();
+    }
+
+    /**
+     * What applying the affinity policy did to each runtime thread (HOSTED: the worker), by thread name:
+     * applied, fell back (and why), or not requested. Recorded when the thread starts, before it runs a turn.
+     */
+    public Map<String, AffinityResult> affinityResults() {
+        return runtime.scheduler.affinityResults();
+    }
+
+    /** Runtime threads whose affinity policy was applied. */
+    public long affinitySuccesses() {
+        return affinityResults().values().stream().filter(AffinityResult::isApplied).count();
+    }
+
+    /** Runtime threads whose affinity policy asked for CPUs but fell back. */
+    public long affinityFailures() {
+        return affinityResults().values().stream().filter(r -> r.outcome() == AffinityResult.Outcome.FELL_BACK).count();
+    }
+}
