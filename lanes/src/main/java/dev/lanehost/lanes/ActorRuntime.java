@@ -84,7 +84,7 @@ public final class ActorRuntime implements AutoCloseable {
             throw new IllegalArgumentException("a lane name must not be blank");
         }
         checkOpen();
-        ExecutionLane lane = new ExecutionLane(name, context, scheduler.newLaneQueue(name), true);
+        ExecutionLane lane = new ExecutionLane(name, context, scheduler::newLaneQueue, true);
         lanes.add(lane);
         scheduler.laneRegistered(lane);
         return lane;

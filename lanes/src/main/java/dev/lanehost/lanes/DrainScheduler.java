@@ -39,7 +39,7 @@ sealed class DrainScheduler extends Scheduler permits SimulatedScheduler {
                    RunQueue.SchedulePolicy policy) {
         super(timers, lanes, clock);
         this.closed = closed;
-        this.normal = new RunQueue(NORMAL_QUEUE, policy, null);
+        this.normal = new RunQueue(NORMAL_QUEUE, policy, null, new WorkFlag());
     }
 
     @Override

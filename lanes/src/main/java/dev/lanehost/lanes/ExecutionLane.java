@@ -1,7 +1,7 @@
 package dev.lanehost.lanes;
 
 import dev.lanehost.lanes.internal.LaneBinding;
-import dev.lanehost.lanes.internal.WorkFlag;
+import java.util.function.BiFunction;
 
 /**
  * A named run queue that only its host drains, by lending a thread to {@link #drive}. The handle is the
@@ -43,8 +43,6 @@ public final class ExecutionLane extends LaneCounters {
     private final String name;
     private final RuntimeContext runtime;
     final RunQueue queue;
-    /** The queue's work flag, held here so an empty drive reads it without going through the queue. */
-    private final WorkFlag work;
     /**
      * False only for the private lane of {@link ActorRuntime#warmUpThread()}: it renames no thread, logs
      * nothing and has no teardown.
@@ -66,12 +64,12 @@ public final class ExecutionLane extends LaneCounters {
      */
     private Thread driver;
 
-    ExecutionLane(String name, RuntimeContext runtime, RunQueue queue, boolean registered) {
+    /** @param queueFor makes the lane's run queue, whose offers raise the lane's work flag: the lane itself */
+    ExecutionLane(String name, RuntimeContext runtime, BiFunction<String, WorkFlag, RunQueue> queueFor, boolean registered) {
         super(runtime.laneCapacity);
         this.name = name;
         this.runtime = runtime;
-        this.queue = queue;
-        this.work = queue.work;
+        this.queue = queueFor.apply(name, this);
         this.registered = registered;
         this.binding = new LaneBinding(name, registered, this::queuedLetters);
         this.close = new LaneClose(this, runtime);
@@ -106,7 +104,7 @@ public final class ExecutionLane extends LaneCounters {
         // The common host callback — bound to this thread, not nested, open, nothing queued — kept small
         // enough for the JIT to inline into the caller's upcall; everything else takes the full path.
         if (out != null && maxTurns >= 0 && driver == Thread.currentThread() && !driving
-                && !runtime.isClosed() && !work.isRaised()) {
+                && !runtime.isClosed() && !isRaised()) {
             driveCounted();
             out.set(0, queuedLetters());
             return DRIVE_OK;
@@ -136,7 +134,7 @@ public final class ExecutionLane extends LaneCounters {
             tearDownOnLaneThread();
             return refuse(out, DriveStatus.CLOSED);
         }
-        work.lower(); // then look at the whole queue; every path below raises it again if work is left
+        lower(); // then look at the whole queue; every path below raises it again if work is left
         if (queue.isEmptyForConsumer()) {
             // Nothing to do after all (the flag was raised by work an earlier drive took, or the binding or
             // the nesting check sent us here). Count the drive (for the stall watch) and leave.
@@ -166,7 +164,7 @@ public final class ExecutionLane extends LaneCounters {
             driving = false;
             queue.forgetTurnEndClock();
             if (!queue.isEmptyForConsumer()) {
-                work.raise(); // maxTurns reached, or a sender still linking: the next drive must look
+                raise(); // maxTurns reached, or a sender still linking: the next drive must look
             }
             driveCounted();
             if (ran > 0) {

@@ -38,7 +38,7 @@ final class HostedScheduler extends Scheduler {
     /** close() waits this long for a turn in progress; a turn that never returns must not hang the host. */
     private static final long STOP_GRACE_MILLIS = 5_000;
 
-    private final RunQueue normal = new RunQueue(NORMAL_QUEUE, null, this::wakeWorker);
+    private final RunQueue normal = new RunQueue(NORMAL_QUEUE, null, this::wakeWorker, new WorkFlag());
     /** Bounds the timer thread's sleep so lane stall checks run even with no timer armed. */
     private final long maxTimerWaitNanos;
     private final Thread worker = Thread.ofPlatform().name("lanehost-worker-0").daemon().unstarted(this::runWorker);

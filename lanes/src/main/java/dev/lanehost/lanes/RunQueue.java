@@ -1,7 +1,6 @@
 package dev.lanehost.lanes;
 
 import dev.lanehost.lanes.internal.MpscQueue;
-import dev.lanehost.lanes.internal.WorkFlag;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
@@ -48,9 +47,9 @@ final class RunQueue {
     private final MpscQueue<ActorCell>[] bands = new MpscQueue[BANDS];
     /**
      * Raised by every offer once its actor is in a band: a lane's empty drive reads this one word instead of
-     * the four bands (see {@link WorkFlag} for how the consumer lowers it).
+     * the four bands (see {@link WorkFlag} for how the consumer lowers it). A lane's queue raises the lane.
      */
-    final WorkFlag work = new WorkFlag();
+    final WorkFlag work;
     private final SchedulePolicy policy;
     /** Called after each offer, e.g. to unpark an idle worker; null for lanes (their host drives them). */
     private final Runnable waker;
@@ -71,8 +70,9 @@ final class RunQueue {
     @SuppressWarnings("unused")
     private volatile long turnsStarted;
 
-    RunQueue(String name, SchedulePolicy policy, Runnable waker) {
+    RunQueue(String name, SchedulePolicy policy, Runnable waker, WorkFlag work) {
         this.name = name;
+        this.work = work;
         this.policy = policy;
         this.waker = waker;
         for (int band = 0; band < BANDS; band++) {

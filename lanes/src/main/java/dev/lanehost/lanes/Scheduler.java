@@ -43,9 +43,9 @@ abstract sealed class Scheduler permits HostedScheduler, DrainScheduler {
     /** The normal placement's run queue. */
     abstract RunQueue normal();
 
-    /** A run queue for a new lane, scheduled the way this profile schedules. */
-    RunQueue newLaneQueue(String name) {
-        return new RunQueue(name, null, null);
+    /** A run queue for a new lane, scheduled the way this profile schedules; offers raise {@code work}, the lane. */
+    RunQueue newLaneQueue(String name, WorkFlag work) {
+        return new RunQueue(name, null, null, work);
     }
 
     /** A lane was registered (after its name proved unique). */

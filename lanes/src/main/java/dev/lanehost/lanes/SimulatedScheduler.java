@@ -32,8 +32,8 @@ final class SimulatedScheduler extends DrainScheduler {
     }
 
     @Override
-    RunQueue newLaneQueue(String name) {
-        return new RunQueue(name, schedule, null);
+    RunQueue newLaneQueue(String name, WorkFlag work) {
+        return new RunQueue(name, schedule, null, work);
     }
 
     @Override

@@ -30,7 +30,7 @@ final class ThreadWarmUp {
         if (runtime.isClosed()) {
             return;
         }
-        ExecutionLane lane = new ExecutionLane(NAME, runtime, new RunQueue(NAME, null, null), false);
+        ExecutionLane lane = new ExecutionLane(NAME, runtime, (name, work) -> new RunQueue(name, null, null, work), false);
         ActorCell actor = new ActorCell(0, NAME, Placement.lane(NAME), runtime, lane.queue, lane, runtime.defaultBudget, runtime.mailboxCapacity, SpawnOptions.DEFAULT,
                 () -> (context, message) -> { });
         actor.schedule();

@@ -12,7 +12,7 @@ class RunQueueTest {
     @Test
     void bandsAreServedStrictlyInOrderFifoWithinABand() {
         try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
-            RunQueue queue = new RunQueue("test", null, null);
+            RunQueue queue = new RunQueue("test", null, null, new WorkFlag());
             List<ActorCell> cells = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
                 cells.add(new ActorCell(100 + i, "c" + i, Placement.NORMAL, runtime.context(), queue, null, runtime.context().defaultBudget, runtime.context().mailboxCapacity, SpawnOptions.DEFAULT, () -> (c, m) -> { }));
@@ -36,7 +36,7 @@ class RunQueueTest {
     @Test
     void aHigherBandArrivingLaterIsServedFirst() {
         try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
-            RunQueue queue = new RunQueue("test", null, null);
+            RunQueue queue = new RunQueue("test", null, null, new WorkFlag());
             ActorCell slow = new ActorCell(1, "slow", Placement.NORMAL, runtime.context(), queue, null, runtime.context().defaultBudget, runtime.context().mailboxCapacity, SpawnOptions.DEFAULT, () -> (c, m) -> { });
             ActorCell ready = new ActorCell(2, "ready", Placement.NORMAL, runtime.context(), queue, null, runtime.context().defaultBudget, runtime.context().mailboxCapacity, SpawnOptions.DEFAULT, () -> (c, m) -> { });
             queue.offer(slow, RunQueue.SLOW_BAND);

@@ -16,6 +16,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.util.Map;
+import java.util.function.LongFunction;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -48,7 +49,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class HostAbi implements AutoCloseable {
     private final ActorRuntime runtime;
-    final HandleTable<ExportedLane> lanes = new HandleTable<>(0x4C, "lane"); // 'L'
+    final HandleTable<ExecutionLane> lanes = new HandleTable<>(0x4C, "lane"); // 'L'
     final HandleTable<CallGate> gates = new HandleTable<>(0x47, "gate"); // 'G'
     final HandleTable<Signal> signals = new HandleTable<>(0x53, "signal"); // 'S'
     final HandleTable<HostRing> ringReferences = new HandleTable<>(0x52, "ring reference"); // 'R'
@@ -87,7 +88,7 @@ public final class HostAbi implements AutoCloseable {
     /** Lets hosts look the lane up by its name and drive it. @return the lane's handle */
     public long exportLane(ExecutionLane lane) {
         Objects.requireNonNull(lane, "lane");
-        return export(laneNames, lane.name(), lanes, new ExportedLane(lane));
+        return exportEntry(laneNames, lane.name(), lanes, handle -> new ExportedLane(handle, lane));
     }
 
     /** Lets hosts look the gate up by {@code name} and call it; it leaves the table when it closes. @return its handle */
@@ -144,15 +145,18 @@ public final class HostAbi implements AutoCloseable {
     /**
      * An exported lane and the counts its bound thread's drives write into: one object reused by that thread
      * is what makes {@code lane_drive} allocation-free. Any other thread (refused, or binding on its first
-     * drive) gets counts of its own, so it never writes into the bound thread's.
+     * drive) gets counts of its own, so it never writes into the bound thread's. It is the lane table's entry
+     * itself, so {@code lane_drive} finds it in the load that checks the handle.
      */
-    record ExportedLane(ExecutionLane lane, DriveCounts boundThreadCounts) {
-        ExportedLane(ExecutionLane lane) {
-            this(lane, new DriveCounts());
+    static final class ExportedLane extends HandleTable.Entry<ExecutionLane> {
+        private final DriveCounts boundThreadCounts = new DriveCounts();
+
+        ExportedLane(long handle, ExecutionLane lane) {
+            super(handle, lane);
         }
 
         DriveCounts countsForCurrentThread() {
-            return lane.isBoundToCurrentThread() ? boundThreadCounts : new DriveCounts();
+            return value().isBoundToCurrentThread() ? boundThreadCounts : new DriveCounts();
         }
     }
 
@@ -162,9 +166,14 @@ public final class HostAbi implements AutoCloseable {
     }
 
     private <T> long export(Map<String, Long> names, String name, HandleTable<T> table, T value) {
+        return exportEntry(names, name, table, handle -> new HandleTable.Entry<>(handle, value));
+    }
+
+    private <T> long exportEntry(Map<String, Long> names, String name, HandleTable<T> table,
+                                 LongFunction<? extends HandleTable.Entry<T>> entryFor) {
         checkName(name);
         checkOpen();
-        long handle = table.register(value);
+        long handle = table.registerEntry(entryFor);
         if (names.putIfAbsent(name, handle) != null) {
             table.unregister(handle);
             throw new IllegalArgumentException("a " + table.kindName() + " named '" + name + "' is already exported");

@@ -37,7 +37,7 @@ final class HostEntries {
      * {@link #abi}: the table is cleared before {@link #detach()}, so a handle found here is still exported,
      * and a miss is when to ask whether the host ABI has closed.
      */
-    private final HandleTable<HostAbi.ExportedLane> lanes;
+    private final HandleTable<ExecutionLane> lanes;
     /**
      * The host's ring references, kept past {@link #detach()}: a release after close may be the one that
      * frees a ring's memory, so it must still find its reference.
@@ -71,12 +71,12 @@ final class HostEntries {
 
     int laneDrive(long laneHandle, int maxTurns, long counts) {
         try {
-            HostAbi.ExportedLane exported = lanes.lookup(laneHandle);
+            HostAbi.ExportedLane exported = (HostAbi.ExportedLane) lanes.lookupEntry(laneHandle);
             if (exported == null) {
                 HostAbi host = abi;
                 return host == null || host.closed ? closed() : fail(CallStatus.INVALID_ARGUMENT, unknown("lane", laneHandle));
             }
-            ExecutionLane lane = exported.lane();
+            ExecutionLane lane = exported.value();
             if (maxTurns < 0) {
                 return fail(CallStatus.INVALID_ARGUMENT, "max_turns must be >= 0, got " + maxTurns);
             }
@@ -295,14 +295,14 @@ final class HostEntries {
 
     /** The exported lane; an unknown handle is INVALID_ARGUMENT, or CLOSED once the host ABI has closed. */
     private ExecutionLane lane(HostAbi host, long handle) {
-        HostAbi.ExportedLane exported = host.lanes.lookup(handle);
-        if (exported == null) {
+        ExecutionLane lane = host.lanes.lookup(handle);
+        if (lane == null) {
             if (host.closed) {
                 throw new Closed();
             }
             throw new ForeignMemory.InvalidArgument(unknown("lane", handle));
         }
-        return exported.lane();
+        return lane;
     }
 
     private CallGate gate(HostAbi host, long handle) {

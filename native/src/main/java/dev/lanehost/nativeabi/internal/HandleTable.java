@@ -3,6 +3,7 @@ package dev.lanehost.nativeabi.internal;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
+import java.util.function.LongFunction;
 
 /**
  * Opaque 64-bit handles for objects a host refers to, looked up without locks or allocation.
@@ -21,7 +22,9 @@ import java.util.Arrays;
  * price of a 64-bit handle.
  *
  * <p>Registration and removal take the table's lock (they are rare: exports, lookups by name); a lookup reads
- * the slot array and one entry with acquire semantics.
+ * the slot array and one entry with acquire semantics. An entry is the handle and its object; a caller on a hot
+ * path may register an {@link Entry} subclass that carries what it needs beside the object, and reach it in
+ * the same load ({@link #lookupEntry}).
  */
 public final class HandleTable<T> {
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(Entry[].class);
@@ -29,7 +32,22 @@ public final class HandleTable<T> {
     private static final int INITIAL_SLOTS = 16;
 
     /** One live object and the full handle that names it (so a lookup checks kind, generation and index at once). */
-    private record Entry<T>(long handle, T value) {
+    public static class Entry<T> {
+        private final long handle;
+        private final T value;
+
+        public Entry(long handle, T value) {
+            this.handle = handle;
+            this.value = value;
+        }
+
+        public final long handle() {
+            return handle;
+        }
+
+        public final T value() {
+            return value;
+        }
     }
 
     private final long kindBits;
@@ -54,7 +72,16 @@ public final class HandleTable<T> {
         this.free = new int[INITIAL_SLOTS];
     }
 
-    public synchronized long register(T value) {
+    public long register(T value) {
+        return registerEntry(handle -> new Entry<>(handle, value));
+    }
+
+    /**
+     * Registers the entry {@code entryFor} makes for the new handle (it must carry that handle).
+     *
+     * @return the handle
+     */
+    public synchronized long registerEntry(LongFunction<? extends Entry<T>> entryFor) {
         int index;
         if (freeCount > 0) {
             index = free[--freeCount];
@@ -65,21 +92,32 @@ public final class HandleTable<T> {
             index = used++;
         }
         long handle = kindBits | ((long) generations[index] << 32) | (index & 0xFFFF_FFFFL);
-        SLOT.setRelease(slots, index, new Entry<>(handle, value));
+        Entry<T> entry = entryFor.apply(handle);
+        if (entry == null || entry.handle != handle) {
+            free[freeCount++] = index; // nothing was published: the slot goes back as it was
+            throw new IllegalArgumentException("an entry must carry the handle it is registered under");
+        }
+        SLOT.setRelease(slots, index, entry);
         live++;
         return handle;
     }
 
     /** The object, or null if the handle is unknown, stale, or of another kind. Lock-free, allocation-free. */
-    @SuppressWarnings("unchecked")
     public T lookup(long handle) {
+        Entry<T> entry = lookupEntry(handle);
+        return entry == null ? null : entry.value;
+    }
+
+    /** The entry, or null if the handle is unknown, stale, or of another kind. Lock-free, allocation-free. */
+    @SuppressWarnings("unchecked")
+    public Entry<T> lookupEntry(long handle) {
         long index = handle & 0xFFFF_FFFFL;
         Entry<T>[] current = slots;
         if (index >= current.length) {
             return null;
         }
         Entry<T> entry = (Entry<T>) SLOT.getAcquire(current, (int) index);
-        return entry != null && entry.handle == handle ? entry.value : null;
+        return entry != null && entry.handle == handle ? entry : null;
     }
 
     /** Frees the handle's slot for a later object under the next generation. @return the object, or null if the handle was not live */

@@ -1,11 +1,10 @@
-package dev.lanehost.tests.stress;
+package dev.lanehost.lanes;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 import dev.lanehost.lanes.internal.MpscNode;
 import dev.lanehost.lanes.internal.MpscQueue;
-import dev.lanehost.lanes.internal.WorkFlag;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -19,6 +18,8 @@ import org.openjdk.jcstress.infra.results.III_Result;
  * was left raised by earlier work: lower the flag, look at the queue, take what is there, raise the flag
  * again if anything is left. Afterwards, a node still queued must find the flag raised; otherwise the
  * lane's next drive would read the flag, see it down, and leave the node queued for good.
+ *
+ * (This class sits in lanes' package, on the class path, to reach the package-private flag.)
  *
  * <p>r1 = 1 if the consumer took the node; r2 = 1 if the flag is raised afterwards; r3 = 1 if the node is
  * still queued afterwards.

@@ -1,4 +1,4 @@
-package dev.lanehost.lanes.internal;
+package dev.lanehost.lanes;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -23,8 +23,12 @@ import java.lang.invoke.VarHandle;
  * writes the flag then reads the queue, all volatile, so at least one of them sees the other: either the
  * consumer's look finds the node, or the producer finds the flag down and raises it. Over-raising is
  * harmless (the consumer looks, finds nothing, lowers it); a lost raise is what must never happen.
+ *
+ * <p>A normal queue holds one of these; a lane <em>is</em> one ({@link LaneCounters} extends it), so that an
+ * empty drive reads the word off the lane itself, one load fewer on the path a host calls most. Producers
+ * touch the same line for the lane's letter count anyway.
  */
-public final class WorkFlag {
+class WorkFlag {
     private static final VarHandle RAISED;
 
     static {
@@ -39,7 +43,7 @@ public final class WorkFlag {
     private volatile int raised;
 
     /** A producer, after its offer; or the consumer, when its look left work queued. */
-    public void raise() {
+    final void raise() {
         if ((int) RAISED.getVolatile(this) == 0) {
             // Release is enough for the store: the handshake's ordering is the volatile read above.
             RAISED.setRelease(this, 1);
@@ -47,7 +51,7 @@ public final class WorkFlag {
     }
 
     /** Consumer: false only if everything offered before this call has been taken. */
-    public boolean isRaised() {
+    final boolean isRaised() {
         return (int) RAISED.getVolatile(this) != 0;
     }
 
@@ -55,7 +59,7 @@ public final class WorkFlag {
      * Consumer, right before it looks at the whole queue: the volatile store keeps that look from moving
      * ahead of it. The caller must {@link #raise()} again if work remains when it is done.
      */
-    public void lower() {
+    final void lower() {
         RAISED.setVolatile(this, 0);
     }
 }
