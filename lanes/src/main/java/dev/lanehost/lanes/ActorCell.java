@@ -42,7 +42,14 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
     final String name;
     final Placement placement;
     final RuntimeContext runtime;
-    final RunQueue home;
+    /**
+     * The run queue this actor is queued on, or was last: fixed for lane and pinned actors; for a normal
+     * actor in a worker pool, moved by whoever queues it ({@link WorkerPool}'s placement rules) while it
+     * holds the scheduled flag, so a plain field.
+     */
+    RunQueue home;
+    /** The worker pool a normal HOSTED actor moves in, or null (lanes, pinned, other profiles). */
+    private final WorkerPool pool;
     /** The lane this actor lives on, or null for the normal placement. */
     final ExecutionLane lane;
     final ActorRef ref;
@@ -65,13 +72,15 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
     /** This actor's life: one more each time its supervisor hydrates it. Runner writes, any thread reads. */
     private volatile int incarnation;
 
-    ActorCell(long id, String name, Placement placement, RuntimeContext runtime, RunQueue home, ExecutionLane lane,
-              BudgetLimits budget, long mailboxCapacity, SpawnOptions options, Supplier<? extends Behavior> factory) {
+    ActorCell(long id, String name, Placement placement, RuntimeContext runtime, RunQueue home, WorkerPool pool,
+              ExecutionLane lane, BudgetLimits budget, long mailboxCapacity, SpawnOptions options,
+              Supplier<? extends Behavior> factory) {
         this.id = id;
         this.name = name;
         this.placement = placement;
         this.runtime = runtime;
         this.home = home;
+        this.pool = pool;
         this.lane = lane;
         this.ref = new ActorRef(this);
         this.mailbox = new Mailbox(lane);
@@ -102,7 +111,7 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
 
     void schedule() {
         if (claimSchedule()) {
-            home.offer(this, RunQueue.READY_BAND);
+            (pool == null ? home : pool.queueFor(this)).offer(this, RunQueue.READY_BAND);
         }
     }
 

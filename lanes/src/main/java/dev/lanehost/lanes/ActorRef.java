@@ -64,8 +64,8 @@ public final class ActorRef {
     }
 
     /**
-     * True if the calling thread is the one that runs this actor's turns right now: the bound thread of
-     * its lane, the HOSTED worker, or the thread inside {@code drain()}/{@code runUntilIdle()}. Blocking such
+     * True if the calling thread is one that runs this actor's turns: the bound thread of its lane, its
+     * HOSTED worker if pinned, any HOSTED worker if normal, or the thread inside {@code drain()}/{@code runUntilIdle()}. Blocking such
      * a thread until this actor answers would deadlock.
      */
     public boolean isPlacementThread() {

@@ -48,7 +48,8 @@ public final class ActorRuntime implements AutoCloseable {
         this.shutdown = new RuntimeClose(builder.laneCloseGrace.toNanos(), actors);
         this.observer = builder.observer == null ? new RuntimeObserver() { } : new GuardedObserver(builder.observer);
         this.scheduler = switch (profile) {
-            case HOSTED -> new HostedScheduler(timers, lanes, context, builder.laneStallThreshold, builder.affinityPolicy,
+            case HOSTED -> new HostedScheduler(timers, lanes, context, builder.laneStallThreshold, builder.workers(),
+                    builder.idleStrategy, builder.affinityPolicy,
                     builder.affinity, builder.affinityTopology);
             case SINGLE_THREAD -> new DrainScheduler(timers, lanes, this::isClosed);
             case SIMULATED -> new SimulatedScheduler(timers, lanes, this::isClosed,
@@ -157,20 +158,50 @@ public final class ActorRuntime implements AutoCloseable {
         Objects.requireNonNull(options, "spawn options");
         Objects.requireNonNull(factory, "behaviour factory");
         checkOpen();
-        RunQueue home = lane == null ? scheduler.normal() : lane.queue;
+        RunQueue home = lane != null ? lane.queue
+                : placement instanceof Placement.Pinned pinned ? scheduler.pinnedQueue(pinned.worker())
+                : scheduler.spawnQueue();
+        WorkerPool roamsIn = placement == Placement.NORMAL ? scheduler.pool() : null;
         BudgetLimits budget = context.defaultBudget;
         if (options.budget() != null) {
             budget = new BudgetLimits(options.budget());
             scheduler.budgetInUse(budget);
         }
         long mailboxCapacity = options.mailboxCapacity() > 0 ? options.mailboxCapacity() : context.mailboxCapacity;
-        ActorCell cell = new ActorCell(actors.nextId(), name, placement, context, home, lane, budget, mailboxCapacity, options, factory);
+        ActorCell cell = new ActorCell(actors.nextId(), name, placement, context, home, roamsIn, lane, budget,
+                mailboxCapacity, options, factory);
         if (lane != null) {
             lane.close.actorSpawned();
         }
         actors.add(cell);
         cell.schedule();
         return cell.ref;
+    }
+
+    /**
+     * Spawns an actor pinned for life to the calling HOSTED worker (from a turn of a normal or pinned actor):
+     * no other worker ever runs it, so it may keep thread-affine state. SINGLE_THREAD and SIMULATED have one
+     * worker, the draining thread, whose pinned actors run like normal ones.
+     *
+     * @throws IllegalStateException if the calling thread is not a worker of this runtime
+     */
+    public ActorRef spawnPinned(String name, Supplier<? extends Behavior> factory) {
+        int current = scheduler.currentWorker();
+        if (current < 0 && scheduler.pool() != null) {
+            throw new IllegalStateException("spawnPinned(name, factory) pins to the calling worker, and "
+                    + Thread.currentThread().getName() + " is not a worker of this runtime; use spawnPinned(worker, name, factory)");
+        }
+        return spawnPinned(Math.max(0, current), name, factory);
+    }
+
+    /**
+     * Spawns an actor pinned for life to worker {@code worker} (0 to {@link RuntimeMetrics#workerCount()} − 1).
+     *
+     * @throws IllegalArgumentException naming the range if there is no such worker
+     */
+    public ActorRef spawnPinned(int worker, String name, Supplier<? extends Behavior> factory) {
+        scheduler.checkWorker(worker);
+        return spawn(name, SpawnOptions.DEFAULT, factory, Placement.pinned(worker), null);
     }
 
     /** A live actor by id, or null once it has halted. */

@@ -1,8 +1,10 @@
 package dev.lanehost.lanes;
 
+import java.util.List;
+
 /**
  * The HOSTED turn-budget clock, run by the timer thread: it looks at the turn each run queue's consumer is
- * running (the normal queue's worker, each lane's host thread) and raises the flags that turn has earned, so
+ * running (each worker's two queues, each lane's host thread) and raises the flags that turn has earned, so
  * the budget clock never runs on the thread it judges.
  *
  * <h2>When it looks</h2>
@@ -23,16 +25,17 @@ final class BudgetWatch {
     static final long QUIET_NANOS = 1_000_000_000L;
 
     private final RuntimeContext runtime;
-    private final RunQueue normal;
+    /** The workers' run queues (each worker's shared and pinned queue). */
+    private final List<RunQueue> queues;
     private final LaneRegistry lanes;
     /** Half the shortest fast budget of any actor spawned so far: how often a busy runtime is looked at. */
     private volatile long tickNanos;
     private long turnsSeen = -1;
     private long lastActivity;
 
-    BudgetWatch(RuntimeContext runtime, RunQueue normal, LaneRegistry lanes) {
+    BudgetWatch(RuntimeContext runtime, List<RunQueue> queues, LaneRegistry lanes) {
         this.runtime = runtime;
-        this.normal = normal;
+        this.queues = queues;
         this.lanes = lanes;
         this.tickNanos = Math.max(1, runtime.defaultBudget.fastNanos / 2);
     }
@@ -54,12 +57,16 @@ final class BudgetWatch {
      */
     long observe(long now, long idleWaitNanos) {
         long nextDeadline = Long.MAX_VALUE;
-        long turns = normal.turnsStarted();
+        long turns = 0;
         boolean running = false;
-        ActorCell cell = normal.running();
-        if (cell != null) {
-            running = true;
-            nextDeadline = cell.context.clock.raise(now);
+        ActorCell cell;
+        for (RunQueue queue : queues) {
+            turns += queue.turnsStarted();
+            cell = queue.running();
+            if (cell != null) {
+                running = true;
+                nextDeadline = Math.min(nextDeadline, cell.context.clock.raise(now));
+            }
         }
         for (ExecutionLane lane : lanes.all()) {
             turns += lane.queue.turnsStarted();

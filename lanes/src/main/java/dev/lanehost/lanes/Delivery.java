@@ -7,7 +7,7 @@ public enum Delivery {
     /**
      * Refused, nothing queued: the actor's mailbox holds its capacity of letters, or its lane does
      * ({@link SpawnOptions#withMailboxCapacity}, {@link RuntimeBuilder#mailboxCapacity},
-     * {@link RuntimeBuilder#laneCapacity}). Counted by {@link ActorRuntime#refusedLetters()}. Try later,
+     * {@link RuntimeBuilder#laneCapacity}). Counted by {@link RuntimeMetrics#refusedLetters()}. Try later,
      * or shed the work: the runtime never buffers it for you.
      */
     FULL,

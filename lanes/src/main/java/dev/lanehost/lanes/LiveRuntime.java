@@ -90,6 +90,9 @@ final class LiveRuntime extends RuntimeContext {
             ExecutionLane handle = runtime.lanes.get(lane.name());
             return handle != null && handle.boundThread() == thread;
         }
+        if (cell.placement instanceof Placement.Pinned pinned) {
+            return runtime.scheduler.runsPinned(pinned.worker(), thread);
+        }
         return runtime.scheduler.runsNormalQueue(thread);
     }
 

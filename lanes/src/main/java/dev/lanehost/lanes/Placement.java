@@ -4,17 +4,32 @@ import java.util.Objects;
 
 /** Where an actor's turns run. */
 public sealed interface Placement {
-    /** The runtime's normal run queue: the worker (HOSTED) or the host's {@code drain()} (SINGLE_THREAD, SIMULATED). */
+    /**
+     * The runtime's normal actors: any HOSTED worker (they move to idle workers), or the host's {@code drain()}
+     * (SINGLE_THREAD, SIMULATED).
+     */
     Normal NORMAL = new Normal();
 
     static Lane lane(String name) {
         return new Lane(name);
     }
 
+    static Pinned pinned(int worker) {
+        return new Pinned(worker);
+    }
+
     record Normal() implements Placement {
         @Override
         public String toString() {
             return "normal";
+        }
+    }
+
+    /** One HOSTED worker, for life: never stolen by another (SINGLE_THREAD and SIMULATED have worker 0). */
+    record Pinned(int worker) implements Placement {
+        @Override
+        public String toString() {
+            return "pinned(" + worker + ")";
         }
     }
 

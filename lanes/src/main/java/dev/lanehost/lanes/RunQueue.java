@@ -28,12 +28,14 @@ final class RunQueue {
     private static final VarHandle POOLED = MethodHandles.arrayElementVarHandle(long[].class);
     private static final VarHandle RUNNING;
     private static final VarHandle TURNS_STARTED;
+    private static final VarHandle CONSUMER_LOCK;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             RUNNING = lookup.findVarHandle(RunQueue.class, "running", ActorCell.class);
             TURNS_STARTED = lookup.findVarHandle(RunQueue.class, "turnsStarted", long.class);
+            CONSUMER_LOCK = lookup.findVarHandle(RunQueue.class, "consumerLock", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -69,6 +71,12 @@ final class RunQueue {
     /** Turns the consumer has started, so the budget watch can tell a busy queue from an idle one. */
     @SuppressWarnings("unused")
     private volatile long turnsStarted;
+    /**
+     * A worker's shared queue has several consumers (its worker and thieves), one at a time: each poll takes
+     * this lock for the poll alone ({@link #pollShared()}), never for the turn that follows.
+     */
+    @SuppressWarnings("unused")
+    private volatile int consumerLock;
 
     RunQueue(String name, SchedulePolicy policy, Runnable waker, WorkFlag work) {
         this.name = name;
@@ -114,6 +122,21 @@ final class RunQueue {
             }
         }
         return null;
+    }
+
+    /**
+     * As {@link #poll()}, for a queue with several consumers: null also when another consumer is polling it
+     * right now (the caller looks elsewhere and comes back). Uncontended, one CAS and one release store.
+     */
+    ActorCell pollShared() {
+        if (!CONSUMER_LOCK.compareAndSet(this, 0, 1)) {
+            return null;
+        }
+        try {
+            return poll();
+        } finally {
+            CONSUMER_LOCK.setRelease(this, 0);
+        }
     }
 
     /** Actors queued in a band now; exact when quiescent, racy but never negative otherwise. Any thread. */

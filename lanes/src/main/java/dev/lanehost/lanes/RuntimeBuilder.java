@@ -35,9 +35,41 @@ public final class RuntimeBuilder {
     long laneCapacity = DEFAULT_CAPACITY;
     Duration idleTimeout = Duration.ZERO;
     Duration simulatedPollCost = Duration.ofNanos(1_000);
+    /** 0: as many as the CPUs this process may run on. */
+    int workers;
+    IdleStrategy idleStrategy = IdleStrategy.DEFAULT;
 
     RuntimeBuilder(Profile profile) {
         this.profile = Objects.requireNonNull(profile, "profile");
+    }
+
+    /**
+     * HOSTED: how many worker threads run normal and pinned actors (default: the CPUs this process may run
+     * on, as its affinity mask and container CPU quota allow). Idle workers steal normal actors from busy ones.
+     *
+     * @throws IllegalArgumentException if {@code workers} is not positive
+     */
+    public RuntimeBuilder workers(int workers) {
+        if (workers <= 0) {
+            throw new IllegalArgumentException("a runtime needs at least one worker; got " + workers);
+        }
+        this.workers = workers;
+        return this;
+    }
+
+    /** HOSTED: how an idle worker waits for work (default {@link IdleStrategy#DEFAULT}). */
+    public RuntimeBuilder idleStrategy(IdleStrategy strategy) {
+        this.idleStrategy = Objects.requireNonNull(strategy, "idle strategy");
+        return this;
+    }
+
+    /** The workers asked for, or the CPUs this process may run on. */
+    int workers() {
+        if (workers > 0) {
+            return workers;
+        }
+        // availableProcessors() honours the affinity mask and the container's CPU quota (cgroups).
+        return Math.max(1, Runtime.getRuntime().availableProcessors());
     }
 
     /** SIMULATED: the seed of the choice among ready actors. */
@@ -143,7 +175,7 @@ public final class RuntimeBuilder {
     /**
      * How HOSTED pins its threads (default {@link AffinityPolicy#NONE}). Validated against the real
      * topology at build; applying it never fails the runtime: each thread records applied or fell back,
-     * and why ({@link ActorRuntime#affinityResults()}).
+     * and why ({@link RuntimeMetrics#affinityResults()}).
      */
     public RuntimeBuilder affinity(AffinityPolicy policy) {
         return affinity(policy, Affinity.system());

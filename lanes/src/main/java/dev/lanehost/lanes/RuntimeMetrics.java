@@ -1,6 +1,7 @@
 package dev.lanehost.lanes;
 
 import dev.lanehost.affinity.AffinityResult;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -30,9 +31,19 @@ public final class RuntimeMetrics {
         return runtime.context().refusedLetters.sum();
     }
 
-    /** Actors queued on the normal placement. */
+    /** Normal actors queued now (HOSTED: on every worker). */
     public long normalQueued() {
-        return runtime.scheduler.normal().depth();
+        return runtime.scheduler.normalQueued();
+    }
+
+    /** Threads that run normal and pinned actors: HOSTED's workers; 1 (the draining thread) otherwise. */
+    public int workerCount() {
+        return runtime.scheduler.workers();
+    }
+
+    /** Each HOSTED worker's queues, turns and steals; empty in the other profiles. */
+    public List<WorkerStats> workers() {
+        return runtime.scheduler.workerStats();
     }
 
     /**

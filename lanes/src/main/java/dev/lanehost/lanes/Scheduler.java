@@ -3,6 +3,7 @@ package dev.lanehost.lanes;
 import dev.lanehost.affinity.AffinityResult;
 import dev.lanehost.lanes.internal.VirtualClock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -40,8 +41,62 @@ abstract sealed class Scheduler permits HostedScheduler, DrainScheduler {
         return clock;
     }
 
-    /** The normal placement's run queue. */
+    /** The normal placement's run queue (HOSTED: the first worker's shared queue). */
     abstract RunQueue normal();
+
+    /** The run queue a new normal actor starts on. */
+    RunQueue spawnQueue() {
+        return normal();
+    }
+
+    /**
+     * The run queue of actors pinned to worker {@code worker}. Profiles without workers have one, the thread
+     * that drains: worker 0, whose pinned actors share the normal queue.
+     *
+     * @throws IllegalArgumentException naming the range if there is no such worker
+     */
+    RunQueue pinnedQueue(int worker) {
+        checkWorker(worker);
+        return normal();
+    }
+
+    /** The calling thread's worker number, or -1 if it is not a worker (profiles without workers: -1). */
+    int currentWorker() {
+        return -1;
+    }
+
+    /** How many workers run normal and pinned actors (profiles without workers: 1, the draining thread). */
+    int workers() {
+        return 1;
+    }
+
+    /** HOSTED's pool (normal actors move among its workers), or null. */
+    WorkerPool pool() {
+        return null;
+    }
+
+    /** Normal actors queued now. */
+    long normalQueued() {
+        return normal().depth();
+    }
+
+    final int checkWorker(int worker) {
+        if (worker < 0 || worker >= workers()) {
+            throw new IllegalArgumentException("no worker " + worker + ": this runtime has " + workers()
+                    + " worker(s), numbered 0 to " + (workers() - 1));
+        }
+        return worker;
+    }
+
+    /** True if {@code thread} runs the actors pinned to worker {@code worker}. */
+    boolean runsPinned(int worker, Thread thread) {
+        return worker == 0 && runsNormalQueue(thread);
+    }
+
+    /** Each worker's counters (profiles without workers: none). */
+    List<WorkerStats> workerStats() {
+        return List.of();
+    }
 
     /** A run queue for a new lane, scheduled the way this profile schedules; offers raise {@code work}, the lane. */
     RunQueue newLaneQueue(String name, WorkFlag work) {

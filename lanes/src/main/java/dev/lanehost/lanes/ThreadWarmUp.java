@@ -31,7 +31,7 @@ final class ThreadWarmUp {
             return;
         }
         ExecutionLane lane = new ExecutionLane(NAME, runtime, (name, work) -> new RunQueue(name, null, null, work), false);
-        ActorCell actor = new ActorCell(0, NAME, Placement.lane(NAME), runtime, lane.queue, lane, runtime.defaultBudget, runtime.mailboxCapacity, SpawnOptions.DEFAULT,
+        ActorCell actor = new ActorCell(0, NAME, Placement.lane(NAME), runtime, lane.queue, null, lane, runtime.defaultBudget, runtime.mailboxCapacity, SpawnOptions.DEFAULT,
                 () -> (context, message) -> { });
         actor.schedule();
         DriveCounts counts = new DriveCounts();

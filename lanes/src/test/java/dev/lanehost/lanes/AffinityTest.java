@@ -11,14 +11,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** The HOSTED runtime applies its affinity policy to its worker and records what happened. */
+/** The HOSTED runtime applies its affinity policy to each worker and records what happened. */
 class AffinityTest {
 
     @Test
     void aFixedPolicyPinsTheWorkerAndIsRecorded() throws Exception {
         Affinity affinity = Affinity.system();
         int cpu = affinity.allowedCpus().orElseThrow().stream().findFirst().orElseThrow();
-        try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).affinity(AffinityPolicy.fixed(cpu)).build()) {
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).workers(1).affinity(AffinityPolicy.fixed(cpu)).build()) {
             AffinityResult result = runtime.metrics().affinityResults().get("lanehost-worker-0");
             assertEquals(AffinityResult.Outcome.APPLIED, result.outcome(), result.toString());
             assertEquals(1, runtime.metrics().affinitySuccesses());
@@ -32,7 +32,7 @@ class AffinityTest {
 
     @Test
     void withoutTheLibraryThePolicyFallsBackAndSaysWhy() {
-        try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED)
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).workers(1)
                 .affinity(AffinityPolicy.BEST_EFFORT, Affinity.unavailable("test: no native library")).build()) {
             AffinityResult result = runtime.metrics().affinityResults().get("lanehost-worker-0");
             assertEquals(AffinityResult.Outcome.FELL_BACK, result.outcome());

@@ -15,7 +15,7 @@ class RunQueueTest {
             RunQueue queue = new RunQueue("test", null, null, new WorkFlag());
             List<ActorCell> cells = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
-                cells.add(new ActorCell(100 + i, "c" + i, Placement.NORMAL, runtime.context(), queue, null, runtime.context().defaultBudget, runtime.context().mailboxCapacity, SpawnOptions.DEFAULT, () -> (c, m) -> { }));
+                cells.add(new ActorCell(100 + i, "c" + i, Placement.NORMAL, runtime.context(), queue, null, null, runtime.context().defaultBudget, runtime.context().mailboxCapacity, SpawnOptions.DEFAULT, () -> (c, m) -> { }));
             }
             // Populate all four bands, the lowest-priority first, two actors each.
             int[] bandOf = {3, 3, 2, 2, 1, 1, 0, 0};
@@ -37,8 +37,8 @@ class RunQueueTest {
     void aHigherBandArrivingLaterIsServedFirst() {
         try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
             RunQueue queue = new RunQueue("test", null, null, new WorkFlag());
-            ActorCell slow = new ActorCell(1, "slow", Placement.NORMAL, runtime.context(), queue, null, runtime.context().defaultBudget, runtime.context().mailboxCapacity, SpawnOptions.DEFAULT, () -> (c, m) -> { });
-            ActorCell ready = new ActorCell(2, "ready", Placement.NORMAL, runtime.context(), queue, null, runtime.context().defaultBudget, runtime.context().mailboxCapacity, SpawnOptions.DEFAULT, () -> (c, m) -> { });
+            ActorCell slow = new ActorCell(1, "slow", Placement.NORMAL, runtime.context(), queue, null, null, runtime.context().defaultBudget, runtime.context().mailboxCapacity, SpawnOptions.DEFAULT, () -> (c, m) -> { });
+            ActorCell ready = new ActorCell(2, "ready", Placement.NORMAL, runtime.context(), queue, null, null, runtime.context().defaultBudget, runtime.context().mailboxCapacity, SpawnOptions.DEFAULT, () -> (c, m) -> { });
             queue.offer(slow, RunQueue.SLOW_BAND);
             queue.offer(ready, RunQueue.READY_BAND);
             assertEquals(2, queue.poll().id);

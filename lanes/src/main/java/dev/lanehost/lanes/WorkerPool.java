@@ -1,0 +1,234 @@
+package dev.lanehost.lanes;
+
+import dev.lanehost.affinity.Affinity;
+import dev.lanehost.affinity.AffinityPolicy;
+import dev.lanehost.affinity.AffinityResult;
+import dev.lanehost.affinity.Topology;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * HOSTED's workers: N {@link Worker} threads, each with a shared and a pinned run queue, and the rules that
+ * place and move normal actors among them.
+ *
+ * <h2>Where a normal actor runs</h2>
+ * <ol>
+ *   <li>A normal actor is queued on one worker's shared queue at a time, and its {@code home} names that
+ *       queue. A spawn from a worker, or a send from a worker that makes the actor runnable, queues it on
+ *       that worker (what a turn sends tends to run where its sender's data is hot); from any other thread it
+ *       goes to its home, and a spawn from outside to the next worker in turn.</li>
+ *   <li>An idle worker steals: it takes the next actor of another worker's shared queue (under that queue's
+ *       consumer lock, which the owner takes for each poll too) and makes its own shared queue the actor's
+ *       home. Pinned and lane actors are never in a shared queue, so they are never stolen.</li>
+ *   <li>A send that queues an actor on a busy worker wakes a parked worker to steal, if no worker is
+ *       spinning already; a spinning worker steals by itself.</li>
+ * </ol>
+ */
+final class WorkerPool {
+    final IdleStrategy idleStrategy;
+    private final Worker[] workers;
+    private final AffinityPolicy affinityPolicy;
+    private final Affinity affinity;
+    private final Topology topology;
+    /** Thread name to what applying the affinity policy to it did; written once per thread at its start. */
+    private final Map<String, AffinityResult> affinityResults = new ConcurrentHashMap<>();
+    /** Opened once every worker has applied its affinity, so results are there to read. */
+    private final CountDownLatch placed;
+    /** Workers in their idle spin or yield rounds: they steal by themselves, so nobody needs waking. */
+    private final AtomicInteger spinning = new AtomicInteger();
+    /** Workers announced as parking. */
+    private final AtomicInteger parkedWorkers = new AtomicInteger();
+    private final AtomicInteger nextSpawn = new AtomicInteger();
+    private volatile boolean running = true;
+
+    WorkerPool(int size, IdleStrategy idleStrategy, AffinityPolicy affinityPolicy, Affinity affinity, Topology topology) {
+        this.idleStrategy = idleStrategy;
+        this.affinityPolicy = affinityPolicy;
+        this.affinity = affinity;
+        this.topology = topology;
+        this.placed = new CountDownLatch(size);
+        this.workers = new Worker[size];
+        for (int index = 0; index < size; index++) {
+            workers[index] = new Worker(this, index);
+        }
+    }
+
+    int size() {
+        return workers.length;
+    }
+
+    Worker worker(int index) {
+        return workers[index];
+    }
+
+    boolean isRunning() {
+        return running;
+    }
+
+    // ---------------------------------------------------------------- placement
+
+    /** The shared queue a new normal actor starts on: the spawning worker's, or the next in turn. */
+    RunQueue spawnQueue() {
+        Worker current = currentWorker();
+        if (current != null) {
+            return current.shared;
+        }
+        return workers[Math.floorMod(nextSpawn.getAndIncrement(), workers.length)].shared;
+    }
+
+    /**
+     * The queue a normal actor that just became runnable goes to (rule 1): the current worker's, which
+     * becomes its home, or its home. Only the caller that won the actor's scheduled flag calls this.
+     */
+    RunQueue queueFor(ActorCell cell) {
+        Worker current = currentWorker();
+        if (current != null) {
+            cell.home = current.shared;
+        }
+        return cell.home;
+    }
+
+    /** The worker running on the calling thread, or null. */
+    Worker currentWorker() {
+        return Thread.currentThread() instanceof Worker worker && worker.pool == this ? worker : null;
+    }
+
+    boolean isWorker(Thread thread) {
+        return thread instanceof Worker worker && worker.pool == this;
+    }
+
+    // ---------------------------------------------------------------- stealing and waking
+
+    /** Rule 2: the next actor of another worker's shared queue, now homed on the thief's, or null. */
+    ActorCell steal(Worker thief) {
+        int size = workers.length;
+        for (int tried = 1; tried < size; tried++) {
+            Worker victim = workers[thief.nextVictim(size)];
+            if (victim == thief || victim.shared.depth() == 0) {
+                continue;
+            }
+            ActorCell cell = victim.shared.pollShared();
+            thief.stealAttempted(cell != null);
+            if (cell != null) {
+                cell.home = thief.shared; // it was in the victim's queue, so nobody else holds it now
+                return cell;
+            }
+        }
+        return null;
+    }
+
+    /** True if any worker's shared queue holds an actor: a worker about to park steals instead. */
+    boolean hasStealableWork() {
+        for (Worker worker : workers) {
+            if (worker.shared.depth() > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Rule 3, after an offer to the queue of {@code busy}, which is not parked. */
+    void offeredToBusyWorker(Worker busy) {
+        if (parkedWorkers.get() > 0 && spinning.get() == 0) {
+            for (Worker worker : workers) {
+                if (worker != busy && worker.parked) {
+                    LockSupport.unpark(worker);
+                    return;
+                }
+            }
+        }
+    }
+
+    void startedSpinning() {
+        spinning.incrementAndGet();
+    }
+
+    void stoppedSpinning() {
+        spinning.decrementAndGet();
+    }
+
+    void parking(int delta) {
+        parkedWorkers.addAndGet(delta);
+    }
+
+    // ---------------------------------------------------------------- lifecycle
+
+    /** Starts every worker and returns once each has applied its affinity. */
+    void start() {
+        for (Worker worker : workers) {
+            worker.start();
+        }
+        boolean interrupted = false;
+        while (true) {
+            try {
+                placed.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A worker, first thing on its thread: apply the affinity policy and record what it did. */
+    void placed(Worker worker) {
+        try {
+            affinityResults.put(worker.getName(), affinityPolicy.applyToCurrentThread(worker.index, topology, affinity));
+        } catch (Throwable e) {
+            RuntimeLog.internalError("applying the affinity policy to " + worker.getName(), e);
+        } finally {
+            placed.countDown();
+        }
+    }
+
+    /** Stops taking turns: each worker ends after the turn it is in. */
+    void stop() {
+        running = false;
+        for (Worker worker : workers) {
+            LockSupport.unpark(worker);
+        }
+    }
+
+    List<Thread> threads() {
+        return List.of(workers);
+    }
+
+    Map<String, AffinityResult> affinityResults() {
+        return Map.copyOf(affinityResults);
+    }
+
+    /** Every run queue of the pool: what the budget watch looks at. */
+    List<RunQueue> queues() {
+        List<RunQueue> queues = new ArrayList<>(workers.length * 2);
+        for (Worker worker : workers) {
+            queues.add(worker.shared);
+            queues.add(worker.pinned);
+        }
+        return List.copyOf(queues);
+    }
+
+    /** Actors queued on every worker's shared queue. */
+    long normalQueued() {
+        long queued = 0;
+        for (Worker worker : workers) {
+            queued += worker.shared.depth();
+        }
+        return queued;
+    }
+
+    List<WorkerStats> stats() {
+        List<WorkerStats> stats = new ArrayList<>(workers.length);
+        for (Worker worker : workers) {
+            stats.add(new WorkerStats(worker.index, worker.getName(), worker.shared.depth(), worker.pinned.depth(),
+                    worker.turns(), worker.stealAttempts(), worker.steals()));
+        }
+        return List.copyOf(stats);
+    }
+}

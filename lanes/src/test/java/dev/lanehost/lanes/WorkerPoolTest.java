@@ -1,0 +1,204 @@
+package dev.lanehost.lanes;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** HOSTED's worker pool: stealing, pinning, placement errors, idle strategies and a clean stop. */
+class WorkerPoolTest {
+    private static final long PATIENCE_SECONDS = 30;
+
+    @Test
+    void anIdleWorkerStealsNormalActorsQueuedBehindABusyOne() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).workers(2).build()) {
+            CountDownLatch release = new CountDownLatch(1);
+            CountDownLatch allRan = new CountDownLatch(20);
+            Map<String, String> ranOn = new ConcurrentHashMap<>();
+            AtomicReference<String> blockerThread = new AtomicReference<>();
+            runtime.spawn("blocker", () -> new Behavior() {
+                @Override
+                public void started(ActorContext context) {
+                    blockerThread.set(Thread.currentThread().getName());
+                    // Spawned from this worker, so queued on this worker: behind this very turn.
+                    for (int i = 0; i < 20; i++) {
+                        String name = "light-" + i;
+                        context.spawn(name, () -> new Behavior() {
+                            @Override
+                            public void started(ActorContext light) {
+                                ranOn.put(name, Thread.currentThread().getName());
+                                allRan.countDown();
+                            }
+
+                            @Override
+                            public void receive(ActorContext light, Object message) {
+                            }
+                        });
+                    }
+                    await(release); // holds this worker until every light actor has run
+                }
+
+                @Override
+                public void receive(ActorContext context, Object message) {
+                }
+            });
+            assertTrue(allRan.await(PATIENCE_SECONDS, TimeUnit.SECONDS), "the light actors ran while their worker was busy: "
+                    + ranOn + ", " + runtime.metrics().workers());
+            release.countDown();
+            assertEquals(1, Set.copyOf(ranOn.values()).size(), ranOn.toString());
+            assertFalse(ranOn.containsValue(blockerThread.get()), "none ran on the busy worker");
+            long steals = runtime.metrics().workers().stream().mapToLong(WorkerStats::steals).sum();
+            assertTrue(steals >= 20, "each light actor was stolen once: " + runtime.metrics().workers());
+        }
+    }
+
+    @Test
+    void aPinnedActorIsNeverStolenEvenWhileItsWorkerIsBusy() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).workers(2).build()) {
+            CountDownLatch holding = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            CountDownLatch stolenRan = new CountDownLatch(1);
+            AtomicReference<String> pinnedRanOn = new AtomicReference<>();
+            CountDownLatch pinnedRan = new CountDownLatch(1);
+            ActorRef holder = runtime.spawnPinned(0, "holder", () -> (context, message) -> {
+                // Queue a normal actor on this worker: the other worker's steal of it proves it was stealing.
+                context.spawn("probe", () -> new Behavior() {
+                    @Override
+                    public void started(ActorContext probe) {
+                        stolenRan.countDown();
+                    }
+
+                    @Override
+                    public void receive(ActorContext probe, Object m) {
+                    }
+                });
+                holding.countDown();
+                await(release);
+            });
+            ActorRef pinned = runtime.spawnPinned(0, "pinned", () -> (context, message) -> {
+                pinnedRanOn.set(Thread.currentThread().getName());
+                pinnedRan.countDown();
+            });
+            assertTrue(pinned.tell("run"));
+            assertTrue(holder.tell("hold"));
+            assertTrue(holding.await(PATIENCE_SECONDS, TimeUnit.SECONDS));
+            assertTrue(stolenRan.await(PATIENCE_SECONDS, TimeUnit.SECONDS), "worker 1 stole the normal actor");
+            WorkerStats zero = runtime.metrics().workers().get(0);
+            // Worker 1 was stealing from worker 0 while the pinned actor's letter waited there.
+            if (pinnedRan.getCount() == 1) {
+                assertTrue(zero.pinnedQueued() >= 1, zero.toString());
+            }
+            release.countDown();
+            assertTrue(pinnedRan.await(PATIENCE_SECONDS, TimeUnit.SECONDS));
+            assertEquals("lanehost-worker-0", pinnedRanOn.get());
+            assertTrue(runtime.context().isRunnerOf(runtime.actors.live(pinned.id()), runtime.scheduler.pool().worker(0)));
+            assertFalse(runtime.context().isRunnerOf(runtime.actors.live(pinned.id()), runtime.scheduler.pool().worker(1)));
+        }
+    }
+
+    @Test
+    void spawnPinnedFromATurnPinsToThatTurnsWorker() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).workers(2).build()) {
+            AtomicReference<String> parentThread = new AtomicReference<>();
+            AtomicReference<String> childThread = new AtomicReference<>();
+            CountDownLatch done = new CountDownLatch(3);
+            runtime.spawnPinned(1, "parent", () -> new Behavior() {
+                @Override
+                public void started(ActorContext context) {
+                    parentThread.set(Thread.currentThread().getName());
+                    ActorRef child = runtime.spawnPinned("child", () -> (c, message) -> {
+                        childThread.set(Thread.currentThread().getName());
+                        done.countDown();
+                    });
+                    for (int i = 0; i < 3; i++) {
+                        child.tell(i);
+                    }
+                }
+
+                @Override
+                public void receive(ActorContext context, Object message) {
+                }
+            });
+            assertTrue(done.await(PATIENCE_SECONDS, TimeUnit.SECONDS));
+            assertEquals("lanehost-worker-1", parentThread.get());
+            assertEquals("lanehost-worker-1", childThread.get());
+        }
+    }
+
+    @Test
+    void pinningToAWorkerThatDoesNotExistOrFromOutsideIsAClearError() {
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).workers(2).build()) {
+            IllegalArgumentException range = assertThrows(IllegalArgumentException.class,
+                    () -> runtime.spawnPinned(2, "x", () -> (c, m) -> { }));
+            assertTrue(range.getMessage().contains("no worker 2") && range.getMessage().contains("0 to 1"), range.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> runtime.spawnPinned(-1, "x", () -> (c, m) -> { }));
+            IllegalStateException outside = assertThrows(IllegalStateException.class,
+                    () -> runtime.spawnPinned("x", () -> (c, m) -> { }));
+            assertTrue(outside.getMessage().contains("not a worker"), outside.getMessage());
+            assertEquals(ResourceCounts.NONE, runtime.resources(), "nothing half-spawned");
+        }
+        assertThrows(IllegalArgumentException.class, () -> ActorRuntime.builder(Profile.HOSTED).workers(0));
+        assertThrows(IllegalArgumentException.class, () -> IdleStrategy.backoff(-1, 0));
+    }
+
+    @Test
+    void theDefaultIsOneWorkerPerAvailableCpu() {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED)) {
+            int cpus = Runtime.getRuntime().availableProcessors();
+            assertEquals(cpus, runtime.metrics().workerCount());
+            assertEquals(cpus, runtime.metrics().workers().size());
+            assertEquals(cpus, runtime.metrics().affinityResults().size(), "each worker recorded its affinity");
+        }
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            assertEquals(1, runtime.metrics().workerCount());
+            assertEquals(List.of(), runtime.metrics().workers());
+        }
+    }
+
+    @Test
+    void aBusySpinPoolRunsActorsAndStopsCleanly() throws Exception {
+        List<Thread> threads;
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).workers(2).idleStrategy(IdleStrategy.busySpin()).build()) {
+            threads = runtime.scheduler.pool().threads();
+            CountDownLatch pongs = new CountDownLatch(1000);
+            ActorRef counter = runtime.spawn("counter", () -> (context, message) -> pongs.countDown());
+            for (int i = 0; i < 1000; i++) {
+                assertTrue(counter.tell(i));
+            }
+            assertTrue(pongs.await(PATIENCE_SECONDS, TimeUnit.SECONDS));
+        }
+        for (Thread thread : threads) {
+            assertFalse(thread.isAlive(), thread.getName() + " ended with the runtime");
+        }
+    }
+
+    @Test
+    void closeLeavesNoWorkerBehind() {
+        ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).workers(3).build();
+        List<Thread> threads = runtime.scheduler.pool().threads();
+        assertEquals(3, threads.size());
+        runtime.close();
+        for (Thread thread : threads) {
+            assertFalse(thread.isAlive(), thread.getName() + " ended with the runtime");
+        }
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            if (!latch.await(PATIENCE_SECONDS, TimeUnit.SECONDS)) {
+                throw new AssertionError("latch not released");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
