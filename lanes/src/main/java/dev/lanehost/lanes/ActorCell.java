@@ -1,6 +1,7 @@
 package dev.lanehost.lanes;
 
 import dev.lanehost.lanes.internal.LiveCounters;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 /**
@@ -66,6 +67,10 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
     private final long mailboxCapacity;
     /** HOSTED: the budget watch looks for this actor's turns in its run queue's turn slot. */
     private final boolean watched;
+    /** Spawned on the blocking threads: exempt from turn budgets, and may block in {@link TurnContext#receive}. */
+    final boolean blocking;
+    /** A blocking actor's thread while it waits in {@code receive}; a delivery unparks it. */
+    volatile Thread receiver;
     /** What the actor was spawned with: a restart spawns its successor from them. */
     final SpawnOptions options;
     final Supplier<? extends Behavior> factory;
@@ -89,7 +94,8 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
         this.mailboxCapacity = mailboxCapacity;
         this.options = options;
         this.factory = factory;
-        this.watched = runtime.budgetClock == RuntimeContext.BudgetClock.WATCH;
+        this.blocking = placement == Placement.BLOCKING;
+        this.watched = runtime.budgetClock == RuntimeContext.BudgetClock.WATCH && !blocking;
         // The start is the first letter: it runs on the actor's placement, never on the spawner's thread.
         mailbox.offer(new Letter.Start());
     }
@@ -103,6 +109,12 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
         }
         mailbox.offer(letter);
         schedule();
+        if (blocking) {
+            Thread waiting = receiver; // read after the offer: pairs with receive's announce-then-look
+            if (waiting != null) {
+                LockSupport.unpark(waiting);
+            }
+        }
         if (runtime.isClosed()) {
             CellTeardown.releaseLateLetters(this); // the actor may have been torn down between our check and our offer
         }
@@ -124,6 +136,10 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
         runtime.halted(this);
         runtime.observer().haltStep(ref, HaltStep.REGISTRY);
         schedule();
+        Thread waiting = receiver;
+        if (waiting != null) {
+            LockSupport.unpark(waiting); // a blocking actor waiting in receive: its turn ends, then its teardown runs
+        }
         return true;
     }
 
@@ -199,7 +215,7 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
 
     @Override
     public boolean isFrozen() {
-        return frozen;
+        return frozen || blocking;
     }
 
     @Override
@@ -306,7 +322,7 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
             CellTeardown.releaseLateLetters(this);
         }
         if (!mailbox.isEmpty() || (context.isHydrating() && exitReason == null)) {
-            home.offer(this, band); // still ours: scheduled stays 1; after a yield request, behind every ready actor
+            home.requeue(this, band); // still ours: scheduled stays 1; after a yield request, behind every ready actor
         } else {
             unschedule();
             if ((!mailbox.isEmpty() || (exitReason != null && !tornDown)) && claimSchedule()) {

@@ -117,4 +117,16 @@ public interface ActorContext {
      * takes one poll's worth of virtual time, so a long simulated turn is a loop of checkpoints.
      */
     void checkpoint();
+
+    /**
+     * Blocking actors only ({@link ActorRuntime#spawnBlocked}): waits on this thread up to {@code timeout} for
+     * the next message and returns it, taking it from the mailbox as a turn would. Returns null when the time
+     * is up, when the actor is halted meanwhile, or when the next letter is not a message (a task, timer,
+     * signal, park or down notice): that letter runs as the actor's next turn, once this one returns.
+     *
+     * @throws IllegalStateException if the actor was not spawned with {@code spawnBlocked}
+     */
+    default Object receive(Duration timeout) {
+        throw new IllegalStateException("receive(timeout) is for actors spawned with spawnBlocked");
+    }
 }

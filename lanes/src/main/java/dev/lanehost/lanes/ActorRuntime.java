@@ -3,6 +3,7 @@ package dev.lanehost.lanes;
 import dev.lanehost.lanes.internal.LiveCounters;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /**
@@ -35,6 +36,8 @@ public final class ActorRuntime implements AutoCloseable {
     private final ThreadWarmUp warmUp;
     final RuntimeClose shutdown;
     private final RuntimeMetrics metrics = new RuntimeMetrics(this);
+    /** Blocking actors not yet torn down. */
+    final LongAdder blockingActors = new LongAdder();
 
     ActorRuntime(RuntimeBuilder builder) {
         this.profile = builder.profile;
@@ -49,7 +52,7 @@ public final class ActorRuntime implements AutoCloseable {
         this.observer = builder.observer == null ? new RuntimeObserver() { } : new GuardedObserver(builder.observer);
         this.scheduler = switch (profile) {
             case HOSTED -> new HostedScheduler(timers, lanes, context, builder.laneStallThreshold, builder.workers(),
-                    builder.idleStrategy, builder.affinityPolicy,
+                    builder.idleStrategy, builder.blockingThreads, builder.affinityPolicy,
                     builder.affinity, builder.affinityTopology);
             case SINGLE_THREAD -> new DrainScheduler(timers, lanes, this::isClosed);
             case SIMULATED -> new SimulatedScheduler(timers, lanes, this::isClosed,
@@ -160,6 +163,7 @@ public final class ActorRuntime implements AutoCloseable {
         checkOpen();
         RunQueue home = lane != null ? lane.queue
                 : placement instanceof Placement.Pinned pinned ? scheduler.pinnedQueue(pinned.worker())
+                : placement == Placement.BLOCKING ? scheduler.blockingQueue()
                 : scheduler.spawnQueue();
         WorkerPool roamsIn = placement == Placement.NORMAL ? scheduler.pool() : null;
         BudgetLimits budget = context.defaultBudget;
@@ -172,6 +176,9 @@ public final class ActorRuntime implements AutoCloseable {
                 mailboxCapacity, options, factory);
         if (lane != null) {
             lane.close.actorSpawned();
+        }
+        if (cell.blocking) {
+            blockingActors.increment();
         }
         actors.add(cell);
         cell.schedule();
@@ -202,6 +209,19 @@ public final class ActorRuntime implements AutoCloseable {
     public ActorRef spawnPinned(int worker, String name, Supplier<? extends Behavior> factory) {
         scheduler.checkWorker(worker);
         return spawn(name, SpawnOptions.DEFAULT, factory, Placement.pinned(worker), null);
+    }
+
+    /**
+     * Spawns an actor on HOSTED's blocking threads: its turns may block (I/O, a lock, a blocking
+     * {@link ActorContext#receive(Duration)}) without holding up a worker, and turn budgets do not apply to it.
+     * Each runnable blocking actor takes a thread of its own, started on demand up to
+     * {@link RuntimeBuilder#blockingThreads}; past that bound, runnable blocking actors wait in order for a free
+     * thread.
+     *
+     * @throws IllegalStateException in SINGLE_THREAD and SIMULATED, whose turns run on the host's drain
+     */
+    public ActorRef spawnBlocked(String name, Supplier<? extends Behavior> factory) {
+        return spawn(name, SpawnOptions.DEFAULT, factory, Placement.BLOCKING, null);
     }
 
     /** A live actor by id, or null once it has halted. */

@@ -19,6 +19,8 @@ final class HostedScheduler extends Scheduler {
     private static final long STOP_GRACE_MILLIS = 5_000;
 
     private final WorkerPool pool;
+    /** Threads for blocking actors, started as they are needed. */
+    private final BlockingPool blocking;
     /** Bounds the timer thread's sleep so lane stall checks run even with no timer armed. */
     private final long maxTimerWaitNanos;
     private final Thread timer = Thread.ofPlatform().name("lanehost-timer").daemon().unstarted(this::runTimers);
@@ -26,10 +28,12 @@ final class HostedScheduler extends Scheduler {
     private volatile boolean running = true;
 
     HostedScheduler(TimerQueue timers, LaneRegistry lanes, RuntimeContext runtime, Duration laneStallThreshold,
-                    int workers, IdleStrategy idleStrategy, AffinityPolicy affinityPolicy, Affinity affinity,
-                    Topology topology) {
+                    int workers, IdleStrategy idleStrategy, int blockingThreads, AffinityPolicy affinityPolicy,
+                    Affinity affinity, Topology topology) {
         super(timers, lanes, null);
         this.pool = new WorkerPool(workers, idleStrategy, affinityPolicy, affinity, topology);
+        // Blocking threads take the policy's thread numbers after the workers'.
+        this.blocking = new BlockingPool(blockingThreads, (thread, number) -> pool.place(thread, workers + number));
         this.budgets = new BudgetWatch(runtime, pool.queues(), lanes);
         this.maxTimerWaitNanos = Math.max(1_000_000L, laneStallThreshold.toNanos() / 2);
     }
@@ -47,6 +51,26 @@ final class HostedScheduler extends Scheduler {
     @Override
     RunQueue pinnedQueue(int worker) {
         return pool.worker(checkWorker(worker)).pinned;
+    }
+
+    @Override
+    RunQueue blockingQueue() {
+        return blocking.queue();
+    }
+
+    @Override
+    boolean runsBlocking(Thread thread) {
+        return blocking.isBlockingThread(thread);
+    }
+
+    @Override
+    int blockingThreads() {
+        return blocking.threads();
+    }
+
+    /** The blocking threads alive now (tests check they end with the runtime). */
+    List<Thread> blockingThreadsForTest() {
+        return blocking.liveThreads();
     }
 
     @Override
@@ -115,9 +139,11 @@ final class HostedScheduler extends Scheduler {
     void stop() {
         running = false;
         pool.stop();
+        blocking.stop();
         timers.wake();
         boolean interrupted = false;
         List<Thread> threads = new ArrayList<>(pool.threads());
+        threads.addAll(blocking.liveThreads());
         threads.add(timer);
         for (Thread thread : threads) {
             if (thread == Thread.currentThread()) {

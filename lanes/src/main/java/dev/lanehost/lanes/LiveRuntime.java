@@ -79,6 +79,9 @@ final class LiveRuntime extends RuntimeContext {
     @Override
     public void tornDown(ActorCell cell) {
         runtime.actors.tornDown(cell);
+        if (cell.blocking) {
+            runtime.blockingActors.decrement();
+        }
         if (cell.lane != null) {
             cell.lane.close.actorTornDown();
         }
@@ -89,6 +92,9 @@ final class LiveRuntime extends RuntimeContext {
         if (cell.placement instanceof Placement.Lane lane) {
             ExecutionLane handle = runtime.lanes.get(lane.name());
             return handle != null && handle.boundThread() == thread;
+        }
+        if (cell.placement == Placement.BLOCKING) {
+            return runtime.scheduler.runsBlocking(thread);
         }
         if (cell.placement instanceof Placement.Pinned pinned) {
             return runtime.scheduler.runsPinned(pinned.worker(), thread);

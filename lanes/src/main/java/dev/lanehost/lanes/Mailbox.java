@@ -39,6 +39,11 @@ final class Mailbox {
         return letters.poll();
     }
 
+    /** The next letter without taking it, or null. Turn-lock holder only. */
+    Letter peek() {
+        return letters.peek();
+    }
+
     /** True if no letter is queued or being queued. Turn-lock holder, or after a volatile hand-off. */
     boolean isEmpty() {
         return letters.isEmpty();

@@ -33,6 +33,16 @@ public sealed interface Placement {
         }
     }
 
+    /** HOSTED's blocking threads: one actor at a time per thread, and its turns may block. */
+    Blocking BLOCKING = new Blocking();
+
+    record Blocking() implements Placement {
+        @Override
+        public String toString() {
+            return "blocking";
+        }
+    }
+
     /** A named execution lane; only its host's drives run these turns. */
     record Lane(String name) implements Placement {
         public Lane {

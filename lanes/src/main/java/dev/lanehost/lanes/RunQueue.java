@@ -110,6 +110,15 @@ final class RunQueue {
         }
     }
 
+    /**
+     * The consumer puts back the actor whose turn it just ran (it has more letters): as {@link #offer}, without
+     * waking anyone, since the consumer polls again right away.
+     */
+    void requeue(ActorCell cell, int band) {
+        bands[band].offer(cell);
+        work.raise();
+    }
+
     /** The next actor to run, or null if none is ready now. Consumer only. */
     ActorCell poll() {
         if (pools != null) {

@@ -20,6 +20,11 @@ public final class RuntimeBuilder {
      * refusals a sender can see.
      */
     static final long DEFAULT_CAPACITY = 1L << 20;
+    /**
+     * Blocking threads by default: room for a few dozen actors blocked at once (services waiting on sockets,
+     * files, native calls); each idle one ends after a minute, so the bound costs nothing until it is used.
+     */
+    static final int DEFAULT_BLOCKING_THREADS = 64;
 
     final Profile profile;
     long seed = 0x1A7E5EEDL;
@@ -38,6 +43,7 @@ public final class RuntimeBuilder {
     /** 0: as many as the CPUs this process may run on. */
     int workers;
     IdleStrategy idleStrategy = IdleStrategy.DEFAULT;
+    int blockingThreads = DEFAULT_BLOCKING_THREADS;
 
     RuntimeBuilder(Profile profile) {
         this.profile = Objects.requireNonNull(profile, "profile");
@@ -54,6 +60,20 @@ public final class RuntimeBuilder {
             throw new IllegalArgumentException("a runtime needs at least one worker; got " + workers);
         }
         this.workers = workers;
+        return this;
+    }
+
+    /**
+     * HOSTED: the most threads that run blocking actors at once (default 64). Past it, runnable blocking actors
+     * wait in order for a free thread ({@link ActorRuntime#spawnBlocked}).
+     *
+     * @throws IllegalArgumentException if {@code threads} is not positive
+     */
+    public RuntimeBuilder blockingThreads(int threads) {
+        if (threads <= 0) {
+            throw new IllegalArgumentException("the blocking pool needs at least one thread; got " + threads);
+        }
+        this.blockingThreads = threads;
         return this;
     }
 

@@ -41,6 +41,16 @@ public final class RuntimeMetrics {
         return runtime.scheduler.workers();
     }
 
+    /** Blocking threads alive now (HOSTED; they start on demand and end after a minute idle). */
+    public int blockingThreads() {
+        return runtime.scheduler.blockingThreads();
+    }
+
+    /** Actors spawned with {@link ActorRuntime#spawnBlocked} and not yet torn down. */
+    public long blockingActors() {
+        return runtime.blockingActors.sum();
+    }
+
     /** Each HOSTED worker's queues, turns and steals; empty in the other profiles. */
     public List<WorkerStats> workers() {
         return runtime.scheduler.workerStats();

@@ -60,6 +60,27 @@ abstract sealed class Scheduler permits HostedScheduler, DrainScheduler {
         return normal();
     }
 
+    /**
+     * The run queue of blocking actors.
+     *
+     * @throws IllegalStateException in profiles without threads of their own: a blocking turn would block the
+     *         host's drain
+     */
+    RunQueue blockingQueue() {
+        throw new IllegalStateException("blocking actors run on HOSTED's blocking threads; in a profile whose turns run"
+                + " on the host's drain() a blocking turn would block the host");
+    }
+
+    /** True if {@code thread} is one of the blocking threads. */
+    boolean runsBlocking(Thread thread) {
+        return false;
+    }
+
+    /** Blocking threads alive now. */
+    int blockingThreads() {
+        return 0;
+    }
+
     /** The calling thread's worker number, or -1 if it is not a worker (profiles without workers: -1). */
     int currentWorker() {
         return -1;

@@ -6,6 +6,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 /**
@@ -315,6 +316,46 @@ final class TurnContext implements ActorContext {
     public void checkpoint() {
         checkTurnThread();
         explicitPoll();
+    }
+
+    /**
+     * Blocking actors: the next message, waited for on this thread. Announce as the receiver, then look, then
+     * park: a delivery offers, then reads the receiver and unparks it, so one side sees the other.
+     */
+    @Override
+    public Object receive(Duration timeout) {
+        checkInTurn();
+        Objects.requireNonNull(timeout, "timeout");
+        if (!cell.blocking) {
+            throw new IllegalStateException("receive(timeout) blocks its thread, so only an actor spawned with spawnBlocked "
+                    + "may call it; " + cell.describe() + " gets its messages in receive(context, message)");
+        }
+        long deadline = System.nanoTime() + Math.max(0, timeout.toNanos());
+        while (true) {
+            Letter next = cell.mailbox.peek();
+            if (next instanceof Letter.Message) {
+                return ((Letter.Message) cell.mailbox.take()).message;
+            }
+            if (next != null || cell.exitReason != null) {
+                return null; // another kind of letter is next: it runs as this actor's next turn
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return null;
+            }
+            cell.receiver = Thread.currentThread();
+            try {
+                if (cell.mailbox.peek() == null && cell.exitReason == null) {
+                    LockSupport.parkNanos(this, left);
+                }
+            } finally {
+                cell.receiver = null;
+            }
+            if (Thread.interrupted()) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        }
     }
 
     /** SIMULATED spends an explicit poll site's virtual time here (and its clock raises flags), then every profile polls. */

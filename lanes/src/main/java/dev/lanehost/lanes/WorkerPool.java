@@ -180,11 +180,21 @@ final class WorkerPool {
     /** A worker, first thing on its thread: apply the affinity policy and record what it did. */
     void placed(Worker worker) {
         try {
-            affinityResults.put(worker.getName(), affinityPolicy.applyToCurrentThread(worker.index, topology, affinity));
-        } catch (Throwable e) {
-            RuntimeLog.internalError("applying the affinity policy to " + worker.getName(), e);
+            place(worker, worker.index);
         } finally {
             placed.countDown();
+        }
+    }
+
+    /**
+     * Applies the affinity policy to the calling thread, {@code thread}, as the policy's thread number
+     * {@code index}, and records what it did under the thread's name. Never throws.
+     */
+    void place(Thread thread, int index) {
+        try {
+            affinityResults.put(thread.getName(), affinityPolicy.applyToCurrentThread(index, topology, affinity));
+        } catch (Throwable e) {
+            RuntimeLog.internalError("applying the affinity policy to " + thread.getName(), e);
         }
     }
 

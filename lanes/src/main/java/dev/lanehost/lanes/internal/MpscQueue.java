@@ -127,6 +127,16 @@ public final class MpscQueue<T extends MpscNode> extends MpscQueueProducerFields
         return null;
     }
 
+    /** The oldest node without removing it, or null if the queue is empty or a producer is mid-offer. Consumer only. */
+    @SuppressWarnings("unchecked")
+    public T peek() {
+        MpscNode first = head;
+        if (first == stub) {
+            first = (MpscNode) NEXT.getAcquire(stub);
+        }
+        return (T) first;
+    }
+
     /** True if no node is queued or being queued. Consumer only. */
     public boolean isEmpty() {
         MpscNode first = head;
