@@ -2,8 +2,11 @@ package dev.lanehost.lanes;
 
 import dev.lanehost.lanes.internal.LiveCounters;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 /**
@@ -53,7 +56,7 @@ public final class ActorRuntime implements AutoCloseable {
         this.scheduler = switch (profile) {
             case HOSTED -> new HostedScheduler(timers, lanes, context, builder.laneStallThreshold, builder.workers(),
                     builder.idleStrategy, builder.blockingThreads, builder.affinityPolicy,
-                    builder.affinity, builder.affinityTopology);
+                    builder.affinity, builder.affinityTopology, builder.placedThreads, builder.pooledEntries());
             case SINGLE_THREAD -> new DrainScheduler(timers, lanes, this::isClosed);
             case SIMULATED -> new SimulatedScheduler(timers, lanes, this::isClosed,
                     new SimulatedSchedule(builder.seed, builder.replay), builder.simulatedPollCost.toNanos());
@@ -164,6 +167,7 @@ public final class ActorRuntime implements AutoCloseable {
         RunQueue home = lane != null ? lane.queue
                 : placement instanceof Placement.Pinned pinned ? scheduler.pinnedQueue(pinned.worker())
                 : placement == Placement.BLOCKING ? scheduler.blockingQueue()
+                : placement instanceof Placement.Placed placed ? scheduler.placedQueue(placed.entry(), placed.replica())
                 : scheduler.spawnQueue();
         WorkerPool roamsIn = placement == Placement.NORMAL ? scheduler.pool() : null;
         BudgetLimits budget = context.defaultBudget;
@@ -222,6 +226,39 @@ public final class ActorRuntime implements AutoCloseable {
      */
     public ActorRef spawnBlocked(String name, Supplier<? extends Behavior> factory) {
         return spawn(name, SpawnOptions.DEFAULT, factory, Placement.BLOCKING, null);
+    }
+
+    /**
+     * Spawns an actor on the thread of a placement configuration's entry ({@link RuntimeBuilder#placement}): a
+     * pinned entry's own thread, or its cooperative pool's thread, for life. A replicated entry: replica 0
+     * (see {@link #spawnReplicas}).
+     *
+     * @throws IllegalArgumentException naming the entry if the placement starts no thread for it
+     */
+    public ActorRef spawnPlaced(String entry, String name, Supplier<? extends Behavior> factory) {
+        Objects.requireNonNull(entry, "entry");
+        scheduler.placedQueue(entry, 0); // names an unknown entry before anything is spawned
+        return spawn(name, SpawnOptions.DEFAULT, factory, Placement.placed(entry, 0), null);
+    }
+
+    /**
+     * Spawns one actor per replica of a placement entry ({@code pinned(..., replicas = K)}), replica {@code i} on
+     * the entry's thread {@code i}, made by {@code factory.apply(i)}; {@link Replicas#tell(Object, Object)} shards
+     * messages by key, so one key always reaches the same replica.
+     *
+     * @throws IllegalArgumentException naming the entry if the placement starts no thread for it
+     */
+    public Replicas spawnReplicas(String entry, String name, IntFunction<? extends Behavior> factory) {
+        Objects.requireNonNull(entry, "entry");
+        Objects.requireNonNull(factory, "behaviour factory");
+        int count = scheduler.replicas(entry);
+        List<ActorRef> refs = new ArrayList<>(count);
+        for (int replica = 0; replica < count; replica++) {
+            int index = replica;
+            refs.add(spawn(name + "[" + replica + "]", SpawnOptions.DEFAULT, () -> factory.apply(index),
+                    Placement.placed(entry, replica), null));
+        }
+        return new Replicas(refs);
     }
 
     /** A live actor by id, or null once it has halted. */

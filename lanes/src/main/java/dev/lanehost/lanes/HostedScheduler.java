@@ -3,9 +3,11 @@ package dev.lanehost.lanes;
 import dev.lanehost.affinity.Affinity;
 import dev.lanehost.affinity.AffinityPolicy;
 import dev.lanehost.affinity.AffinityResult;
+import dev.lanehost.affinity.ThreadPlan;
 import dev.lanehost.affinity.Topology;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -21,6 +23,8 @@ final class HostedScheduler extends Scheduler {
     private final WorkerPool pool;
     /** Threads for blocking actors, started as they are needed. */
     private final BlockingPool blocking;
+    /** The placement configuration's threads, or null. */
+    private final PlacedThreads placed;
     /** Bounds the timer thread's sleep so lane stall checks run even with no timer armed. */
     private final long maxTimerWaitNanos;
     private final Thread timer = Thread.ofPlatform().name("lanehost-timer").daemon().unstarted(this::runTimers);
@@ -29,12 +33,17 @@ final class HostedScheduler extends Scheduler {
 
     HostedScheduler(TimerQueue timers, LaneRegistry lanes, RuntimeContext runtime, Duration laneStallThreshold,
                     int workers, IdleStrategy idleStrategy, int blockingThreads, AffinityPolicy affinityPolicy,
-                    Affinity affinity, Topology topology) {
+                    Affinity affinity, Topology topology, List<ThreadPlan> plans, Map<String, String> pooledEntries) {
         super(timers, lanes, null);
         this.pool = new WorkerPool(workers, idleStrategy, affinityPolicy, affinity, topology);
+        this.placed = plans.isEmpty() ? null : new PlacedThreads(plans, pooledEntries, idleStrategy, affinity);
         // Blocking threads take the policy's thread numbers after the workers'.
         this.blocking = new BlockingPool(blockingThreads, (thread, number) -> pool.place(thread, workers + number));
-        this.budgets = new BudgetWatch(runtime, pool.queues(), lanes);
+        List<RunQueue> watched = new ArrayList<>(pool.queues());
+        if (placed != null) {
+            watched.addAll(placed.queues());
+        }
+        this.budgets = new BudgetWatch(runtime, List.copyOf(watched), lanes);
         this.maxTimerWaitNanos = Math.max(1_000_000L, laneStallThreshold.toNanos() / 2);
     }
 
@@ -56,6 +65,21 @@ final class HostedScheduler extends Scheduler {
     @Override
     RunQueue blockingQueue() {
         return blocking.queue();
+    }
+
+    @Override
+    RunQueue placedQueue(String entry, int replica) {
+        return placed == null ? super.placedQueue(entry, replica) : placed.queue(entry, replica);
+    }
+
+    @Override
+    int replicas(String entry) {
+        return placed == null ? super.replicas(entry) : placed.replicas(entry);
+    }
+
+    @Override
+    boolean runsPlaced(String entry, int replica, Thread thread) {
+        return placed != null && placed.runs(entry, replica, thread);
     }
 
     @Override
@@ -121,7 +145,17 @@ final class HostedScheduler extends Scheduler {
 
     @Override
     Map<String, AffinityResult> affinityResults() {
-        return pool.affinityResults();
+        if (placed == null) {
+            return pool.affinityResults();
+        }
+        Map<String, AffinityResult> results = new LinkedHashMap<>(pool.affinityResults());
+        results.putAll(placed.affinityResults());
+        return Map.copyOf(results);
+    }
+
+    /** The placement configuration's threads, in plan order (empty without one). */
+    List<Thread> placedThreads() {
+        return placed == null ? List.of() : placed.threads();
     }
 
     @Override
@@ -133,17 +167,24 @@ final class HostedScheduler extends Scheduler {
     void start() {
         timer.start();
         pool.start();
+        if (placed != null) {
+            placed.start();
+        }
     }
 
     @Override
     void stop() {
         running = false;
         pool.stop();
+        if (placed != null) {
+            placed.stop();
+        }
         blocking.stop();
         timers.wake();
         boolean interrupted = false;
         List<Thread> threads = new ArrayList<>(pool.threads());
         threads.addAll(blocking.liveThreads());
+        threads.addAll(placedThreads());
         threads.add(timer);
         for (Thread thread : threads) {
             if (thread == Thread.currentThread()) {

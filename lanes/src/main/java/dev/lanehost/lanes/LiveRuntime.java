@@ -93,6 +93,9 @@ final class LiveRuntime extends RuntimeContext {
             ExecutionLane handle = runtime.lanes.get(lane.name());
             return handle != null && handle.boundThread() == thread;
         }
+        if (cell.placement instanceof Placement.Placed placed) {
+            return runtime.scheduler.runsPlaced(placed.entry(), placed.replica(), thread);
+        }
         if (cell.placement == Placement.BLOCKING) {
             return runtime.scheduler.runsBlocking(thread);
         }

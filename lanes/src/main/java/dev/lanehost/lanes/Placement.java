@@ -33,6 +33,22 @@ public sealed interface Placement {
         }
     }
 
+    /** Replica {@code replica} of a placement configuration's entry (0 when it is not replicated): its own thread. */
+    static Placed placed(String entry, int replica) {
+        return new Placed(entry, replica);
+    }
+
+    record Placed(String entry, int replica) implements Placement {
+        public Placed {
+            Objects.requireNonNull(entry, "entry");
+        }
+
+        @Override
+        public String toString() {
+            return "placed(" + entry + (replica == 0 ? "" : "[" + replica + "]") + ")";
+        }
+    }
+
     /** HOSTED's blocking threads: one actor at a time per thread, and its turns may block. */
     Blocking BLOCKING = new Blocking();
 

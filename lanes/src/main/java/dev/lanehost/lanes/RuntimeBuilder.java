@@ -2,8 +2,14 @@ package dev.lanehost.lanes;
 
 import dev.lanehost.affinity.Affinity;
 import dev.lanehost.affinity.AffinityPolicy;
+import dev.lanehost.affinity.PlacementConfig;
+import dev.lanehost.affinity.ThreadPlan;
 import dev.lanehost.affinity.Topology;
+import dev.lanehost.affinity.TopologyDeclaration;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /** Settings for an {@link ActorRuntime}: {@code ActorRuntime.builder(profile)...build()}. */
@@ -44,6 +50,10 @@ public final class RuntimeBuilder {
     int workers;
     IdleStrategy idleStrategy = IdleStrategy.DEFAULT;
     int blockingThreads = DEFAULT_BLOCKING_THREADS;
+    PlacementConfig placement;
+    TopologyDeclaration declaredTopology = TopologyDeclaration.none();
+    /** Resolved at build: the threads the placement starts. */
+    List<ThreadPlan> placedThreads = List.of();
 
     RuntimeBuilder(Profile profile) {
         this.profile = Objects.requireNonNull(profile, "profile");
@@ -75,6 +85,36 @@ public final class RuntimeBuilder {
         }
         this.blockingThreads = threads;
         return this;
+    }
+
+    /**
+     * HOSTED: the threads of a placement configuration, started beside the workers: one per pinned entry, one per
+     * replica, one per cooperative pool ({@link PlacementConfig#threadBudget()} counts them, before anything runs).
+     * Actors go onto them with {@link ActorRuntime#spawnPlaced} and {@link ActorRuntime#spawnReplicas}. Validated
+     * at {@link #build()} against {@code declared} and the machine: every problem at once.
+     */
+    public RuntimeBuilder placement(PlacementConfig config, TopologyDeclaration declared) {
+        this.placement = Objects.requireNonNull(config, "placement configuration");
+        this.declaredTopology = Objects.requireNonNull(declared, "topology declaration");
+        return this;
+    }
+
+    /** As {@link #placement(PlacementConfig, TopologyDeclaration)} with no topology declared (cores and ranges only). */
+    public RuntimeBuilder placement(PlacementConfig config) {
+        return placement(config, TopologyDeclaration.none());
+    }
+
+    /** Pooled entries by name to their pool's name (entries of the main pool are left out: they have no thread). */
+    Map<String, String> pooledEntries() {
+        Map<String, String> pools = new HashMap<>();
+        if (placement != null) {
+            for (PlacementConfig.Entry entry : placement.entries()) {
+                if (entry instanceof PlacementConfig.Pooled pooled && !pooled.pool().equals(PlacementConfig.MAIN_POOL)) {
+                    pools.put(pooled.name(), pooled.pool());
+                }
+            }
+        }
+        return pools;
     }
 
     /** HOSTED: how an idle worker waits for work (default {@link IdleStrategy#DEFAULT}). */
@@ -219,9 +259,16 @@ public final class RuntimeBuilder {
         if (affinity == null) {
             affinity = Affinity.system();
         }
+        if (placement != null && profile != Profile.HOSTED) {
+            throw new IllegalArgumentException("a placement configuration starts threads of its own, which only HOSTED has; this runtime is " + profile);
+        }
         if (profile == Profile.HOSTED) {
             affinityTopology = affinity.topology();
             affinityPolicy.validate(affinityTopology); // an unknown or disallowed CPU is named here, before any thread starts
+            if (placement != null) {
+                placement.validate(declaredTopology, affinityTopology); // every problem at once, before any thread starts
+                placedThreads = placement.resolve(declaredTopology);
+            }
         }
         return new ActorRuntime(this);
     }

@@ -71,6 +71,25 @@ abstract sealed class Scheduler permits HostedScheduler, DrainScheduler {
                 + " on the host's drain() a blocking turn would block the host");
     }
 
+    /**
+     * The run queue of a placement entry's replica.
+     *
+     * @throws IllegalArgumentException naming the entry if no placement thread serves it
+     */
+    RunQueue placedQueue(String entry, int replica) {
+        throw new IllegalArgumentException("no placement entry '" + entry + "': this runtime has no placement configuration");
+    }
+
+    /** Threads of a placement entry (its replicas, or its pool's one thread). */
+    int replicas(String entry) {
+        throw new IllegalArgumentException("no placement entry '" + entry + "': this runtime has no placement configuration");
+    }
+
+    /** True if {@code thread} runs replica {@code replica} of {@code entry}. */
+    boolean runsPlaced(String entry, int replica, Thread thread) {
+        return false;
+    }
+
     /** True if {@code thread} is one of the blocking threads. */
     boolean runsBlocking(Thread thread) {
         return false;

@@ -53,8 +53,8 @@ final class Worker extends Thread {
     @SuppressWarnings("unused")
     private long steals;
 
-    Worker(WorkerPool pool, int index) {
-        super("lanehost-worker-" + index);
+    Worker(WorkerPool pool, int index, String name) {
+        super(name);
         setDaemon(true);
         this.pool = pool;
         this.index = index;

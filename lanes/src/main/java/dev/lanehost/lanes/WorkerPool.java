@@ -11,6 +11,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntFunction;
+import java.util.function.ObjIntConsumer;
+import java.util.function.Supplier;
 
 /**
  * HOSTED's workers: N {@link Worker} threads, each with a shared and a pinned run queue, and the rules that
@@ -46,15 +49,26 @@ final class WorkerPool {
     private final AtomicInteger nextSpawn = new AtomicInteger();
     private volatile boolean running = true;
 
+    /** Places each worker on its own thread at its start: the affinity policy, or a placement's CPUs. */
+    private final ObjIntConsumer<Thread> placer;
+
+    /** HOSTED's workers: {@code lanehost-worker-<i>}, each placed by the affinity policy as thread i. */
     WorkerPool(int size, IdleStrategy idleStrategy, AffinityPolicy affinityPolicy, Affinity affinity, Topology topology) {
+        this(size, index -> "lanehost-worker-" + index, idleStrategy, affinityPolicy, affinity, topology, null);
+    }
+
+    /** A pool whose workers are named by {@code names} and placed by {@code placer} (null: the affinity policy). */
+    WorkerPool(int size, IntFunction<String> names, IdleStrategy idleStrategy, AffinityPolicy affinityPolicy,
+               Affinity affinity, Topology topology, ObjIntConsumer<Thread> placer) {
         this.idleStrategy = idleStrategy;
         this.affinityPolicy = affinityPolicy;
         this.affinity = affinity;
         this.topology = topology;
+        this.placer = placer != null ? placer : this::place;
         this.placed = new CountDownLatch(size);
         this.workers = new Worker[size];
         for (int index = 0; index < size; index++) {
-            workers[index] = new Worker(this, index);
+            workers[index] = new Worker(this, index, names.apply(index));
         }
     }
 
@@ -180,7 +194,7 @@ final class WorkerPool {
     /** A worker, first thing on its thread: apply the affinity policy and record what it did. */
     void placed(Worker worker) {
         try {
-            place(worker, worker.index);
+            placer.accept(worker, worker.index);
         } finally {
             placed.countDown();
         }
@@ -191,8 +205,13 @@ final class WorkerPool {
      * {@code index}, and records what it did under the thread's name. Never throws.
      */
     void place(Thread thread, int index) {
+        record(thread, () -> affinityPolicy.applyToCurrentThread(index, topology, affinity));
+    }
+
+    /** Records what placing {@code thread} did (on that thread), or logs why it failed. Never throws. */
+    void record(Thread thread, Supplier<AffinityResult> placing) {
         try {
-            affinityResults.put(thread.getName(), affinityPolicy.applyToCurrentThread(index, topology, affinity));
+            affinityResults.put(thread.getName(), placing.get());
         } catch (Throwable e) {
             RuntimeLog.internalError("applying the affinity policy to " + thread.getName(), e);
         }
