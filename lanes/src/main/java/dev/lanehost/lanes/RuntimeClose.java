@@ -21,17 +21,24 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *       {@link DriveStatus#CLOSED}, after running its lane's pending teardown if it is on the lane's bound
  *       thread. The first caller claims the close; a later caller runs the teardown of lanes bound to its
  *       own thread, then waits for the first to finish and returns its report.</li>
- *   <li>The HOSTED threads stop; every actor is halted with {@link ExitReason#SHUTDOWN}. A lane thread that
- *       begins its teardown before this step ends waits for it, so no actor is claimed-but-unqueued when
- *       its lane's teardown looks for it.</li>
+ *   <li>The HOSTED threads stop and are joined (each gets a grace of 5 s to finish the turn it is in; a turn
+ *       that never returns leaves its daemon thread behind, logged): the workers, the blocking threads, the
+ *       placement configuration's threads, then the timer thread, so no timer fires after this step. Then every actor
+ *       is halted with {@link ExitReason#SHUTDOWN}. A lane thread that begins its teardown before this step
+ *       ends waits for it, so no actor is claimed-but-unqueued when its lane's teardown looks for it.</li>
  *   <li>Each lane settles what it can at once ({@link LaneClose#begin}): no actors left; bound to
  *       the closing thread (torn down here); never bound, released, or bound to a thread that has ended
  *       (torn down here as a fallback). A lane bound to a live thread is awaited.</li>
- *   <li>Normal actors are torn down on the closing thread, while lane hosts drive.</li>
+ *   <li>Normal, pinned, placed and blocking actors are torn down on the closing thread (their threads have
+ *       ended), while lane hosts drive.</li>
  *   <li>Awaited lanes are waited for, each on its own latch, until one deadline: the grace after step 3.
  *       A lane whose host has not claimed its teardown by then is torn down on the closing thread.</li>
- *   <li>The report (one outcome per lane) is published and the close is over.</li>
+ *   <li>The report (one outcome per lane) is published and the close is over; the actions registered with
+ *       {@link ActorRuntime#whenClosed} run (a host ABI lets go of the runtime there).</li>
  * </ol>
+ * Admission stops at step 1: a spawn or lane registration after it throws, a send answers false or
+ * {@link Delivery#TERMINATED}. No runtime thread is left behind once the close returns (tested), unless a turn
+ * never returned.
  */
 final class RuntimeClose {
     private final long laneGraceNanos;

@@ -192,6 +192,26 @@ class WorkerPoolTest {
         }
     }
 
+    @Test
+    void closeLeavesNoRuntimeThreadBehind() throws Exception {
+        Set<Thread> before = Thread.getAllStackTraces().keySet();
+        ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).workers(2)
+                .placement(dev.lanehost.affinity.PlacementConfig.parse("io: cooperative(pool = io);\nsolo: pinned;\n")).build();
+        CountDownLatch ran = new CountDownLatch(3);
+        runtime.spawnBlocked("blocking", () -> (context, message) -> ran.countDown()).tell("run");
+        runtime.spawnPlaced("solo", "solo", () -> (context, message) -> ran.countDown()).tell("run");
+        runtime.spawn("normal", () -> (context, message) -> ran.countDown()).tell("run");
+        assertTrue(ran.await(PATIENCE_SECONDS, TimeUnit.SECONDS));
+        List<Thread> started = Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> !before.contains(thread) && thread.getName().startsWith("lanehost-")).toList();
+        // two workers, the timer, a blocking thread, the pool's and the pinned entry's threads
+        assertEquals(6, started.size(), started.toString());
+        runtime.close();
+        for (Thread thread : started) {
+            assertFalse(thread.isAlive(), thread.getName() + " ended with the runtime");
+        }
+    }
+
     private static void await(CountDownLatch latch) {
         try {
             if (!latch.await(PATIENCE_SECONDS, TimeUnit.SECONDS)) {
