@@ -20,7 +20,8 @@
  *       {@code LaneRegistry}, {@code RuntimeClose} (the close protocol), {@code RuntimeLog},
  *       {@code GuardedObserver}, {@code ThreadWarmUp}.</li>
  *   <li><b>profiles</b> — the {@code Scheduler} seam and its implementations side by side:
- *       {@code HostedScheduler} (worker and timer thread), {@code DrainScheduler} (SINGLE_THREAD),
+ *       {@code HostedScheduler} (a {@code WorkerPool} of {@code Worker}s, a {@code BlockingPool}, a placement's
+ *       {@code PlacedThreads}, the timer thread), {@code DrainScheduler} (SINGLE_THREAD),
  *       {@code SimulatedScheduler} with {@code SimulatedQueues} and {@code SimulatedSchedule}; all of them
  *       run turns through {@code RunQueue}. {@code TimerQueue} holds the timers they fire.</li>
  *   <li><b>actor</b> — {@code ActorCell} (run-once, halt) over {@code CellState} (the words threads race
