@@ -23,6 +23,7 @@ final class Worker extends Thread {
     private static final VarHandle TURNS;
     private static final VarHandle STEAL_ATTEMPTS;
     private static final VarHandle STEALS;
+    private static final VarHandle WAKE_UPS;
 
     static {
         try {
@@ -30,6 +31,7 @@ final class Worker extends Thread {
             TURNS = lookup.findVarHandle(Worker.class, "turns", long.class);
             STEAL_ATTEMPTS = lookup.findVarHandle(Worker.class, "stealAttempts", long.class);
             STEALS = lookup.findVarHandle(Worker.class, "steals", long.class);
+            WAKE_UPS = lookup.findVarHandle(Worker.class, "wakeUps", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -52,6 +54,9 @@ final class Worker extends Thread {
     private long stealAttempts;
     @SuppressWarnings("unused")
     private long steals;
+    /** Times a sender unparked this worker. */
+    @SuppressWarnings("unused")
+    private long wakeUps;
 
     Worker(WorkerPool pool, int index, String name) {
         super(name);
@@ -111,16 +116,26 @@ final class Worker extends Thread {
 
     /** Park protocol, step 1. */
     private void park() {
-        parked = true;
-        pool.parking(1);
         try {
-            if (pool.isRunning() && !hasOwnWork() && !pool.hasStealableWork()) {
+            if (announceParking()) {
                 LockSupport.park(pool);
             }
         } finally {
             parked = false;
             pool.parking(-1);
         }
+    }
+
+    /**
+     * Announces {@code parked}, then looks at every queue it could take work from. The caller clears
+     * {@code parked} (and the pool's count) when it stops waiting.
+     *
+     * @return true if nothing was queued: the worker may park
+     */
+    boolean announceParking() {
+        parked = true;
+        pool.parking(1);
+        return pool.isRunning() && !hasOwnWork() && !pool.hasStealableWork();
     }
 
     boolean hasOwnWork() {
@@ -130,6 +145,7 @@ final class Worker extends Thread {
     /** After an offer to one of this worker's queues (park protocol, step 2). Any thread. */
     private void offered() {
         if (parked) {
+            WAKE_UPS.setOpaque(this, (long) WAKE_UPS.get(this) + 1); // racy between senders: a metric, not a count
             LockSupport.unpark(this);
         } else {
             pool.offeredToBusyWorker(this);
@@ -156,6 +172,10 @@ final class Worker extends Thread {
 
     long stealAttempts() {
         return (long) STEAL_ATTEMPTS.getOpaque(this);
+    }
+
+    long wakeUps() {
+        return (long) WAKE_UPS.getOpaque(this);
     }
 
     long steals() {
