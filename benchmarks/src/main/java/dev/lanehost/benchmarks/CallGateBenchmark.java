@@ -4,6 +4,7 @@ import dev.lanehost.callgate.CallGate;
 import dev.lanehost.callgate.CallResult;
 import dev.lanehost.lanes.ActorRef;
 import dev.lanehost.lanes.ActorRuntime;
+import dev.lanehost.lanes.IdleStrategy;
 import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.Profile;
 import java.lang.reflect.InvocationTargetException;
@@ -18,6 +19,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -29,7 +31,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * <ul>
  *   <li>{@code callOnLane}: a host callback (the JMH thread, bound to the lane) calls a lane actor with small
  *       arguments and drives the lane until the answer is ready (target ≤ 1 µs);</li>
- *   <li>{@code blockingCall}: the blocking entry from another thread to an actor on the HOSTED worker
+ *   <li>{@code blockingCall}: the blocking entry from another thread to an actor on a HOSTED worker, with each idle
+ *       strategy ({@code idle}: the default spin-then-park, or a busy spin)
  *       (target p50 ≤ 10 µs);</li>
  *   <li>{@code swingInvokeAndWait}: the same empty work through {@code SwingUtilities.invokeAndWait} on a
  *       headless EDT, the closest thing users have today (target: the blocking call ≥ 3× faster).</li>
@@ -67,12 +70,16 @@ public class CallGateBenchmark {
 
     @State(Scope.Benchmark)
     public static class Hosted {
+        /** How idle workers wait: the default (spin ~50 µs, then park) or a busy spin. */
+        @Param({"default", "busySpin"})
+        public String idle;
         ActorRuntime runtime;
         CallGate gate;
 
         @Setup(Level.Trial)
         public void setUp() {
-            runtime = ActorRuntime.create(Profile.HOSTED);
+            runtime = ActorRuntime.builder(Profile.HOSTED)
+                    .idleStrategy(idle.equals("busySpin") ? IdleStrategy.busySpin() : IdleStrategy.DEFAULT).build();
             ActorRef actor = runtime.spawn("service", () -> (c, m) -> { });
             gate = CallGate.open(actor, (context, args) -> ((List<?>) args).get(0));
         }
