@@ -170,7 +170,7 @@ public final class AudioConsumer implements Behavior {
         return mismatchValue;
     }
 
-    /** The thread its turns ran on (the worker, for an actor spawned on the normal queue), or null before it started. */
+    /** The thread its turns ran on (its pinned worker), or null before it started. */
     public Thread turnThread() {
         return turnThread;
     }
