@@ -70,8 +70,8 @@ public class CallGateBenchmark {
 
     @State(Scope.Benchmark)
     public static class Hosted {
-        /** How idle workers wait: the default (spin ~50 µs, then park) or a busy spin. */
-        @Param({"default", "busySpin"})
+        /** How idle workers wait: the default (adaptive spin, then park), a fixed ~50 µs spin, or a busy spin. */
+        @Param({"default", "fixed", "busySpin"})
         public String idle;
         ActorRuntime runtime;
         CallGate gate;
@@ -79,7 +79,11 @@ public class CallGateBenchmark {
         @Setup(Level.Trial)
         public void setUp() {
             runtime = ActorRuntime.builder(Profile.HOSTED)
-                    .idleStrategy(idle.equals("busySpin") ? IdleStrategy.busySpin() : IdleStrategy.DEFAULT).build();
+                    .idleStrategy(switch (idle) {
+                        case "busySpin" -> IdleStrategy.busySpin();
+                        case "fixed" -> IdleStrategy.backoff(2_000, 0);
+                        default -> IdleStrategy.DEFAULT;
+                    }).build();
             ActorRef actor = runtime.spawn("service", () -> (c, m) -> { });
             gate = CallGate.open(actor, (context, args) -> ((List<?>) args).get(0));
         }

@@ -72,7 +72,9 @@ final class Worker extends Thread {
     public void run() {
         pool.placed(this);
         IdleStrategy idle = pool.idleStrategy;
+        SpinBudget budget = idle.newSpinBudget(); // null: a fixed count
         int idleRounds = 0;
+        long idleSince = 0;
         while (pool.isRunning()) {
             ActorCell cell = pollOwn();
             if (cell == null) {
@@ -89,8 +91,11 @@ final class Worker extends Thread {
             }
             if (idleRounds == 0) {
                 pool.startedSpinning();
+                if (budget != null) {
+                    idleSince = System.nanoTime();
+                }
             }
-            if (idleRounds < idle.roundsBeforePark()) {
+            if (idleRounds < (budget != null ? budget.rounds() : idle.roundsBeforePark())) {
                 if (idleRounds++ < idle.spins()) {
                     Thread.onSpinWait();
                 } else {
@@ -100,7 +105,13 @@ final class Worker extends Thread {
             }
             pool.stoppedSpinning();
             idleRounds = 0;
-            park();
+            if (budget == null) {
+                park();
+            } else {
+                long parkedAt = System.nanoTime();
+                park();
+                budget.parked(parkedAt - idleSince, System.nanoTime() - parkedAt);
+            }
         }
     }
 
