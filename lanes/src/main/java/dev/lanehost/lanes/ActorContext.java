@@ -11,8 +11,9 @@ import java.util.function.Supplier;
  * <p>Every method is also a <em>poll site</em> of the turn budget ({@link TurnBudget}): once the turn has been
  * disrupted, each call throws {@link TurnDisrupted}. A loop that calls nothing here cannot be disrupted (Java
  * offers no safe way to stop a thread): a long loop should call {@link #checkpoint()} or {@link #shouldYield()}.
+ * Spawning from a turn ({@link Spawner}) is a poll site too.
  */
-public interface ActorContext {
+public interface ActorContext extends Spawner {
     /** For {@link #unneeded}: never reap this actor for being idle (a permanent service). */
     Duration NEVER = java.time.temporal.ChronoUnit.FOREVER.getDuration();
 
@@ -22,21 +23,6 @@ public interface ActorContext {
     /** The runtime's clock, in nanoseconds (virtual in the simulated profile). */
     long nanoTime();
 
-    /** Spawns a normal actor; see {@link ActorRuntime#spawn}. */
-    default ActorRef spawn(String name, Supplier<? extends Behavior> factory) {
-        return spawn(name, SpawnOptions.DEFAULT, factory);
-    }
-
-    /** Spawns a normal actor with its own options; see {@link ActorRuntime#spawn(String, SpawnOptions, Supplier)}. */
-    ActorRef spawn(String name, SpawnOptions options, Supplier<? extends Behavior> factory);
-
-    /** Spawns an actor on a lane; see {@link ActorRuntime#spawnOnLane}. */
-    default ActorRef spawnOnLane(String lane, String name, Supplier<? extends Behavior> factory) {
-        return spawnOnLane(lane, name, SpawnOptions.DEFAULT, factory);
-    }
-
-    /** Spawns an actor on a lane with its own options; see {@link ActorRuntime#spawnOnLane(String, String, SpawnOptions, Supplier)}. */
-    ActorRef spawnOnLane(String lane, String name, SpawnOptions options, Supplier<? extends Behavior> factory);
 
     /**
      * Runs {@code callback} as a turn of this actor, on its placement, once {@code delay} has passed. Each call makes

@@ -25,7 +25,7 @@ import java.util.function.Supplier;
  *       the picks are recorded as a {@link Schedule} that can be replayed.</li>
  * </ul>
  */
-public final class ActorRuntime implements AutoCloseable {
+public final class ActorRuntime implements Spawner, AutoCloseable {
     private final Profile profile;
     final long laneStallThresholdNanos;
     final RuntimeObserver observer;
@@ -41,6 +41,7 @@ public final class ActorRuntime implements AutoCloseable {
     private final RuntimeMetrics metrics = new RuntimeMetrics(this);
     /** Blocking actors not yet torn down. */
     final LongAdder blockingActors = new LongAdder();
+    final Spawning spawning;
 
     ActorRuntime(RuntimeBuilder builder) {
         this.profile = builder.profile;
@@ -61,6 +62,7 @@ public final class ActorRuntime implements AutoCloseable {
             case SIMULATED -> new SimulatedScheduler(timers, lanes, this::isClosed,
                     new SimulatedSchedule(builder.seed, builder.replay), builder.simulatedPollCost.toNanos());
         };
+        this.spawning = new Spawning(actors, lanes, scheduler, context, blockingActors);
         scheduler.start();
     }
 
@@ -120,73 +122,10 @@ public final class ActorRuntime implements AutoCloseable {
 
     // ---------------------------------------------------------------- spawning
 
-    /**
-     * Spawns an actor on the normal placement. The factory and {@link Behavior#started} run as the
-     * actor's first turn, on that placement.
-     */
-    public ActorRef spawn(String name, Supplier<? extends Behavior> factory) {
-        return spawn(name, SpawnOptions.DEFAULT, factory);
-    }
-
-    /** As {@link #spawn(String, Supplier)}, with what differs from the runtime's defaults (e.g. a turn budget). */
-    public ActorRef spawn(String name, SpawnOptions options, Supplier<? extends Behavior> factory) {
-        return spawn(name, options, factory, Placement.NORMAL, null);
-    }
-
-    /**
-     * Spawns an actor pinned to a lane for life. Its start is deferred onto the lane: the factory and
-     * {@link Behavior#started} run in the lane's next drive, never on the spawning thread, and every later
-     * wakeup queues it on the same lane.
-     *
-     * @throws IllegalArgumentException naming the lane if no lane of that name is registered
-     */
-    public ActorRef spawnOnLane(String lane, String name, Supplier<? extends Behavior> factory) {
-        return spawnOnLane(lane, name, SpawnOptions.DEFAULT, factory);
-    }
-
-    /**
-     * As {@link #spawnOnLane(String, String, Supplier)}, with what differs from the runtime's defaults: a lane
-     * actor's turn budget is what bounds a misbehaving actor's hold on its host's callback.
-     */
-    public ActorRef spawnOnLane(String lane, String name, SpawnOptions options, Supplier<? extends Behavior> factory) {
-        Objects.requireNonNull(lane, "lane name");
-        ExecutionLane target = lanes.get(lane);
-        if (target == null) {
-            throw new IllegalArgumentException("cannot spawn '" + name + "' on lane '" + lane
-                    + "': no lane of that name is registered (registered: " + lanes.names() + ")");
-        }
-        return spawn(name, options, factory, Placement.lane(lane), target);
-    }
-
-    ActorRef spawn(String name, SpawnOptions options, Supplier<? extends Behavior> factory, Placement placement,
-                           ExecutionLane lane) {
-        Objects.requireNonNull(name, "actor name");
-        Objects.requireNonNull(options, "spawn options");
-        Objects.requireNonNull(factory, "behaviour factory");
+    @Override
+    public ActorRef spawn(String name, Placement placement, SpawnOptions options, Supplier<? extends Behavior> factory) {
         checkOpen();
-        RunQueue home = lane != null ? lane.queue
-                : placement instanceof Placement.Pinned pinned ? scheduler.pinnedQueue(pinned.worker())
-                : placement == Placement.BLOCKING ? scheduler.blockingQueue()
-                : placement instanceof Placement.Placed placed ? scheduler.placedQueue(placed.entry(), placed.replica())
-                : scheduler.spawnQueue();
-        WorkerPool roamsIn = placement == Placement.NORMAL ? scheduler.pool() : null;
-        BudgetLimits budget = context.defaultBudget;
-        if (options.budget() != null) {
-            budget = new BudgetLimits(options.budget());
-            scheduler.budgetInUse(budget);
-        }
-        long mailboxCapacity = options.mailboxCapacity() > 0 ? options.mailboxCapacity() : context.mailboxCapacity;
-        ActorCell cell = new ActorCell(actors.nextId(), name, placement, context, home, roamsIn, lane, budget,
-                mailboxCapacity, options, factory);
-        if (lane != null) {
-            lane.close.actorSpawned();
-        }
-        if (cell.blocking) {
-            blockingActors.increment();
-        }
-        actors.add(cell);
-        cell.schedule();
-        return cell.ref;
+        return spawning.spawn(name, placement, options, factory);
     }
 
     /**
@@ -206,42 +145,6 @@ public final class ActorRuntime implements AutoCloseable {
     }
 
     /**
-     * Spawns an actor pinned for life to worker {@code worker} (0 to {@link RuntimeMetrics#workerCount()} − 1).
-     *
-     * @throws IllegalArgumentException naming the range if there is no such worker
-     */
-    public ActorRef spawnPinned(int worker, String name, Supplier<? extends Behavior> factory) {
-        scheduler.checkWorker(worker);
-        return spawn(name, SpawnOptions.DEFAULT, factory, Placement.pinned(worker), null);
-    }
-
-    /**
-     * Spawns an actor on HOSTED's blocking threads: its turns may block (I/O, a lock, a blocking
-     * {@link ActorContext#receive(Duration)}) without holding up a worker, and turn budgets do not apply to it.
-     * Each runnable blocking actor takes a thread of its own, started on demand up to
-     * {@link RuntimeBuilder#blockingThreads}; past that bound, runnable blocking actors wait in order for a free
-     * thread.
-     *
-     * @throws IllegalStateException in SINGLE_THREAD and SIMULATED, whose turns run on the host's drain
-     */
-    public ActorRef spawnBlocked(String name, Supplier<? extends Behavior> factory) {
-        return spawn(name, SpawnOptions.DEFAULT, factory, Placement.BLOCKING, null);
-    }
-
-    /**
-     * Spawns an actor on the thread of a placement configuration's entry ({@link RuntimeBuilder#placement}): a
-     * pinned entry's own thread, or its cooperative pool's thread, for life. A replicated entry: replica 0
-     * (see {@link #spawnReplicas}).
-     *
-     * @throws IllegalArgumentException naming the entry if the placement starts no thread for it
-     */
-    public ActorRef spawnPlaced(String entry, String name, Supplier<? extends Behavior> factory) {
-        Objects.requireNonNull(entry, "entry");
-        scheduler.placedQueue(entry, 0); // names an unknown entry before anything is spawned
-        return spawn(name, SpawnOptions.DEFAULT, factory, Placement.placed(entry, 0), null);
-    }
-
-    /**
      * Spawns one actor per replica of a placement entry ({@code pinned(..., replicas = K)}), replica {@code i} on
      * the entry's thread {@code i}, made by {@code factory.apply(i)}; {@link Replicas#tell(Object, Object)} shards
      * messages by key, so one key always reaches the same replica.
@@ -255,8 +158,8 @@ public final class ActorRuntime implements AutoCloseable {
         List<ActorRef> refs = new ArrayList<>(count);
         for (int replica = 0; replica < count; replica++) {
             int index = replica;
-            refs.add(spawn(name + "[" + replica + "]", SpawnOptions.DEFAULT, () -> factory.apply(index),
-                    Placement.placed(entry, replica), null));
+            refs.add(spawn(name + "[" + replica + "]", Placement.placed(entry, replica), SpawnOptions.DEFAULT,
+                    () -> factory.apply(index)));
         }
         return new Replicas(refs);
     }

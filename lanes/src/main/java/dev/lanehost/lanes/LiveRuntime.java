@@ -34,19 +34,13 @@ final class LiveRuntime extends RuntimeContext {
     }
 
     @Override
-    public ActorRef spawn(String name, SpawnOptions options, Supplier<? extends Behavior> factory) {
-        return runtime.spawn(name, options, factory);
-    }
-
-    @Override
-    public ActorRef spawnOnLane(String lane, String name, SpawnOptions options, Supplier<? extends Behavior> factory) {
-        return runtime.spawnOnLane(lane, name, options, factory);
+    public ActorRef spawn(String name, Placement placement, SpawnOptions options, Supplier<? extends Behavior> factory) {
+        return runtime.spawn(name, placement, options, factory);
     }
 
     @Override
     ActorRef respawn(ActorCell predecessor) {
-        return runtime.spawn(predecessor.name, predecessor.options, predecessor.factory, predecessor.placement,
-                predecessor.lane);
+        return runtime.spawning.respawn(predecessor);
     }
 
     @Override

@@ -66,11 +66,8 @@ abstract class RuntimeContext {
     /** Live signals, timers, parks and arenas: whoever opens or ends one reports it here. */
     abstract LiveCounters counters();
 
-    /** A turn's spawn: {@link ActorRuntime#spawn}. */
-    abstract ActorRef spawn(String name, SpawnOptions options, Supplier<? extends Behavior> factory);
-
-    /** A turn's spawn on a lane: {@link ActorRuntime#spawnOnLane}. */
-    abstract ActorRef spawnOnLane(String lane, String name, SpawnOptions options, Supplier<? extends Behavior> factory);
+    /** A turn's spawn: {@link ActorRuntime#spawn(String, Placement, SpawnOptions, Supplier)}. */
+    abstract ActorRef spawn(String name, Placement placement, SpawnOptions options, Supplier<? extends Behavior> factory);
 
     /** A supervisor's restart: spawns the successor of a halted actor, with its name, placement, options and factory. */
     abstract ActorRef respawn(ActorCell predecessor);

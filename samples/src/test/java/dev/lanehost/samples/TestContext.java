@@ -8,6 +8,7 @@ import dev.lanehost.lanes.ParkCallback;
 import dev.lanehost.lanes.Signal;
 import dev.lanehost.lanes.SignalCallback;
 import dev.lanehost.lanes.SignalMode;
+import dev.lanehost.lanes.Placement;
 import dev.lanehost.lanes.SpawnOptions;
 import dev.lanehost.lanes.Timer;
 import dev.lanehost.lanes.TurnCallback;
@@ -65,12 +66,7 @@ final class TestContext implements ActorContext {
     }
 
     @Override
-    public ActorRef spawn(String name, SpawnOptions options, Supplier<? extends Behavior> factory) {
-        throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public ActorRef spawnOnLane(String lane, String name, SpawnOptions options, Supplier<? extends Behavior> factory) {
+    public ActorRef spawn(String name, Placement placement, SpawnOptions options, Supplier<? extends Behavior> factory) {
         throw new UnsupportedOperationException();
     }
 

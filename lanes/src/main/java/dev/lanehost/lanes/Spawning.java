@@ -1,0 +1,82 @@
+package dev.lanehost.lanes;
+
+import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
+
+/**
+ * Makes actors: resolves a {@link Placement} to the run queue the new actor starts on (naming what is missing),
+ * builds its cell with the runtime's defaults and its options, registers it and queues its start.
+ */
+final class Spawning {
+    private final ActorRegistry actors;
+    private final LaneRegistry lanes;
+    private final Scheduler scheduler;
+    private final RuntimeContext context;
+    private final LongAdder blockingActors;
+
+    Spawning(ActorRegistry actors, LaneRegistry lanes, Scheduler scheduler, RuntimeContext context, LongAdder blockingActors) {
+        this.actors = actors;
+        this.lanes = lanes;
+        this.scheduler = scheduler;
+        this.context = context;
+        this.blockingActors = blockingActors;
+    }
+
+    /** {@link ActorRuntime#spawn(String, Placement, SpawnOptions, Supplier)}, the runtime being open. */
+    ActorRef spawn(String name, Placement placement, SpawnOptions options, Supplier<? extends Behavior> factory) {
+        Objects.requireNonNull(name, "actor name");
+        Objects.requireNonNull(placement, "placement");
+        Objects.requireNonNull(options, "spawn options");
+        Objects.requireNonNull(factory, "behaviour factory");
+        ExecutionLane lane = null;
+        RunQueue home = switch (placement) {
+            case Placement.Normal normal -> scheduler.spawnQueue();
+            case Placement.Lane named -> (lane = laneFor(named.name(), name)).queue;
+            case Placement.Pinned pinned -> scheduler.pinnedQueue(pinned.worker());
+            case Placement.Blocking blocking -> scheduler.blockingQueue();
+            case Placement.Placed placed -> scheduler.placedQueue(placed.entry(), placed.replica());
+        };
+        return spawn(name, options, factory, placement, home, lane);
+    }
+
+    /** A supervisor's restart: the successor of a halted actor, with its name, placement, options and factory. */
+    ActorRef respawn(ActorCell predecessor) {
+        if (context.isClosed()) {
+            throw new IllegalStateException("the runtime is closed");
+        }
+        return spawn(predecessor.name, predecessor.options, predecessor.factory, predecessor.placement,
+                predecessor.home, predecessor.lane);
+    }
+
+    private ExecutionLane laneFor(String lane, String actor) {
+        ExecutionLane target = lanes.get(lane);
+        if (target == null) {
+            throw new IllegalArgumentException("cannot spawn '" + actor + "' on lane '" + lane
+                    + "': no lane of that name is registered (registered: " + lanes.names() + ")");
+        }
+        return target;
+    }
+
+    private ActorRef spawn(String name, SpawnOptions options, Supplier<? extends Behavior> factory, Placement placement,
+                           RunQueue home, ExecutionLane lane) {
+        WorkerPool roamsIn = placement == Placement.NORMAL ? scheduler.pool() : null;
+        BudgetLimits budget = context.defaultBudget;
+        if (options.budget() != null) {
+            budget = new BudgetLimits(options.budget());
+            scheduler.budgetInUse(budget);
+        }
+        long mailboxCapacity = options.mailboxCapacity() > 0 ? options.mailboxCapacity() : context.mailboxCapacity;
+        ActorCell cell = new ActorCell(actors.nextId(), name, placement, context, home, roamsIn, lane, budget,
+                mailboxCapacity, options, factory);
+        if (lane != null) {
+            lane.close.actorSpawned();
+        }
+        if (cell.blocking) {
+            blockingActors.increment();
+        }
+        actors.add(cell);
+        cell.schedule();
+        return cell.ref;
+    }
+}
