@@ -136,7 +136,7 @@ class PriorityPolicyTest {
     /**
      * The kernel really refusing: a child JVM without CAP_SYS_NICE (dropped from its bounding set, so root
      * cannot regain it at exec) and with RLIMIT_RTPRIO 0. FIFO is refused with EPERM; the thread falls back
-     * to nice 5, which the kernel reports.
+     * to nice 5, which the kernel reports. A negative fallback nice is refused too, and the thread keeps the nice it had.
      */
     @Test
     void kernelRefusalFallsBackToTheNiceAndSaysWhy(@TempDir Path directory) throws IOException, InterruptedException {
@@ -155,6 +155,10 @@ class PriorityPolicyTest {
         assertTrue(printed.contains("reason=EPERM: no CAP_SYS_NICE and RLIMIT_RTPRIO 0; fell back to nice 5\n"), printed);
         assertTrue(printed.contains("obtained=Optional[SCHED_OTHER nice 5]\n"), printed);
         assertTrue(printed.contains("kernel: policy 0, rt_priority 0, nice 5\n"), printed);
+        assertTrue(printed.contains("negative reason=EPERM: no CAP_SYS_NICE and RLIMIT_RTPRIO 0;"
+                + " nice -5 refused too: EACCES: lowering nice needs CAP_SYS_NICE or RLIMIT_NICE\n"), printed);
+        // A new thread inherits its creator's nice: it started at the 5 the main thread fell back to, and keeps it.
+        assertTrue(printed.contains("negative obtained=Optional[SCHED_OTHER nice 5]\n"), printed);
     }
 
     private static void assumeRealtimeAllowed() throws IOException, InterruptedException {
