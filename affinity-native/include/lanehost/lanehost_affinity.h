@@ -49,7 +49,8 @@ typedef enum lanehost_affinity_status {
     LANEHOST_AFFINITY_NOT_APPLIED = -11,      /* the kernel accepted a mask but the thread reads back another */
     LANEHOST_AFFINITY_OUT_OF_MEMORY = -12,
     LANEHOST_AFFINITY_NOT_MAPPED = -13,       /* part of a memory range is not mapped (EFAULT) */
-    LANEHOST_AFFINITY_OS_ERROR = -14          /* any other failed system call; see lanehost_affinity_last_errno */
+    LANEHOST_AFFINITY_OS_ERROR = -14,         /* any other failed system call; see lanehost_affinity_last_errno */
+    LANEHOST_AFFINITY_OUT_OF_RANGE = -15      /* a priority or nice value outside what the kernel accepts */
 } lanehost_affinity_status;
 
 /* What lanehost_affinity_probe can be asked about. */
@@ -59,6 +60,19 @@ typedef enum lanehost_affinity_capability {
     LANEHOST_AFFINITY_CAP_CURRENT_CPU = 3,   /* getcpu works */
     LANEHOST_AFFINITY_CAP_TOPOLOGY = 4       /* /sys/devices/system/cpu is readable */
 } lanehost_affinity_capability;
+
+/*
+ * Scheduling classes, with Linux's numbers (SCHED_OTHER ...). A thread can be set to FIFO or RR only;
+ * the others can be read back from a thread something else configured.
+ */
+typedef enum lanehost_affinity_sched_class {
+    LANEHOST_AFFINITY_SCHED_OTHER = 0,   /* the normal time-sharing class; its weight is the nice value */
+    LANEHOST_AFFINITY_SCHED_FIFO = 1,    /* real-time, runs until it blocks or a higher priority wakes */
+    LANEHOST_AFFINITY_SCHED_RR = 2,      /* real-time, round-robin among equal priorities */
+    LANEHOST_AFFINITY_SCHED_BATCH = 3,
+    LANEHOST_AFFINITY_SCHED_IDLE = 5,
+    LANEHOST_AFFINITY_SCHED_DEADLINE = 6
+} lanehost_affinity_sched_class;
 
 /* Flags of lanehost_affinity_bind_memory. */
 #define LANEHOST_AFFINITY_BIND_STRICT 1u /* MPOL_BIND: fail allocation instead of spilling to another node */
@@ -159,6 +173,42 @@ LANEHOST_AFFINITY_EXPORT int32_t lanehost_affinity_bind_memory(void *address, ui
  * first: an untouched anonymous page is faulted in as the shared zero page, whose node says nothing.
  */
 LANEHOST_AFFINITY_EXPORT int32_t lanehost_affinity_memory_node(void *address, int32_t *node);
+
+/*
+ * The priorities the kernel accepts for a scheduling class (sched_get_priority_min/max): 1..99 for FIFO
+ * and RR on Linux, 0..0 for the others. INVALID_ARGUMENT for a class this header does not name.
+ */
+LANEHOST_AFFINITY_EXPORT int32_t lanehost_affinity_priority_range(int32_t sched_class, int32_t *min, int32_t *max);
+
+/*
+ * Puts the calling thread - only it, not its process - in real-time class FIFO or RR at `priority`
+ * (sched_setscheduler(0, ...), with SCHED_RESET_ON_FORK so a thread it starts begins in SCHED_OTHER at
+ * nice 0 instead of inheriting the real-time class). OUT_OF_RANGE, before the kernel sees it, for a
+ * priority outside lanehost_affinity_priority_range; PERMISSION_DENIED (errno EPERM) without
+ * CAP_SYS_NICE and with RLIMIT_RTPRIO below `priority`, or in a cgroup with no real-time budget. The
+ * class and priority are read back; a difference is NOT_APPLIED.
+ */
+LANEHOST_AFFINITY_EXPORT int32_t lanehost_affinity_set_realtime(int32_t sched_class, int32_t priority);
+
+/*
+ * Sets the calling thread's nice value (setpriority(PRIO_PROCESS, gettid(), nice): Linux gives every
+ * thread its own). OUT_OF_RANGE outside -20..19; PERMISSION_DENIED for a nice below the current one
+ * without CAP_SYS_NICE or a high enough RLIMIT_NICE. Read back; a difference is NOT_APPLIED.
+ */
+LANEHOST_AFFINITY_EXPORT int32_t lanehost_affinity_set_nice(int32_t nice);
+
+/*
+ * The calling thread's scheduling as the kernel reports it: class (SCHED_RESET_ON_FORK masked off),
+ * real-time priority (0 outside FIFO and RR) and nice. Any pointer may be NULL.
+ */
+LANEHOST_AFFINITY_EXPORT int32_t lanehost_affinity_thread_priority(int32_t *sched_class, int32_t *priority, int32_t *nice);
+
+/*
+ * What decides whether the calling thread may go real-time without privilege: RLIMIT_RTPRIO (soft
+ * limit; -1 for unlimited) and whether CAP_SYS_NICE is in the thread's effective set (1 or 0). Read so
+ * that a refusal can say which one was missing. Either pointer may be NULL.
+ */
+LANEHOST_AFFINITY_EXPORT int32_t lanehost_affinity_realtime_limits(int64_t *rtprio_limit, int32_t *cap_sys_nice);
 
 /*
  * Every constant Java must agree with (statuses, capabilities, flags, the lanehost_affinity_cpu layout),

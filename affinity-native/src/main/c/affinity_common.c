@@ -56,6 +56,7 @@ const char *lanehost_affinity_status_text(int32_t status) {
     case LANEHOST_AFFINITY_OUT_OF_MEMORY: return "out of memory";
     case LANEHOST_AFFINITY_NOT_MAPPED: return "part of the memory range is not mapped";
     case LANEHOST_AFFINITY_OS_ERROR: return "a system call failed (see the errno)";
+    case LANEHOST_AFFINITY_OUT_OF_RANGE: return "a priority or nice value outside what the kernel accepts";
     default: return "unknown lanehost affinity status";
     }
 }
@@ -181,7 +182,7 @@ int32_t affinity_first_cpu(const uint64_t *words, uint32_t word_count) {
     return -1;
 }
 
-/* Names match dev.lanehost.affinity: AffinityStatus constants and internal.CpuRecordLayout. */
+/* Names match dev.lanehost.affinity: AffinityStatus and SchedClass constants and internal.CpuRecordLayout. */
 static const report_entry CONSTANTS[] = {
     {"ABI_VERSION", LANEHOST_AFFINITY_ABI_VERSION},
     {"STATUS_OK", LANEHOST_AFFINITY_OK},
@@ -199,6 +200,13 @@ static const report_entry CONSTANTS[] = {
     {"STATUS_OUT_OF_MEMORY", LANEHOST_AFFINITY_OUT_OF_MEMORY},
     {"STATUS_NOT_MAPPED", LANEHOST_AFFINITY_NOT_MAPPED},
     {"STATUS_OS_ERROR", LANEHOST_AFFINITY_OS_ERROR},
+    {"STATUS_OUT_OF_RANGE", LANEHOST_AFFINITY_OUT_OF_RANGE},
+    {"SCHED_OTHER", LANEHOST_AFFINITY_SCHED_OTHER},
+    {"SCHED_FIFO", LANEHOST_AFFINITY_SCHED_FIFO},
+    {"SCHED_RR", LANEHOST_AFFINITY_SCHED_RR},
+    {"SCHED_BATCH", LANEHOST_AFFINITY_SCHED_BATCH},
+    {"SCHED_IDLE", LANEHOST_AFFINITY_SCHED_IDLE},
+    {"SCHED_DEADLINE", LANEHOST_AFFINITY_SCHED_DEADLINE},
     {"CAP_HARD_AFFINITY", LANEHOST_AFFINITY_CAP_HARD_AFFINITY},
     {"CAP_NUMA_BINDING", LANEHOST_AFFINITY_CAP_NUMA_BINDING},
     {"CAP_CURRENT_CPU", LANEHOST_AFFINITY_CAP_CURRENT_CPU},

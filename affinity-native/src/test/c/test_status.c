@@ -22,7 +22,7 @@ static void everyStatusHasItsOwnText(void) {
     const char *unknown = lanehost_affinity_status_text(12345);
     CHECK_EQ(0, strcmp("unknown lanehost affinity status", unknown));
     CHECK_EQ(0, strcmp("ok", lanehost_affinity_status_text(LANEHOST_AFFINITY_OK)));
-    for (int32_t status = LANEHOST_AFFINITY_OS_ERROR; status < LANEHOST_AFFINITY_OK; status++) {
+    for (int32_t status = LANEHOST_AFFINITY_OUT_OF_RANGE; status < LANEHOST_AFFINITY_OK; status++) {
         const char *text = lanehost_affinity_status_text(status);
         CHECK(text != NULL && strcmp(text, unknown) != 0);
         for (int32_t other = status + 1; other <= LANEHOST_AFFINITY_OK; other++) {

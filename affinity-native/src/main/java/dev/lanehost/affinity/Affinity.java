@@ -18,6 +18,9 @@ import java.util.OptionalLong;
  * with the reason ({@link Capabilities}, {@link AffinityResult#reason()}, {@link Topology#unavailableReason()}).
  * Only programming errors throw (a null argument).
  *
+ * <p>The calling thread's scheduling priority is read here ({@link #currentThreadPriority()}) and set by a
+ * {@link PriorityPolicy}.
+ *
  * <p>{@link #system()} is backed by {@code liblanehost_affinity}, loaded once by the project's
  * {@code NativeLibraryLoader}; {@link #unavailable(String)} is an instance that can do nothing, for a
  * configuration that turns affinity off and for tests of the fallbacks.
@@ -121,6 +124,36 @@ public final class Affinity {
             default -> pinned.status().description() + (errno != 0 ? " (errno " + errno + ")" : "");
         };
         return AffinityResult.fellBack(cpus, pinned.status(), reason);
+    }
+
+    /**
+     * The calling thread's scheduling class, real-time priority and nice value as the kernel reports them,
+     * or empty without the library.
+     */
+    public Optional<ThreadPriority> currentThreadPriority() {
+        return ThreadScheduling.read(library);
+    }
+
+    /** The priorities the kernel accepts for {@code schedClass} ({@code sched_get_priority_min/max}), or empty if unknown. */
+    public Optional<PriorityRange> priorityRange(SchedClass schedClass) {
+        if (schedClass == null) {
+            throw new NullPointerException("schedClass");
+        }
+        if (!library.available() || schedClass == SchedClass.UNKNOWN) {
+            return Optional.empty();
+        }
+        Reading<int[]> range = library.priorityRange(schedClass.code());
+        return range.ok() ? Optional.of(new PriorityRange(range.value()[0], range.value()[1])) : Optional.empty();
+    }
+
+    /** The binding, for {@link ThreadScheduling}: the scheduling calls live there, not in this door's public face. */
+    AffinityLibrary library() {
+        return library;
+    }
+
+    /** "liblanehost_affinity is not loaded: " and the first line of the loader's reason. */
+    String notLoaded() {
+        return "liblanehost_affinity is not loaded: " + firstLine(library.unavailableReason());
     }
 
     /** The machine's topology from {@code /sys} and this process's allowed set; {@link Topology#unavailable} with the reason if unreadable. */

@@ -19,7 +19,8 @@ public enum AffinityStatus {
     NOT_APPLIED(-11, "the kernel accepted the mask but the thread reads back another one"),
     OUT_OF_MEMORY(-12, "out of memory"),
     NOT_MAPPED(-13, "part of the memory range is not mapped"),
-    OS_ERROR(-14, "a system call failed");
+    OS_ERROR(-14, "a system call failed"),
+    OUT_OF_RANGE(-15, "a priority or nice value outside what the kernel accepts");
 
     private final int code;
     private final String description;

@@ -1,6 +1,6 @@
 /**
- * CPU affinity, topology and NUMA memory for lanehost: what the machine is, what this process may use,
- * and where each runtime thread should run.
+ * CPU affinity, topology, NUMA memory and scheduling priority for lanehost: what the machine is, what this
+ * process may use, where each runtime thread should run and at what priority.
  *
  * <p>The pieces, bottom up:
  * <ul>
@@ -11,6 +11,9 @@
  *   <li>{@link dev.lanehost.affinity.CpuSet}: the kernel's list syntax and the placement range forms.</li>
  *   <li>{@link dev.lanehost.affinity.AffinityPolicy}: NONE / BEST_EFFORT / FIXED for worker threads,
  *       each application an {@link dev.lanehost.affinity.AffinityResult} the runtime records.</li>
+ *   <li>{@link dev.lanehost.affinity.PriorityPolicy}: none / real-time FIFO or RR with a fallback nice / nice
+ *       for the calling thread, each application a {@link dev.lanehost.affinity.PriorityResult} holding the
+ *       {@link dev.lanehost.affinity.ThreadPriority} the kernel reports afterwards.</li>
  *   <li>{@link dev.lanehost.affinity.TopologyDeclaration} and {@link dev.lanehost.affinity.PlacementConfig}:
  *       the named topology and placement, validated with every problem at once, resolved to
  *       {@link dev.lanehost.affinity.ThreadPlan}s, counted as a {@link dev.lanehost.affinity.ThreadBudget}.</li>
@@ -27,7 +30,8 @@
  *   <li>The allowed set is the kernel's ({@code sched_getaffinity}), never {@code 0..nproc-1}: inside a
  *       container it is what the cpuset allows, and pinning outside it is refused, not silently trimmed.</li>
  *   <li>A pin is confirmed by reading the thread's mask back; an {@code APPLIED} result means the
- *       kernel reports exactly the requested CPUs.</li>
+ *       kernel reports exactly the requested CPUs. A priority likewise: {@code obtained} is what the kernel
+ *       reports for the thread, never the request.</li>
  *   <li>Every C status number, and the C topology record's layout, equal their Java mirror
  *       ({@link dev.lanehost.affinity.AffinityStatus}, {@code internal.CpuRecordLayout}); a test compares them.</li>
  * </ol>

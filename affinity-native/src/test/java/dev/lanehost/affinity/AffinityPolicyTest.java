@@ -106,6 +106,9 @@ class AffinityPolicyTest {
         assertTrue(printed.contains("BEST_EFFORT: not pinned: liblanehost_affinity is not loaded: lanehost could not load the native library 'lanehost_affinity'"), printed);
         assertTrue(printed.contains("FIXED: not pinned to CPUs 0: liblanehost_affinity is not loaded"), printed);
         assertTrue(printed.contains("NONE: no affinity requested"), printed);
+        assertTrue(printed.contains("PRIORITY: SCHED_FIFO priority 10 (else nice 5) fell back: liblanehost_affinity is not loaded: "
+                + "lanehost could not load the native library 'lanehost_affinity'"), printed);
+        assertTrue(printed.contains("(neither SCHED_FIFO nor nice 5 was set) (now unknown)"), printed);
         assertTrue(printed.contains("hard CPU affinity: no (liblanehost_affinity is not loaded"), printed);
         assertTrue(printed.contains("memory: UNSUPPORTED"), printed);
         assertTrue(printed.contains("-Dlanehost.native.path is set, so no other place was searched"), printed);

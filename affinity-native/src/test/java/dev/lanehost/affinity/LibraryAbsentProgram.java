@@ -14,6 +14,8 @@ public final class LibraryAbsentProgram {
         System.out.println("BEST_EFFORT: " + AffinityPolicy.BEST_EFFORT.applyToCurrentThread(0, topology, affinity));
         System.out.println("FIXED: " + AffinityPolicy.fixed(0).applyToCurrentThread(0, topology, affinity));
         System.out.println("NONE: " + AffinityPolicy.NONE.applyToCurrentThread(0, topology, affinity));
+        // The range check falls back to Linux's documented 1..99 when the kernel cannot be asked.
+        System.out.println("PRIORITY: " + PriorityPolicy.realtime(SchedClass.FIFO, 10, 5).applyToCurrentThread(affinity));
         System.out.println(affinity.capabilities());
         try (Arena arena = Arena.ofConfined()) {
             System.out.println("memory: " + affinity.bindToNode(arena.allocate(4096, 4096), 0).status());

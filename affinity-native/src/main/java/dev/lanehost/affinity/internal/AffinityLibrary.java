@@ -66,6 +66,11 @@ public final class AffinityLibrary {
     private final MethodHandle pageSize;
     private final MethodHandle bindMemory;
     private final MethodHandle memoryNode;
+    private final MethodHandle priorityRange;
+    private final MethodHandle setRealtime;
+    private final MethodHandle setNice;
+    private final MethodHandle threadPriority;
+    private final MethodHandle realtimeLimits;
     private final MethodHandle constantName;
     private final MethodHandle constantValue;
 
@@ -87,6 +92,11 @@ public final class AffinityLibrary {
         this.pageSize = downcall("lanehost_affinity_page_size", FunctionDescriptor.of(JAVA_INT, ADDRESS));
         this.bindMemory = downcall("lanehost_affinity_bind_memory", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT));
         this.memoryNode = downcall("lanehost_affinity_memory_node", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+        this.priorityRange = downcall("lanehost_affinity_priority_range", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+        this.setRealtime = downcall("lanehost_affinity_set_realtime", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+        this.setNice = downcall("lanehost_affinity_set_nice", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+        this.threadPriority = downcall("lanehost_affinity_thread_priority", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+        this.realtimeLimits = downcall("lanehost_affinity_realtime_limits", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
         this.constantName = downcall("lanehost_affinity_constant_name", FunctionDescriptor.of(ADDRESS, JAVA_INT));
         this.constantValue = downcall("lanehost_affinity_constant_value", FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS));
     }
@@ -97,6 +107,7 @@ public final class AffinityLibrary {
         this.platform = this.statusText = this.lastErrno = this.lastDetail = this.probe = this.currentThreadId = this.currentCpu = null;
         this.allowedCpus = this.threadMask = this.pinThread = this.topology = this.numaNodes = this.pageSize = null;
         this.bindMemory = this.memoryNode = this.constantName = this.constantValue = null;
+        this.priorityRange = this.setRealtime = this.setNice = this.threadPriority = this.realtimeLimits = null;
     }
 
     /** The binding of the library the loader finds, loaded on first use; unavailable (with the reason) if none. */
@@ -258,6 +269,49 @@ public final class AffinityLibrary {
             MemorySegment node = arena.allocate(JAVA_INT);
             AffinityStatus status = status(call(() -> (int) memoryNode.invokeExact(address, node)));
             return new Reading<>(status, status == AffinityStatus.OK ? node.get(JAVA_INT, 0) : null);
+        }
+    }
+
+    /** The priorities the kernel accepts for a {@code SchedClass} code: {@code int[] {min, max}}. */
+    public Reading<int[]> priorityRange(int schedClass) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment min = arena.allocate(JAVA_INT);
+            MemorySegment max = arena.allocate(JAVA_INT);
+            AffinityStatus status = status(call(() -> (int) priorityRange.invokeExact(schedClass, min, max)));
+            return new Reading<>(status, status == AffinityStatus.OK ? new int[] {min.get(JAVA_INT, 0), max.get(JAVA_INT, 0)} : null);
+        }
+    }
+
+    /** Puts the calling thread in real-time class {@code schedClass} (FIFO or RR) at {@code priority}; read back by C. */
+    public AffinityStatus setRealtime(int schedClass, int priority) {
+        return status(call(() -> (int) setRealtime.invokeExact(schedClass, priority)));
+    }
+
+    /** Sets the calling thread's nice value; read back by C. */
+    public AffinityStatus setNice(int nice) {
+        return status(call(() -> (int) setNice.invokeExact(nice)));
+    }
+
+    /** The calling thread's scheduling as the kernel reports it: {@code int[] {class, priority, nice}}. */
+    public Reading<int[]> threadPriority() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment schedClass = arena.allocate(JAVA_INT);
+            MemorySegment priority = arena.allocate(JAVA_INT);
+            MemorySegment nice = arena.allocate(JAVA_INT);
+            AffinityStatus status = status(call(() -> (int) threadPriority.invokeExact(schedClass, priority, nice)));
+            return new Reading<>(status, status == AffinityStatus.OK
+                    ? new int[] {schedClass.get(JAVA_INT, 0), priority.get(JAVA_INT, 0), nice.get(JAVA_INT, 0)} : null);
+        }
+    }
+
+    /** RLIMIT_RTPRIO (-1: unlimited) and whether CAP_SYS_NICE is effective (1 or 0): {@code long[] {limit, cap}}. */
+    public Reading<long[]> realtimeLimits() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment limit = arena.allocate(JAVA_LONG);
+            MemorySegment capability = arena.allocate(JAVA_INT);
+            AffinityStatus status = status(call(() -> (int) realtimeLimits.invokeExact(limit, capability)));
+            return new Reading<>(status, status == AffinityStatus.OK
+                    ? new long[] {limit.get(JAVA_LONG, 0), capability.get(JAVA_INT, 0)} : null);
         }
     }
 

@@ -5,13 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.lanehost.affinity.AffinityStatus;
+import dev.lanehost.affinity.SchedClass;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
-/** The C header and the Java mirrors agree: every status, capability id and record offset, by name. */
+/** The C header and the Java mirrors agree: every status, scheduling class, capability id and record offset, by name. */
 class NativeAgreementTest {
     private final AffinityLibrary library = AffinityLibrary.system();
 
@@ -31,6 +32,11 @@ class NativeAgreementTest {
         java.put("ABI_VERSION", (long) AffinityLibrary.ABI_VERSION);
         for (AffinityStatus status : AffinityStatus.values()) {
             java.put("STATUS_" + status.name(), (long) status.code());
+        }
+        for (SchedClass schedClass : SchedClass.values()) {
+            if (schedClass != SchedClass.UNKNOWN) { // Java's name for a number the kernel has not given
+                java.put(schedClass.toString(), (long) schedClass.code());
+            }
         }
         java.putAll(constants(AffinityLibrary.class, "CAP_"));
         java.putAll(constants(CpuRecordLayout.class, ""));
