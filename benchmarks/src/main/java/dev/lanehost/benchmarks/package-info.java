@@ -18,6 +18,8 @@
  *       stratified by placement and disturbance.</li>
  * </ul>
  *
+ * <p>The actor benchmarks against Apache Pekko are in {@link dev.lanehost.benchmarks.actors}.
+ *
  * <p>Equal work everywhere: every producer copies from a source buffer and every consumer copies into
  * a destination buffer, so the transports differ only in how they hand bytes over. Every spin loop
  * checks a stop flag (producers) or a stall deadline (consumers), so a dead peer fails the run

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Runs the actor benchmarks against Apache Pekko (dev.lanehost.benchmarks.actors: ping-pong, fan-out/fan-in, spawn
+# storm, unbalanced load, round trip; each with lanehost, pekkoDefault and pekkoTuned in the same JMH run), with a
+# placement probe and `uptime` before and after each, then the idle-CPU probe for a bare JVM, lanehost and both
+# Pekko configurations, writing everything to benchmarks/results/<UTC time>-actors/.
+#
+#   benchmarks/run-actors.sh           about 8 minutes on 2 vCPUs
+#
+# Everything runs under `nice -n 19`: the machine is shared, and measurements of others (audio) come first.
+# Comparing builds (the single worker today, the worker pool later) needs only a rebuilt jar and another run.
+# It only packages (never `mvn install`), without javadoc jars (the benchmarks need none). JAVA_HOME must be a
+# JDK 25; by default the Temurin 25 under /usr/lib/jvm.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export JAVA_HOME="${JAVA_HOME_25:-/usr/lib/jvm/temurin-25-jdk-amd64}"
+JAVA="$JAVA_HOME/bin/java"
+JAR=benchmarks/target/benchmarks.jar
+OUT=benchmarks/results/$(date -u +%Y-%m-%dT%H%MZ)-actors
+mkdir -p "$OUT"
+mvn -B -q -DskipTests -Dlanehost.docs.skip=true -pl benchmarks -am package > "$OUT/build.txt" 2>&1
+{ "$JAVA" -version 2>&1; uname -a; lscpu | grep -E '^(Model name|CPU\(s\))'; git rev-parse HEAD; } > "$OUT/machine.txt"
+probe() {
+    uptime | sed "s/^/$1 uptime:/" | tee -a "$OUT/uptime.txt"
+    nice -n 19 "$JAVA" -cp "$JAR" dev.lanehost.benchmarks.PlacementProbe "$1" 2>/dev/null | tee -a "$OUT/placement.txt"
+}
+for bench in PingPongBenchmark FanOutFanInBenchmark SpawnStormBenchmark UnbalancedLoadBenchmark RoundTripBenchmark; do
+    probe "before-$bench"
+    # warm-up and measurement as each class's annotations say; -foe: a leak found at teardown stops the run
+    nice -n 19 "$JAVA" -jar "$JAR" "actors.$bench" -f 1 -foe true -rf json -rff "$OUT/$bench.json" > "$OUT/$bench.txt" 2>&1
+    probe "after-$bench"
+    grep -E '^(Benchmark|[A-Za-z]+Benchmark\.)' "$OUT/$bench.txt" | grep -vE ':p0\.(0|9[0-5]?|999+)0* ' || true
+done
+probe before-idle
+for contender in jvm lanehost pekkoDefault pekkoTuned; do
+    nice -n 19 "$JAVA" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow \
+        -cp "$JAR" dev.lanehost.benchmarks.actors.IdleCpu "$contender" 10 2>&1 | tee -a "$OUT/idle-cpu.txt"
+done
+probe after-idle
+echo "results in $OUT"

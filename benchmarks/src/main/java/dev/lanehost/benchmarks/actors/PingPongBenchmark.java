@@ -1,0 +1,165 @@
+package dev.lanehost.benchmarks.actors;
+
+import dev.lanehost.lanes.ActorRef;
+import dev.lanehost.lanes.ActorRuntime;
+import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.AbstractActor;
+import org.apache.pekko.actor.ActorSystem;
+import org.apache.pekko.actor.Props;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Ping-pong with {@value #PAIRS} messages in flight: {@value #PAIRS} pairs of actors, one ball per pair, each
+ * ball bounced {@value #ROUND_TRIPS} times per batch. The score counts round trips (two messages each).
+ *
+ * <p>The benchmark thread only serves the balls and waits: every other send is actor to actor.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"})
+@State(Scope.Benchmark)
+public class PingPongBenchmark {
+    static final int PAIRS = 64;
+    /** Enough that serving the balls is noise beside the bouncing (64 sends against 128,000). */
+    static final int ROUND_TRIPS = 1_000;
+
+    @Param({"lanehost", "pekkoDefault", "pekkoTuned"})
+    public String contender;
+
+    private ActorScenario scenario;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        Contender chosen = Contender.named(contender);
+        scenario = chosen.isPekko() ? new OnPekko(chosen) : new OnLanehost();
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        scenario.close();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(PAIRS * ROUND_TRIPS)
+    public void roundTrips() throws InterruptedException {
+        scenario.runBatch();
+    }
+
+    /** One pair's ball: the bounces it has left and the batch it ends. Only its pair touches it in flight. */
+    static final class Ball {
+        final Batch batch;
+        int roundTripsLeft;
+        final Object ping;
+        final Object pong;
+
+        Ball(Batch batch, Object ping, Object pong) {
+            this.batch = batch;
+            this.roundTripsLeft = ROUND_TRIPS;
+            this.ping = ping;
+            this.pong = pong;
+        }
+
+        /** Called by ping when the ball comes back: true while it must go out again. */
+        boolean returned() {
+            if (--roundTripsLeft == 0) {
+                batch.arrive();
+                return false;
+            }
+            return true;
+        }
+    }
+
+    static final class OnLanehost implements ActorScenario {
+        private final ActorRuntime runtime = Contender.startLanehost();
+        private final ActorRef[] pings = new ActorRef[PAIRS];
+        private final ActorRef[] pongs = new ActorRef[PAIRS];
+
+        OnLanehost() {
+            for (int i = 0; i < PAIRS; i++) {
+                pings[i] = runtime.spawn("ping", () -> (context, message) -> {
+                    Ball ball = (Ball) message;
+                    if (ball.returned()) {
+                        ((ActorRef) ball.pong).tell(ball);
+                    }
+                });
+                pongs[i] = runtime.spawn("pong", () -> (context, message) -> ((ActorRef) ((Ball) message).ping).tell(message));
+            }
+        }
+
+        @Override
+        public void runBatch() throws InterruptedException {
+            Batch batch = new Batch(PAIRS, "ping-pong on lanehost");
+            for (int i = 0; i < PAIRS; i++) {
+                pongs[i].tell(new Ball(batch, pings[i], pongs[i]));
+            }
+            batch.await();
+        }
+
+        @Override
+        public void close() {
+            ResourceAudit.closeAndCheck(runtime, "ping-pong");
+        }
+    }
+
+    static final class OnPekko implements ActorScenario {
+        private final ActorSystem system;
+        private final org.apache.pekko.actor.ActorRef[] pings = new org.apache.pekko.actor.ActorRef[PAIRS];
+        private final org.apache.pekko.actor.ActorRef[] pongs = new org.apache.pekko.actor.ActorRef[PAIRS];
+
+        OnPekko(Contender contender) {
+            system = contender.startPekko("pingpong");
+            for (int i = 0; i < PAIRS; i++) {
+                pings[i] = system.actorOf(Props.create(Ping.class, Ping::new));
+                pongs[i] = system.actorOf(Props.create(Pong.class, Pong::new));
+            }
+        }
+
+        @Override
+        public void runBatch() throws InterruptedException {
+            Batch batch = new Batch(PAIRS, "ping-pong on Pekko");
+            for (int i = 0; i < PAIRS; i++) {
+                pongs[i].tell(new Ball(batch, pings[i], pongs[i]), org.apache.pekko.actor.ActorRef.noSender());
+            }
+            batch.await();
+        }
+
+        @Override
+        public void close() {
+            PekkoShutdown.terminate(system);
+        }
+
+        static final class Ping extends AbstractActor {
+            @Override
+            public Receive createReceive() {
+                return receiveBuilder().match(Ball.class, ball -> {
+                    if (ball.returned()) {
+                        ((org.apache.pekko.actor.ActorRef) ball.pong).tell(ball, getSelf());
+                    }
+                }).build();
+            }
+        }
+
+        static final class Pong extends AbstractActor {
+            @Override
+            public Receive createReceive() {
+                return receiveBuilder().match(Ball.class,
+                        ball -> ((org.apache.pekko.actor.ActorRef) ball.ping).tell(ball, getSelf())).build();
+            }
+        }
+    }
+}
