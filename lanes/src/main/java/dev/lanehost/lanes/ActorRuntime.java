@@ -57,7 +57,8 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
         this.scheduler = switch (profile) {
             case HOSTED -> new HostedScheduler(timers, lanes, context, builder.laneStallThreshold, builder.workers(),
                     builder.idleStrategy, builder.blockingThreads, builder.affinityPolicy,
-                    builder.affinity, builder.affinityTopology, builder.placedThreads, builder.pooledEntries());
+                    builder.affinity, builder.affinityTopology, builder.placedThreads, builder.pooledEntries(),
+                    builder.priority);
             case SINGLE_THREAD -> new DrainScheduler(timers, lanes, this::isClosed);
             case SIMULATED -> new SimulatedScheduler(timers, lanes, this::isClosed,
                     new SimulatedSchedule(builder.seed, builder.replay), builder.simulatedPollCost.toNanos());

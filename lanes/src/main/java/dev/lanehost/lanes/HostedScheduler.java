@@ -3,6 +3,8 @@ package dev.lanehost.lanes;
 import dev.lanehost.affinity.Affinity;
 import dev.lanehost.affinity.AffinityPolicy;
 import dev.lanehost.affinity.AffinityResult;
+import dev.lanehost.affinity.PriorityPolicy;
+import dev.lanehost.affinity.PriorityResult;
 import dev.lanehost.affinity.ThreadPlan;
 import dev.lanehost.affinity.Topology;
 import java.time.Duration;
@@ -25,6 +27,7 @@ final class HostedScheduler extends Scheduler {
     private final BlockingPool blocking;
     /** The placement configuration's threads, or null. */
     private final PlacedThreads placed;
+    private final ThreadPriorities priorities;
     /** Bounds the timer thread's sleep so lane stall checks run even with no timer armed. */
     private final long maxTimerWaitNanos;
     private final Thread timer = Thread.ofPlatform().name("lanehost-timer").daemon().unstarted(this::runTimers);
@@ -33,12 +36,18 @@ final class HostedScheduler extends Scheduler {
 
     HostedScheduler(TimerQueue timers, LaneRegistry lanes, RuntimeContext runtime, Duration laneStallThreshold,
                     int workers, IdleStrategy idleStrategy, int blockingThreads, AffinityPolicy affinityPolicy,
-                    Affinity affinity, Topology topology, List<ThreadPlan> plans, Map<String, String> pooledEntries) {
+                    Affinity affinity, Topology topology, List<ThreadPlan> plans, Map<String, String> pooledEntries,
+                    PriorityPolicy priority) {
         super(timers, lanes, null);
-        this.pool = new WorkerPool(workers, idleStrategy, affinityPolicy, affinity, topology);
-        this.placed = plans.isEmpty() ? null : new PlacedThreads(plans, pooledEntries, idleStrategy, affinity);
+        this.priorities = new ThreadPriorities(priority, affinity);
+        this.pool = new WorkerPool(workers, index -> "lanehost-worker-" + index, idleStrategy, affinityPolicy, affinity,
+                topology, null, priorities);
+        this.placed = plans.isEmpty() ? null : new PlacedThreads(plans, pooledEntries, idleStrategy, affinity, priorities);
         // Blocking threads take the policy's thread numbers after the workers'.
-        this.blocking = new BlockingPool(blockingThreads, (thread, number) -> pool.place(thread, workers + number));
+        this.blocking = new BlockingPool(blockingThreads, (thread, number) -> {
+            pool.place(thread, workers + number);
+            priorities.apply(thread);
+        });
         List<RunQueue> watched = new ArrayList<>(pool.queues());
         if (placed != null) {
             watched.addAll(placed.queues());
@@ -151,6 +160,11 @@ final class HostedScheduler extends Scheduler {
         Map<String, AffinityResult> results = new LinkedHashMap<>(pool.affinityResults());
         results.putAll(placed.affinityResults());
         return Map.copyOf(results);
+    }
+
+    @Override
+    Map<String, PriorityResult> priorityResults() {
+        return priorities.results();
     }
 
     /** The placement configuration's threads, in plan order (empty without one). */

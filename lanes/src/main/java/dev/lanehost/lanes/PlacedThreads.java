@@ -23,12 +23,13 @@ final class PlacedThreads {
     private final Map<String, String> poolOf;
     private final List<WorkerPool> all = new ArrayList<>();
 
-    PlacedThreads(List<ThreadPlan> plans, Map<String, String> poolOf, IdleStrategy idleStrategy, Affinity affinity) {
+    PlacedThreads(List<ThreadPlan> plans, Map<String, String> poolOf, IdleStrategy idleStrategy, Affinity affinity,
+                  ThreadPriorities priorities) {
         this.poolOf = Map.copyOf(poolOf);
         for (ThreadPlan plan : plans) {
             WorkerPool[] self = new WorkerPool[1];
             self[0] = new WorkerPool(1, index -> "lanehost-" + plan.thread(), idleStrategy, AffinityPolicy.NONE, affinity,
-                    null, (thread, index) -> self[0].record(thread, () -> pin(affinity, plan)));
+                    null, (thread, index) -> self[0].record(thread, () -> pin(affinity, plan)), priorities);
             byEntry.computeIfAbsent(plan.entry(), entry -> new ArrayList<>()).add(self[0]);
             all.add(self[0]);
         }

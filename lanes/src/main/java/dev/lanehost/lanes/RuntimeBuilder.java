@@ -3,6 +3,7 @@ package dev.lanehost.lanes;
 import dev.lanehost.affinity.Affinity;
 import dev.lanehost.affinity.AffinityPolicy;
 import dev.lanehost.affinity.PlacementConfig;
+import dev.lanehost.affinity.PriorityPolicy;
 import dev.lanehost.affinity.ThreadPlan;
 import dev.lanehost.affinity.Topology;
 import dev.lanehost.affinity.TopologyDeclaration;
@@ -51,6 +52,7 @@ public final class RuntimeBuilder {
     IdleStrategy idleStrategy = IdleStrategy.DEFAULT;
     int blockingThreads = DEFAULT_BLOCKING_THREADS;
     PlacementConfig placement;
+    PriorityPolicy priority = PriorityPolicy.none();
     TopologyDeclaration declaredTopology = TopologyDeclaration.none();
     /** Resolved at build: the threads the placement starts. */
     List<ThreadPlan> placedThreads = List.of();
@@ -115,6 +117,17 @@ public final class RuntimeBuilder {
             }
         }
         return pools;
+    }
+
+    /**
+     * HOSTED: the scheduling priority each of the runtime's threads (workers, blocking threads, placement threads)
+     * asks for when it starts, e.g. {@code PriorityPolicy.realtime(SchedClass.FIFO, 10, 5)}: real-time where the
+     * kernel allows it, else the fallback nice. Never fails the start; what each thread obtained, read back from
+     * the kernel, and why not, is in {@link RuntimeMetrics#priorityResults()}. Default: {@link PriorityPolicy#none()}.
+     */
+    public RuntimeBuilder priority(PriorityPolicy policy) {
+        this.priority = Objects.requireNonNull(policy, "priority policy");
+        return this;
     }
 
     /** HOSTED: how an idle worker waits for work (default {@link IdleStrategy#DEFAULT}). */

@@ -1,6 +1,7 @@
 package dev.lanehost.lanes;
 
 import dev.lanehost.affinity.AffinityResult;
+import dev.lanehost.affinity.PriorityResult;
 import java.util.List;
 import java.util.Map;
 
@@ -62,6 +63,14 @@ public final class RuntimeMetrics {
      */
     public Map<String, AffinityResult> affinityResults() {
         return runtime.scheduler.affinityResults();
+    }
+
+    /**
+     * What applying the priority policy ({@link RuntimeBuilder#priority}) did to each runtime thread, by name: the
+     * class, priority and nice read back from the kernel, and why it fell back. Recorded as each thread starts.
+     */
+    public Map<String, PriorityResult> priorityResults() {
+        return runtime.scheduler.priorityResults();
     }
 
     /** Runtime threads whose affinity policy was applied. */

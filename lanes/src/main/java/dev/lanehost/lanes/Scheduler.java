@@ -1,6 +1,7 @@
 package dev.lanehost.lanes;
 
 import dev.lanehost.affinity.AffinityResult;
+import dev.lanehost.affinity.PriorityResult;
 import dev.lanehost.lanes.internal.VirtualClock;
 import java.time.Duration;
 import java.util.List;
@@ -131,6 +132,11 @@ abstract sealed class Scheduler permits HostedScheduler, DrainScheduler {
     /** True if {@code thread} runs the actors pinned to worker {@code worker}. */
     boolean runsPinned(int worker, Thread thread) {
         return worker == 0 && runsNormalQueue(thread);
+    }
+
+    /** What applying the priority policy did to each of the profile's threads (profiles without threads: none). */
+    Map<String, PriorityResult> priorityResults() {
+        return Map.of();
     }
 
     /** Each worker's counters (profiles without workers: none). */

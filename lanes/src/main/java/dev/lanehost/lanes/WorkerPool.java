@@ -51,20 +51,23 @@ final class WorkerPool {
 
     /** Places each worker on its own thread at its start: the affinity policy, or a placement's CPUs. */
     private final ObjIntConsumer<Thread> placer;
+    /** The priority policy each worker applies to itself at its start, or null for none. */
+    private final ThreadPriorities priorities;
 
     /** HOSTED's workers: {@code lanehost-worker-<i>}, each placed by the affinity policy as thread i. */
     WorkerPool(int size, IdleStrategy idleStrategy, AffinityPolicy affinityPolicy, Affinity affinity, Topology topology) {
-        this(size, index -> "lanehost-worker-" + index, idleStrategy, affinityPolicy, affinity, topology, null);
+        this(size, index -> "lanehost-worker-" + index, idleStrategy, affinityPolicy, affinity, topology, null, null);
     }
 
     /** A pool whose workers are named by {@code names} and placed by {@code placer} (null: the affinity policy). */
     WorkerPool(int size, IntFunction<String> names, IdleStrategy idleStrategy, AffinityPolicy affinityPolicy,
-               Affinity affinity, Topology topology, ObjIntConsumer<Thread> placer) {
+               Affinity affinity, Topology topology, ObjIntConsumer<Thread> placer, ThreadPriorities priorities) {
         this.idleStrategy = idleStrategy;
         this.affinityPolicy = affinityPolicy;
         this.affinity = affinity;
         this.topology = topology;
         this.placer = placer != null ? placer : this::place;
+        this.priorities = priorities;
         this.placed = new CountDownLatch(size);
         this.workers = new Worker[size];
         for (int index = 0; index < size; index++) {
@@ -195,6 +198,9 @@ final class WorkerPool {
     void placed(Worker worker) {
         try {
             placer.accept(worker, worker.index);
+            if (priorities != null) {
+                priorities.apply(worker);
+            }
         } finally {
             placed.countDown();
         }
