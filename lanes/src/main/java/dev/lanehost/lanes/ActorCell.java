@@ -267,17 +267,23 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
 
     // ---------------------------------------------------------------- the run queue's consumer
 
+    /** {@link #run(int)} of one turn: lanes, drains and blocking threads run an actor one letter at a time. */
+    int runOnce() {
+        return run(1);
+    }
+
     /**
-     * Runs at most one letter as one turn (or the halt teardown), then requeues the cell if it has more
-     * to do. Called only by the consumer that polled the cell from its run queue.
+     * Runs up to {@code maxTurns} letters, one turn each (or the halt teardown), under one hold of the turn
+     * lock, then requeues the cell if it has more to do. It stops early when the mailbox is empty, the actor
+     * halts, or a turn was asked to yield. Called only by the consumer that polled the cell from its run queue.
      *
      * <p>If the turn lock is taken, the closing thread is tearing this actor down (runtime close fell back
      * to it) and may be inside a user hook for as long as the hook likes: the runner does not wait, it
      * hands the cell back ({@link #handOff()}) and its drive goes on.
      *
-     * @return the number of turns run, which is the number of letters taken by turns: 0 or 1
+     * @return the number of turns run, which is the number of letters taken by turns
      */
-    int runOnce() {
+    int run(int maxTurns) {
         int ran = 0;
         int band = RunQueue.READY_BAND;
         if (!tryLockTurn()) {
@@ -285,11 +291,14 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
             return 0;
         }
         try {
-            if (exitReason == null) {
+            while (exitReason == null) {
                 Letter letter = context.isHydrating() ? new Letter.Start() : mailbox.take();
-                if (letter != null) {
-                    band = turn(letter);
-                    ran = 1;
+                if (letter == null) {
+                    break;
+                }
+                band = turn(letter);
+                if (++ran >= maxTurns || band != RunQueue.READY_BAND) {
+                    break;
                 }
             }
             if (exitReason != null) {

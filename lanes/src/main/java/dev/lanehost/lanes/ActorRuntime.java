@@ -56,7 +56,7 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
         this.observer = builder.observer == null ? new RuntimeObserver() { } : new GuardedObserver(builder.observer);
         this.scheduler = switch (profile) {
             case HOSTED -> new HostedScheduler(timers, lanes, context, builder.laneStallThreshold, builder.workers(),
-                    builder.idleStrategy, builder.blockingThreads, builder.affinityPolicy,
+                    builder.idleStrategy, builder.turnsPerRun, builder.blockingThreads, builder.affinityPolicy,
                     builder.affinity, builder.affinityTopology, builder.placedThreads, builder.pooledEntries(),
                     builder.priority);
             case SINGLE_THREAD -> new DrainScheduler(timers, lanes, this::isClosed);

@@ -35,12 +35,12 @@ final class HostedScheduler extends Scheduler {
     private volatile boolean running = true;
 
     HostedScheduler(TimerQueue timers, LaneRegistry lanes, RuntimeContext runtime, Duration laneStallThreshold,
-                    int workers, IdleStrategy idleStrategy, int blockingThreads, AffinityPolicy affinityPolicy,
+                    int workers, IdleStrategy idleStrategy, int turnsPerRun, int blockingThreads, AffinityPolicy affinityPolicy,
                     Affinity affinity, Topology topology, List<ThreadPlan> plans, Map<String, String> pooledEntries,
                     PriorityPolicy priority) {
         super(timers, lanes, null);
         this.priorities = new ThreadPriorities(priority, affinity);
-        this.pool = new WorkerPool(workers, index -> "lanehost-worker-" + index, idleStrategy, affinityPolicy, affinity,
+        this.pool = new WorkerPool(workers, index -> "lanehost-worker-" + index, idleStrategy, turnsPerRun, affinityPolicy, affinity,
                 topology, null, priorities);
         this.placed = plans.isEmpty() ? null : new PlacedThreads(plans, pooledEntries, idleStrategy, affinity, priorities);
         // Blocking threads take the policy's thread numbers after the workers'.

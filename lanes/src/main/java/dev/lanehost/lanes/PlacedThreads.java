@@ -28,7 +28,7 @@ final class PlacedThreads {
         this.poolOf = Map.copyOf(poolOf);
         for (ThreadPlan plan : plans) {
             WorkerPool[] self = new WorkerPool[1];
-            self[0] = new WorkerPool(1, index -> "lanehost-" + plan.thread(), idleStrategy, AffinityPolicy.NONE, affinity,
+            self[0] = new WorkerPool(1, index -> "lanehost-" + plan.thread(), idleStrategy, 1, AffinityPolicy.NONE, affinity,
                     null, (thread, index) -> self[0].record(thread, () -> pin(affinity, plan)), priorities);
             byEntry.computeIfAbsent(plan.entry(), entry -> new ArrayList<>()).add(self[0]);
             all.add(self[0]);

@@ -134,18 +134,34 @@ final class RunQueue {
     }
 
     /**
-     * As {@link #poll()}, for a queue with several consumers: null also when another consumer is polling it
-     * right now (the caller looks elsewhere and comes back). Uncontended, one CAS and one release store.
+     * As {@link #poll()}, for a queue with several consumers (a worker and thieves): null also when another
+     * consumer is polling it right now (the caller looks elsewhere and comes back). A queue whose work flag is
+     * down is empty without a CAS: an idle thief looks at one word of its victim, written only when the queue
+     * goes from idle to busy. A consumer that finds the queue empty lowers the flag, then looks once more (the
+     * flag's handshake, as a lane's drive does it), under the consumer lock.
      */
     ActorCell pollShared() {
-        if (!CONSUMER_LOCK.compareAndSet(this, 0, 1)) {
+        if (!work.isRaised() || !CONSUMER_LOCK.compareAndSet(this, 0, 1)) {
             return null;
         }
         try {
-            return poll();
+            ActorCell cell = poll();
+            if (cell == null) {
+                work.lower();
+                cell = poll(); // an offer this misses (mid-link) raises the flag again once linked
+                if (cell != null) {
+                    work.raise();
+                }
+            }
+            return cell;
         } finally {
             CONSUMER_LOCK.setRelease(this, 0);
         }
+    }
+
+    /** True if an offer may have queued an actor since a consumer last found this queue empty. Any thread. */
+    boolean mayHaveWork() {
+        return work.isRaised();
     }
 
     /** Actors queued in a band now; exact when quiescent, racy but never negative otherwise. Any thread. */

@@ -43,6 +43,8 @@ final class Worker extends Thread {
     final RunQueue pinned;
     /** Set while the worker parks (step 1 of the park protocol); senders read it after their offer. */
     volatile boolean parked;
+    /** Set while the worker spins or yields, idle: it steals by itself, so a sender need wake nobody. */
+    volatile boolean spinning;
     /** Which queue this worker looks at first next time: they alternate, so neither starves the other. */
     private boolean pinnedFirst;
     /** Where the next steal starts looking, so thieves spread over victims. */
@@ -82,15 +84,15 @@ final class Worker extends Thread {
             }
             if (cell != null) {
                 if (idleRounds > 0) {
-                    pool.stoppedSpinning();
+                    spinning = false;
                     idleRounds = 0;
                 }
-                cell.runOnce();
-                TURNS.setOpaque(this, (long) TURNS.get(this) + 1);
+                int ran = cell.run(pool.turnsPerRun);
+                TURNS.setOpaque(this, (long) TURNS.get(this) + ran);
                 continue;
             }
             if (idleRounds == 0) {
-                pool.startedSpinning();
+                spinning = true;
                 if (budget != null) {
                     idleSince = System.nanoTime();
                 }
@@ -103,7 +105,7 @@ final class Worker extends Thread {
                 }
                 continue;
             }
-            pool.stoppedSpinning();
+            spinning = false;
             idleRounds = 0;
             if (budget == null) {
                 park();

@@ -34,6 +34,8 @@ import java.util.function.Supplier;
  */
 final class WorkerPool {
     final IdleStrategy idleStrategy;
+    /** Turns of one actor a worker runs before it moves on to the next ({@link RuntimeBuilder#turnsPerRun}). */
+    final int turnsPerRun;
     private final Worker[] workers;
     private final AffinityPolicy affinityPolicy;
     private final Affinity affinity;
@@ -42,8 +44,6 @@ final class WorkerPool {
     private final Map<String, AffinityResult> affinityResults = new ConcurrentHashMap<>();
     /** Opened once every worker has applied its affinity, so results are there to read. */
     private final CountDownLatch placed;
-    /** Workers in their idle spin or yield rounds: they steal by themselves, so nobody needs waking. */
-    private final AtomicInteger spinning = new AtomicInteger();
     /** Workers announced as parking. */
     private final AtomicInteger parkedWorkers = new AtomicInteger();
     private final AtomicInteger nextSpawn = new AtomicInteger();
@@ -56,13 +56,14 @@ final class WorkerPool {
 
     /** HOSTED's workers: {@code lanehost-worker-<i>}, each placed by the affinity policy as thread i. */
     WorkerPool(int size, IdleStrategy idleStrategy, AffinityPolicy affinityPolicy, Affinity affinity, Topology topology) {
-        this(size, index -> "lanehost-worker-" + index, idleStrategy, affinityPolicy, affinity, topology, null, null);
+        this(size, index -> "lanehost-worker-" + index, idleStrategy, 1, affinityPolicy, affinity, topology, null, null);
     }
 
     /** A pool whose workers are named by {@code names} and placed by {@code placer} (null: the affinity policy). */
-    WorkerPool(int size, IntFunction<String> names, IdleStrategy idleStrategy, AffinityPolicy affinityPolicy,
+    WorkerPool(int size, IntFunction<String> names, IdleStrategy idleStrategy, int turnsPerRun, AffinityPolicy affinityPolicy,
                Affinity affinity, Topology topology, ObjIntConsumer<Thread> placer, ThreadPriorities priorities) {
         this.idleStrategy = idleStrategy;
+        this.turnsPerRun = turnsPerRun;
         this.affinityPolicy = affinityPolicy;
         this.affinity = affinity;
         this.topology = topology;
@@ -126,7 +127,7 @@ final class WorkerPool {
         int size = workers.length;
         for (int tried = 1; tried < size; tried++) {
             Worker victim = workers[thief.nextVictim(size)];
-            if (victim == thief || victim.shared.depth() == 0) {
+            if (victim == thief || !victim.shared.mayHaveWork()) {
                 continue;
             }
             ActorCell cell = victim.shared.pollShared();
@@ -149,24 +150,26 @@ final class WorkerPool {
         return false;
     }
 
-    /** Rule 3, after an offer to the queue of {@code busy}, which is not parked. */
+    /**
+     * Rule 3, after an offer to the queue of {@code busy}, which is not parked. Under load nobody parks, and this
+     * is one read of a word written only when a worker parks or wakes.
+     */
     void offeredToBusyWorker(Worker busy) {
-        if (parkedWorkers.get() > 0 && spinning.get() == 0) {
-            for (Worker worker : workers) {
-                if (worker != busy && worker.parked) {
-                    LockSupport.unpark(worker);
-                    return;
-                }
+        if (parkedWorkers.get() == 0) {
+            return;
+        }
+        Worker parked = null;
+        for (Worker worker : workers) {
+            if (worker.spinning) {
+                return; // it steals by itself
+            }
+            if (parked == null && worker != busy && worker.parked) {
+                parked = worker;
             }
         }
-    }
-
-    void startedSpinning() {
-        spinning.incrementAndGet();
-    }
-
-    void stoppedSpinning() {
-        spinning.decrementAndGet();
+        if (parked != null) {
+            LockSupport.unpark(parked);
+        }
     }
 
     void parking(int delta) {

@@ -62,8 +62,9 @@ class FairnessConformanceTest {
         AtomicLong busyTurns = new AtomicLong();
         AtomicLong turnsBeforeDispatch = new AtomicLong();
         CountDownLatch dispatched = new CountDownLatch(1);
-        // One worker: the clause is about one run queue (with more, the other workers' turns would count too).
-        try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).workers(1).build()) {
+        // One worker: the clause is about one run queue (with more, the other workers' turns would count too);
+        // one turn per run: the clause counts runs, and each busy actor always has its next letter.
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).workers(1).turnsPerRun(1).build()) {
             ActorRef target = runtime.spawn("target", () -> (context, message) -> {
                 turnsBeforeDispatch.set(busyTurns.get() - (Long) message);
                 dispatched.countDown();
