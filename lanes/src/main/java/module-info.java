@@ -2,6 +2,8 @@
 module dev.lanehost.lanes {
     // The builder takes an AffinityPolicy and the runtime reports AffinityResults.
     requires transitive dev.lanehost.affinity;
+    // The runtime's Flight Recorder events (RuntimeEvents).
+    requires jdk.jfr;
 
     exports dev.lanehost.lanes;
     // dev.lanehost.lanes.internal (binding, queues, stall watch) stays inside.

@@ -116,6 +116,7 @@ final class WorkerPool {
             thief.stealAttempted(cell != null);
             if (cell != null) {
                 cell.home = thief.shared; // it was in the victim's queue, so nobody else holds it now
+                RuntimeEvents.steal(thief, victim, cell);
                 return cell;
             }
         }
@@ -180,7 +181,9 @@ final class WorkerPool {
     /** A worker, first thing on its thread: apply the affinity policy and record what it did. */
     void placed(Worker worker) {
         try {
-            affinityResults.put(worker.getName(), affinityPolicy.applyToCurrentThread(worker.index, topology, affinity));
+            AffinityResult result = affinityPolicy.applyToCurrentThread(worker.index, topology, affinity);
+            affinityResults.put(worker.getName(), result);
+            RuntimeEvents.affinityResult(worker, result);
         } catch (Throwable e) {
             RuntimeLog.internalError("applying the affinity policy to " + worker.getName(), e);
         } finally {
