@@ -4,6 +4,8 @@ module dev.lanehost.lanes {
     requires transitive dev.lanehost.affinity;
     // The runtime's Flight Recorder events (RuntimeEvents).
     requires jdk.jfr;
+    // The opt-in MBean (ActorRuntime.registerMBean) and the ObjectName it returns.
+    requires transitive java.management;
 
     exports dev.lanehost.lanes;
     // dev.lanehost.lanes.internal (binding, queues, stall watch) stays inside.
