@@ -49,6 +49,7 @@ abstract class RuntimeContext {
         this.defaultBudget = defaultBudget;
         this.mailboxCapacity = mailboxCapacity;
         this.laneCapacity = laneCapacity;
+        RuntimeEvents.listen(); // the event types get registered off the turn paths, if a recording ever starts
     }
 
     final boolean isClosed() {

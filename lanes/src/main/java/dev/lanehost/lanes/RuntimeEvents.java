@@ -1,10 +1,13 @@
 package dev.lanehost.lanes;
 
 import dev.lanehost.affinity.AffinityResult;
+import java.util.concurrent.atomic.AtomicBoolean;
 import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Event;
 import jdk.jfr.EventType;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.FlightRecorderListener;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
@@ -13,10 +16,19 @@ import jdk.jfr.Timespan;
 /**
  * The runtime's JDK Flight Recorder events, and the one call each hook site makes.
  *
- * <p>Every call first asks its event's {@link EventType} whether a recording wants it: with no recording (or the
- * event disabled) that is a field read and a return, nothing allocated, so the hooks can sit on turn and steal
- * paths. Only an enabled event builds its strings. Stack traces are off: the hook sites are fixed, and a stack
- * walk per steal would cost more than the steal.
+ * <ol>
+ *   <li>Until the JVM's recorder is initialized (a recording started by {@code -XX:StartFlightRecording}, JMC,
+ *       {@code jcmd JFR.start} or the API), a hook reads one static flag and returns: the event classes are not
+ *       even loaded, since loading the first one costs the recorder's metadata (over 100 ms measured), which must
+ *       not land on a lane thread at its first halt, nor on a runtime that is never recorded.</li>
+ *   <li>Every runtime, as it is built, calls {@link #listen()}: once per JVM it registers a listener, and the
+ *       listener registers the event types on the thread that starts the recorder (at once if it already runs),
+ *       so the hooks find them registered.</li>
+ *   <li>Then a hook asks its event's {@link EventType} whether a running recording enables it: if not, a field
+ *       read and a return, nothing allocated, so the hooks can sit on turn and steal paths. Only an enabled event
+ *       builds its strings.</li>
+ * </ol>
+ * Stack traces are off: the hook sites are fixed, and a stack walk per steal would cost more than the steal.
  */
 final class RuntimeEvents {
     private static final String CATEGORY = "lanehost";
@@ -30,18 +42,44 @@ final class RuntimeEvents {
     /** The turn was disrupted (it ran on a slow budget after it was asked to yield, or its start ran too long). */
     static final String DISRUPTED = "disrupted";
 
-    private static final EventType TURN_OVER_BUDGET = EventType.getEventType(TurnOverBudget.class);
-    private static final EventType ACTOR_HALTED = EventType.getEventType(ActorHalted.class);
-    private static final EventType STEAL = EventType.getEventType(Steal.class);
-    private static final EventType LANE_DRIVE_STALL = EventType.getEventType(LaneDriveStall.class);
-    private static final EventType AFFINITY_RESULT = EventType.getEventType(AffinityResultEvent.class);
+    private static final AtomicBoolean LISTENING = new AtomicBoolean();
 
     private RuntimeEvents() {
     }
 
+    /** Step 2: a runtime is being built. Idempotent; never throws. */
+    static void listen() {
+        if (!LISTENING.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            FlightRecorder.addListener(new FlightRecorderListener() {
+                @Override
+                public void recorderInitialized(FlightRecorder recorder) {
+                    Types.register();
+                }
+            });
+        } catch (Throwable e) {
+            RuntimeLog.internalError("listening for the Flight Recorder", e); // the hooks register lazily instead
+        }
+    }
+
+    /** The event types, registered when this class initializes: by the listener, or by the first hook that gets past step 1. */
+    private static final class Types {
+        static final EventType TURN_OVER_BUDGET = EventType.getEventType(TurnOverBudget.class);
+        static final EventType ACTOR_HALTED = EventType.getEventType(ActorHalted.class);
+        static final EventType STEAL = EventType.getEventType(Steal.class);
+        static final EventType LANE_DRIVE_STALL = EventType.getEventType(LaneDriveStall.class);
+        static final EventType AFFINITY_RESULT = EventType.getEventType(AffinityResultEvent.class);
+
+        /** Initializes this class, which registers the types. */
+        static void register() {
+        }
+    }
+
     /** A settled turn that earned budget flags; {@code started} is its start on the runtime clock. */
     static void turnOverBudget(ActorCell cell, String verdict, long started, int strikes) {
-        if (!TURN_OVER_BUDGET.isEnabled()) {
+        if (!FlightRecorder.isInitialized() || !Types.TURN_OVER_BUDGET.isEnabled()) {
             return;
         }
         TurnOverBudget event = new TurnOverBudget();
@@ -56,7 +94,7 @@ final class RuntimeEvents {
 
     /** An actor's teardown ran: it is gone. */
     static void actorHalted(ActorCell cell, ExitReason reason) {
-        if (!ACTOR_HALTED.isEnabled()) {
+        if (!FlightRecorder.isInitialized() || !Types.ACTOR_HALTED.isEnabled()) {
             return;
         }
         ActorHalted event = new ActorHalted();
@@ -70,7 +108,7 @@ final class RuntimeEvents {
 
     /** {@code thief} took {@code cell} from {@code victim}'s shared queue. */
     static void steal(Worker thief, Worker victim, ActorCell cell) {
-        if (!STEAL.isEnabled()) {
+        if (!FlightRecorder.isInitialized() || !Types.STEAL.isEnabled()) {
             return;
         }
         Steal event = new Steal();
@@ -83,7 +121,7 @@ final class RuntimeEvents {
 
     /** A lane's stall watch saw a new stall episode. */
     static void laneDriveStall(ExecutionLane lane, long queuedActors, long queuedLetters, long undrivenNanos) {
-        if (!LANE_DRIVE_STALL.isEnabled()) {
+        if (!FlightRecorder.isInitialized() || !Types.LANE_DRIVE_STALL.isEnabled()) {
             return;
         }
         LaneDriveStall event = new LaneDriveStall();
@@ -96,7 +134,7 @@ final class RuntimeEvents {
 
     /** What applying the affinity policy did to a runtime thread, on that thread at its start. */
     static void affinityResult(Thread thread, AffinityResult result) {
-        if (!AFFINITY_RESULT.isEnabled()) {
+        if (!FlightRecorder.isInitialized() || !Types.AFFINITY_RESULT.isEnabled()) {
             return;
         }
         AffinityResultEvent event = new AffinityResultEvent();
