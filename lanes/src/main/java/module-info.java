@@ -2,6 +2,10 @@
 module dev.lanehost.lanes {
     // The builder takes an AffinityPolicy and the runtime reports AffinityResults.
     requires transitive dev.lanehost.affinity;
+    // The runtime's Flight Recorder events (RuntimeEvents).
+    requires jdk.jfr;
+    // The opt-in MBean (ActorRuntime.registerMBean) and the ObjectName it returns.
+    requires transitive java.management;
 
     exports dev.lanehost.lanes;
     // dev.lanehost.lanes.internal (binding, queues, stall watch) stays inside.

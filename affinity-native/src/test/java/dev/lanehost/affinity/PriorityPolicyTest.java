@@ -9,6 +9,8 @@ import dev.lanehost.testsupport.ChildJvm;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -143,9 +145,16 @@ class PriorityPolicyTest {
         assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")) && Files.isExecutable(Path.of("/usr/bin/prlimit")),
                 "needs setpriv and prlimit (util-linux) to start a JVM without CAP_SYS_NICE and with RLIMIT_RTPRIO 0");
         Path output = directory.resolve("output.txt");
-        Process child = new ProcessBuilder("/usr/bin/prlimit", "--rtprio=0", "/usr/bin/setpriv", "--bounding-set=-sys_nice",
+        // The child must start at nice 0 (the expectations below): a build run niced starts it at nice 0 again.
+        int nice = KernelView.ofThisThread().nice();
+        List<String> command = new ArrayList<>();
+        if (nice != 0) {
+            command.addAll(List.of("/usr/bin/nice", "-n", String.valueOf(-nice)));
+        }
+        command.addAll(List.of("/usr/bin/prlimit", "--rtprio=0", "/usr/bin/setpriv", "--bounding-set=-sys_nice",
                 "--inh-caps=-all", ChildJvm.java(), "--enable-native-access=ALL-UNNAMED", "-cp", ChildJvm.classPath(),
-                PriorityRefusedProgram.class.getName())
+                PriorityRefusedProgram.class.getName()));
+        Process child = new ProcessBuilder(command)
                 .redirectErrorStream(true).redirectOutput(output.toFile()).start();
         assertTrue(child.waitFor(60, TimeUnit.SECONDS), "child JVM did not finish");
         String printed = Files.readString(output);

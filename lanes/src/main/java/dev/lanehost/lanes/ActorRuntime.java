@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
+import javax.management.ObjectName;
 
 /**
  * The actor runtime: the registry of actors and lanes, spawning, and the lifecycle (open, observed,
@@ -278,6 +279,22 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
     /** The runtime's counters: stalled lanes, refused letters, queue depth, affinity results. */
     public RuntimeMetrics metrics() {
         return metrics;
+    }
+
+    /** {@link #registerMBean(String)} under the name {@code runtime-<n>}, numbered in this process. */
+    public ObjectName registerMBean() {
+        return RuntimeMBean.register(this, null);
+    }
+
+    /**
+     * Registers this runtime's {@link ActorRuntimeMXBean} as {@code dev.lanehost:type=Runtime,name=<name>} on the platform
+     * MBean server, until the runtime closes. Opt-in: a runtime registers nothing by itself.
+     *
+     * @throws IllegalArgumentException if the name is blank, unfit for an ObjectName, or already registered
+     * @throws IllegalStateException    if the runtime is closed
+     */
+    public ObjectName registerMBean(String name) {
+        return RuntimeMBean.register(this, Objects.requireNonNull(name, "MBean name"));
     }
 
     public boolean isClosed() {

@@ -32,6 +32,7 @@ final class CellTeardown {
         observer.haltStep(cell.ref, HaltStep.LETTERS);
         cell.resources.release(observer, cell.ref);
         cell.context.forgetBehavior();
+        cell.runtime.halts.tornDown(cell, reason); // before the Downs: a watcher that sees one sees the count
         cell.watchers.notifyEnded(cell, reason);
         observer.haltStep(cell.ref, HaltStep.NOTIFIED);
         cell.runtime.tornDown(cell);

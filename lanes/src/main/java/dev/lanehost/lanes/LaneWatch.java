@@ -38,9 +38,11 @@ final class LaneWatch {
         StallWatch.Seen seen = stallWatch.observe(now, lane.drives(), lane.queued() > 0);
         if (seen == StallWatch.Seen.NEWLY_STALLED) {
             stallReports.incrementAndGet();
+            long undriven = now - stallWatch.driveSeenAtNanos();
             RuntimeLog.logSafely(System.Logger.Level.WARNING, "lane '" + lane.name() + "' has " + lane.queued()
                     + " actor(s) with " + lane.queuedLetters() + " letter(s) queued and has not been driven for "
-                    + (now - stallWatch.driveSeenAtNanos()) / 1_000_000 + " ms: its host stopped calling back?");
+                    + undriven / 1_000_000 + " ms: its host stopped calling back?");
+            RuntimeEvents.laneDriveStall(lane, lane.queued(), lane.queuedLetters(), undriven);
         }
         return seen != StallWatch.Seen.NOT_STALLED;
     }

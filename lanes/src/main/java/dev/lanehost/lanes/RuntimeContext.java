@@ -40,6 +40,8 @@ abstract class RuntimeContext {
     final long idleNanos;
     /** Messages and tasks refused for a full mailbox or lane, runtime-wide. */
     final LongAdder refusedLetters = new LongAdder();
+    /** Actors torn down, by the kind of their exit reason. */
+    final HaltCounts halts = new HaltCounts();
 
     RuntimeContext(BudgetClock budgetClock, BudgetLimits defaultBudget, long mailboxCapacity, long laneCapacity, long idleNanos) {
         this.idleNanos = idleNanos;
@@ -47,6 +49,7 @@ abstract class RuntimeContext {
         this.defaultBudget = defaultBudget;
         this.mailboxCapacity = mailboxCapacity;
         this.laneCapacity = laneCapacity;
+        RuntimeEvents.listen(); // the event types get registered off the turn paths, if a recording ever starts
     }
 
     final boolean isClosed() {

@@ -4,6 +4,7 @@ import dev.lanehost.affinity.AffinityResult;
 import dev.lanehost.affinity.PriorityResult;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * A runtime's counters, for a metrics system to poll: each call reads racy-but-safe scalars (or, for the
@@ -71,6 +72,25 @@ public final class RuntimeMetrics {
      */
     public Map<String, PriorityResult> priorityResults() {
         return runtime.scheduler.priorityResults();
+    }
+
+    /** Actors alive now: spawned and not yet torn down. */
+    public long liveActors() {
+        return runtime.actors.count();
+    }
+
+    /**
+     * Actors torn down so far whose exit reason is of this kind: {@code halts(ExitReason.Killed.class)}.
+     *
+     * @throws IllegalArgumentException if {@code kind} is not one of ExitReason's records
+     */
+    public long halts(Class<? extends ExitReason> kind) {
+        return runtime.context().halts.count(Objects.requireNonNull(kind, "exit reason kind"));
+    }
+
+    /** Actors torn down so far, by their exit reason's kind (Normal, Failed, Killed, Budget, Reaped, Shutdown, Linked). */
+    public Map<String, Long> haltsByReason() {
+        return runtime.context().halts.byKind();
     }
 
     /** Runtime threads whose affinity policy was applied. */

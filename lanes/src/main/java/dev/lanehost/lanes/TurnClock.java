@@ -95,7 +95,7 @@ final class TurnClock {
         if ((flags & BudgetLimits.EARNED) == 0 && strikes == 0) {
             return RunQueue.READY_BAND; // the common turn: this much stays inlined in it
         }
-        return settleFlags(flags);
+        return settleFlags(flags, started);
     }
 
     /** SINGLE_THREAD: the clock read once per turn, at its end, which is also where the drive's next turn starts. */
@@ -106,7 +106,7 @@ final class TurnClock {
         return startTurn ? flags | BudgetLimits.START : flags;
     }
 
-    private int settleFlags(long flags) {
+    private int settleFlags(long flags, long started) {
         if ((flags & BudgetLimits.EARNED) == 0) {
             strikes = 0; // a turn within budget clears the strikes
             return RunQueue.READY_BAND;
@@ -115,14 +115,17 @@ final class TurnClock {
             return RunQueue.READY_BAND;
         }
         if ((flags & BudgetLimits.DISRUPT) != 0) {
+            RuntimeEvents.turnOverBudget(cell, RuntimeEvents.DISRUPTED, started, strikes);
             halt(afterTurn && (flags & BudgetLimits.START) == 0
                     ? "its turn ran past fast + slow (" + limits.disruptText + "); SINGLE_THREAD settles budgets once a turn returns"
                     : why(flags));
             return RunQueue.READY_BAND;
         }
-        if ((flags & BudgetLimits.STRIKE) == 0) {
-            strikes = 0;
-        } else if (++strikes >= limits.strikeCeiling) {
+        strikes = (flags & BudgetLimits.STRIKE) == 0 ? 0 : strikes + 1;
+        boolean struckOut = strikes >= limits.strikeCeiling;
+        RuntimeEvents.turnOverBudget(cell, struckOut ? RuntimeEvents.STRIKE : strikes > 0 ? RuntimeEvents.SLOW : RuntimeEvents.FAST,
+                started, strikes);
+        if (struckOut) {
             halt(strikes + " turns in a row ran past the slow budget (" + limits.slowText + ")");
         }
         return (flags & BudgetLimits.YIELD) != 0 ? RunQueue.SLOW_BAND : RunQueue.READY_BAND;

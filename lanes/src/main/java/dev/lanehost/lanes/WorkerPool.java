@@ -134,6 +134,7 @@ final class WorkerPool {
             thief.stealAttempted(cell != null);
             if (cell != null) {
                 cell.home = thief.shared; // it was in the victim's queue, so nobody else holds it now
+                RuntimeEvents.steal(thief, victim, cell);
                 return cell;
             }
         }
@@ -220,7 +221,9 @@ final class WorkerPool {
     /** Records what placing {@code thread} did (on that thread), or logs why it failed. Never throws. */
     void record(Thread thread, Supplier<AffinityResult> placing) {
         try {
-            affinityResults.put(thread.getName(), placing.get());
+            AffinityResult result = placing.get();
+            affinityResults.put(thread.getName(), result);
+            RuntimeEvents.affinityResult(thread, result);
         } catch (Throwable e) {
             RuntimeLog.internalError("applying the affinity policy to " + thread.getName(), e);
         }

@@ -35,6 +35,9 @@
  *   <li><b>lane</b> — {@link dev.lanehost.lanes.ExecutionLane} (the drive loop) over {@code LaneCounters},
  *       {@code LaneClose} (its part in the close), {@code LaneWatch} (what observers see), and from {@code internal} its {@code LaneBinding} (which thread drives)
  *       and {@code StallWatch}.</li>
+ *   <li><b>observation</b> — {@link dev.lanehost.lanes.RuntimeMetrics}, {@link dev.lanehost.lanes.Snapshot},
+ *       {@code HaltCounts} (halts by exit reason), {@code RuntimeEvents} (the Flight Recorder events, one call
+ *       per hook site), {@link dev.lanehost.lanes.ActorRuntimeMXBean} and {@code RuntimeMBean} (the opt-in MBean).</li>
  * </ul>
  * {@code dev.lanehost.lanes.internal} holds the parts that know nothing of actors: the lock-free queue,
  * the resource counters, the virtual clock, a lane's binding and its stall watch.
@@ -58,6 +61,6 @@
  * <p>The protocols are written out where they live: scheduling and halt on {@code ActorCell}, the worker's
  * park on {@code HostedScheduler}, the drain passes on {@code DrainScheduler}, the pick on
  * {@code SimulatedQueues}, the drive on {@link dev.lanehost.lanes.ExecutionLane}, the close on
- * {@code RuntimeClose}, the turn budget on {@code TurnClock}, the queue on {@link dev.lanehost.lanes.internal.MpscQueue}.
+ * {@code RuntimeClose}, the turn budget on {@code TurnClock}, the event hooks on {@code RuntimeEvents}, the queue on {@link dev.lanehost.lanes.internal.MpscQueue}.
  */
 package dev.lanehost.lanes;

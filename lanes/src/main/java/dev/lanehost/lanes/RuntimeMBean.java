@@ -1,0 +1,179 @@
+package dev.lanehost.lanes;
+
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ToLongFunction;
+import javax.management.InstanceAlreadyExistsException;
+import javax.management.InstanceNotFoundException;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.MalformedObjectNameException;
+import javax.management.ObjectName;
+import javax.management.StandardMBean;
+
+/**
+ * A runtime's {@link ActorRuntimeMXBean}: its attributes read {@link RuntimeMetrics}, and its registration on the
+ * platform MBean server lasts until the runtime closes ({@link ActorRuntime#whenClosed}).
+ */
+final class RuntimeMBean implements ActorRuntimeMXBean {
+    static final String DOMAIN = "dev.lanehost";
+    /** Numbers the runtimes registered without a name, process-wide, so two never collide. */
+    private static final AtomicLong UNNAMED = new AtomicLong();
+
+    private final ActorRuntime runtime;
+    private final RuntimeMetrics metrics;
+
+    private RuntimeMBean(ActorRuntime runtime) {
+        this.runtime = runtime;
+        this.metrics = runtime.metrics();
+    }
+
+    /**
+     * Registers the runtime's MBean and arranges its unregistration at close.
+     *
+     * @param name the ObjectName's {@code name} key, or null for {@code runtime-<n>}
+     * @throws IllegalArgumentException if the name is blank, holds a character an ObjectName value cannot, or is taken
+     * @throws IllegalStateException    if the runtime is closed
+     */
+    static ObjectName register(ActorRuntime runtime, String name) {
+        String key = name == null ? "runtime-" + UNNAMED.incrementAndGet() : checked(name);
+        if (runtime.isClosed()) {
+            throw new IllegalStateException("cannot register the MBean '" + key + "': the runtime is closed");
+        }
+        ObjectName objectName = objectName(key);
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        try {
+            server.registerMBean(new StandardMBean(new RuntimeMBean(runtime), ActorRuntimeMXBean.class, true), objectName);
+        } catch (InstanceAlreadyExistsException e) {
+            throw new IllegalArgumentException("an MBean named " + objectName + " is already registered: give each runtime its own name");
+        } catch (JMException e) {
+            throw new IllegalStateException("registering " + objectName + " failed: " + e, e);
+        }
+        // A close that raced the check above runs this at once: the MBean never outlives the runtime.
+        runtime.whenClosed(() -> unregister(server, objectName));
+        return objectName;
+    }
+
+    private static String checked(String name) {
+        if (name.isBlank()) {
+            throw new IllegalArgumentException("an MBean name must not be blank");
+        }
+        for (char c : new char[] {',', '=', ':', '"', '*', '?', '\n'}) {
+            if (name.indexOf(c) >= 0) {
+                throw new IllegalArgumentException("the MBean name '" + name + "' holds '" + c
+                        + "', which an ObjectName value cannot hold unquoted; choose a name without , = : \" * ? or a newline");
+            }
+        }
+        return name;
+    }
+
+    private static ObjectName objectName(String key) {
+        try {
+            return new ObjectName(DOMAIN + ":type=Runtime,name=" + key);
+        } catch (MalformedObjectNameException e) {
+            throw new IllegalArgumentException("'" + key + "' makes no valid ObjectName: " + e.getMessage(), e);
+        }
+    }
+
+    private static void unregister(MBeanServer server, ObjectName objectName) {
+        try {
+            server.unregisterMBean(objectName);
+        } catch (InstanceNotFoundException alreadyGone) {
+            // somebody unregistered it by hand: nothing left to do
+        } catch (JMException e) {
+            RuntimeLog.internalError("unregistering " + objectName, e);
+        }
+    }
+
+    @Override
+    public String getProfile() {
+        return runtime.profile().name();
+    }
+
+    @Override
+    public boolean isClosed() {
+        return runtime.isClosed();
+    }
+
+    @Override
+    public long getLiveActors() {
+        return metrics.liveActors();
+    }
+
+    @Override
+    public long getNormalQueued() {
+        return metrics.normalQueued();
+    }
+
+    @Override
+    public long getRefusedLetters() {
+        return metrics.refusedLetters();
+    }
+
+    @Override
+    public int getStalledLanes() {
+        return metrics.stalledLanes();
+    }
+
+    @Override
+    public long getLaneStallReports() {
+        return metrics.laneStallReports();
+    }
+
+    @Override
+    public int getWorkerCount() {
+        return metrics.workerCount();
+    }
+
+    @Override
+    public String[] getWorkerThreads() {
+        return metrics.workers().stream().map(WorkerStats::thread).toArray(String[]::new);
+    }
+
+    @Override
+    public long[] getWorkerTurns() {
+        return perWorker(WorkerStats::turns);
+    }
+
+    @Override
+    public long[] getWorkerStealAttempts() {
+        return perWorker(WorkerStats::stealAttempts);
+    }
+
+    @Override
+    public long[] getWorkerSteals() {
+        return perWorker(WorkerStats::steals);
+    }
+
+    @Override
+    public long[] getWorkerNormalQueued() {
+        return perWorker(WorkerStats::normalQueued);
+    }
+
+    @Override
+    public long[] getWorkerPinnedQueued() {
+        return perWorker(WorkerStats::pinnedQueued);
+    }
+
+    @Override
+    public long getAffinitySuccesses() {
+        return metrics.affinitySuccesses();
+    }
+
+    @Override
+    public long getAffinityFailures() {
+        return metrics.affinityFailures();
+    }
+
+    @Override
+    public Map<String, Long> getHaltsByReason() {
+        return metrics.haltsByReason();
+    }
+
+    private long[] perWorker(ToLongFunction<WorkerStats> counter) {
+        List<WorkerStats> workers = metrics.workers();
+        return workers.stream().mapToLong(counter).toArray();
+    }
+}
