@@ -148,8 +148,10 @@ final class RunQueue {
             ActorCell cell = poll();
             if (cell == null) {
                 work.lower();
-                cell = poll(); // an offer this misses (mid-link) raises the flag again once linked
-                if (cell != null) {
+                // Then look again, at the tails too: a producer's exchange of a tail is fenced before its read of
+                // the flag, but its link is not, so a node it is still linking must keep the flag raised here.
+                cell = poll();
+                if (cell != null || !isEmptyForConsumer()) {
                     work.raise();
                 }
             }
