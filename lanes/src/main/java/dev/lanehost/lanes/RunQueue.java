@@ -145,17 +145,52 @@ final class RunQueue {
             return null;
         }
         try {
-            ActorCell cell = poll();
-            if (cell == null) {
-                work.lower();
-                // Then look again, at the tails too: a producer's exchange of a tail is fenced before its read of
-                // the flag, but its link is not, so a node it is still linking must keep the flag raised here.
-                cell = poll();
-                if (cell != null || !isEmptyForConsumer()) {
-                    work.raise();
-                }
+            return pollLocked();
+        } finally {
+            CONSUMER_LOCK.setRelease(this, 0);
+        }
+    }
+
+    /** Under the consumer lock: the next actor, or null, lowering the work flag (with its handshake) if empty. */
+    private ActorCell pollLocked() {
+        ActorCell cell = poll();
+        if (cell == null) {
+            work.lower();
+            // Then look again, at the tails too: a producer's exchange of a tail is fenced before its read of
+            // the flag, but its link is not, so a node it is still linking must keep the flag raised here.
+            cell = poll();
+            if (cell != null || !isEmptyForConsumer()) {
+                work.raise();
             }
-            return cell;
+        }
+        return cell;
+    }
+
+    /**
+     * A thief takes the next actor of this shared queue to run now, and moves up to half of the rest (at most
+     * {@code max} in all) to its own queue {@code into}, each homed there, under one hold of the consumer lock.
+     *
+     * @return the actor to run, or null
+     */
+    ActorCell stealInto(RunQueue into, int max) {
+        if (!work.isRaised() || !CONSUMER_LOCK.compareAndSet(this, 0, 1)) {
+            return null;
+        }
+        try {
+            ActorCell first = pollLocked();
+            if (first == null) {
+                return null;
+            }
+            long more = Math.min(max - 1, depth() / 2);
+            for (long moved = 0; moved < more; moved++) {
+                ActorCell cell = poll();
+                if (cell == null) {
+                    break;
+                }
+                cell.home = into; // it was queued here, so nobody else holds it now
+                into.requeue(cell, RunQueue.READY_BAND);
+            }
+            return first;
         } finally {
             CONSUMER_LOCK.setRelease(this, 0);
         }

@@ -33,6 +33,12 @@ import java.util.function.Supplier;
  * </ol>
  */
 final class WorkerPool {
+    /**
+     * Actors one steal takes at most: half of what the victim holds, up to this. Taking several under one hold of
+     * the victim's consumer lock keeps a thief from contending for it actor by actor.
+     */
+    static final int MAX_STEAL = 32;
+
     final IdleStrategy idleStrategy;
     /** Turns of one actor a worker runs before it moves on to the next ({@link RuntimeBuilder#turnsPerRun}). */
     final int turnsPerRun;
@@ -125,12 +131,12 @@ final class WorkerPool {
     /** Rule 2: the next actor of another worker's shared queue, now homed on the thief's, or null. */
     ActorCell steal(Worker thief) {
         int size = workers.length;
-        for (int tried = 1; tried < size; tried++) {
+        for (int tried = 0; tried < size; tried++) {
             Worker victim = workers[thief.nextVictim(size)];
             if (victim == thief || !victim.shared.mayHaveWork()) {
                 continue;
             }
-            ActorCell cell = victim.shared.pollShared();
+            ActorCell cell = victim.shared.stealInto(thief.shared, MAX_STEAL);
             thief.stealAttempted(cell != null);
             if (cell != null) {
                 cell.home = thief.shared; // it was in the victim's queue, so nobody else holds it now

@@ -56,8 +56,8 @@ class WorkerPoolTest {
             release.countDown();
             assertEquals(1, Set.copyOf(ranOn.values()).size(), ranOn.toString());
             assertFalse(ranOn.containsValue(blockerThread.get()), "none ran on the busy worker");
-            long steals = runtime.metrics().workers().stream().mapToLong(WorkerStats::steals).sum();
-            assertTrue(steals >= 20, "each light actor was stolen once: " + runtime.metrics().workers());
+            long steals = runtime.metrics().workers().get(1).steals();
+            assertTrue(steals >= 1 && steals <= 20, "worker 1 stole them, several at a time: " + runtime.metrics().workers());
         }
     }
 
