@@ -360,7 +360,7 @@ public final class AudioPathProbe {
      * jackd's late-cycle lines with the time they were read (within 20 ms of the event) into {@code late-cycles.txt},
      * to line up with the slow callbacks and the JVM's log.
      */
-    private static void writeLateCycles(JackLogWatch watch, Path directory) {
+    static void writeLateCycles(JackLogWatch watch, Path directory) {
         long jvmStart = System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(ManagementFactory.getRuntimeMXBean().getUptime());
         StringBuilder lines = new StringBuilder("# read at (System.nanoTime), JVM uptime ms (approx.), jackd's line\n");
         for (JackLogWatch.Line line : watch.linesContaining("was not finished")) {
@@ -428,7 +428,7 @@ public final class AudioPathProbe {
         return new Snapshot(System.nanoTime(), bytes, samples, plain.stats().callbacks(), probe.durations(), plain.durations());
     }
 
-    private static String durations(CallbackDurations last, CallbackDurations first) {
+    static String durations(CallbackDurations last, CallbackDurations first) {
         long[] counts = last.counts();
         long[] before = first.counts();
         for (int i = 0; i < counts.length; i++) {
@@ -437,11 +437,11 @@ public final class AudioPathProbe {
         return new CallbackDurations(counts, last.maxNanos()).summary();
     }
 
-    private static String gcNames() {
+    static String gcNames() {
         return ManagementFactory.getGarbageCollectorMXBeans().stream().map(GarbageCollectorMXBean::getName).toList().toString();
     }
 
-    private static String gcActivity() {
+    static String gcActivity() {
         List<String> parts = new ArrayList<>();
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             parts.add(String.format("%s %,d (%,d ms)", gc.getName(), gc.getCollectionCount(), gc.getCollectionTime()));
@@ -449,7 +449,7 @@ public final class AudioPathProbe {
         return String.join(", ", parts);
     }
 
-    private static String loadAverage() {
+    static String loadAverage() {
         try {
             return Files.readString(Path.of("/proc/loadavg")).strip();
         } catch (IOException e) {
