@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <jack/jack.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -472,6 +473,49 @@ int32_t lanehost_jack_client_connect(const lanehost_jack_client *from, const lan
     /* jack_connect returns EEXIST for a connection that is already there: connected is what was asked for. */
     const int result = jack_connect(from->jack, jack_port_name(from->out_port), jack_port_name(to->in_port));
     return result == 0 || result == EEXIST ? LANEHOST_OK : LANEHOST_JACK_HOST_JACK_FAILED;
+}
+
+/* ---- Warming the drive path before activation ---- */
+
+typedef struct warm_drives {
+    const lanehost_api *api;
+    const char *lane_name;
+    uint32_t drives;
+    int32_t max_turns;
+    int64_t pause_nanos;
+    int32_t status;
+    uint64_t turns;
+} warm_drives;
+
+static void *warm_drives_thread(void *argument) {
+    warm_drives *warm = argument;
+    warm->status = warm->api->thread_warm_up();
+    uint64_t lane = 0;
+    if (warm->status == LANEHOST_OK) warm->status = warm->api->lane_lookup(warm->lane_name, &lane);
+    const struct timespec pause = {.tv_sec = (time_t)(warm->pause_nanos / NANOS_PER_SECOND),
+                                   .tv_nsec = (long)(warm->pause_nanos % NANOS_PER_SECOND)};
+    for (uint32_t i = 0; i < warm->drives && warm->status == LANEHOST_OK; i++) {
+        lanehost_drive_counts counts;
+        warm->status = warm->api->lane_drive(lane, warm->max_turns, &counts);
+        if (warm->status == LANEHOST_OK) warm->turns += (uint64_t)counts.turns;
+        if (warm->pause_nanos > 0) nanosleep(&pause, NULL);
+    }
+    return NULL;
+}
+
+int32_t lanehost_jack_host_warm_drives(const lanehost_jack_client *client, const char *scratch_lane, uint32_t drives,
+                                       int64_t pause_nanos, uint64_t *turns_out) {
+    if (client == NULL || client->api == NULL || client->ring_client || client->duplex || scratch_lane == NULL ||
+        pause_nanos < 0) {
+        return LANEHOST_JACK_HOST_BAD_CONFIG;
+    }
+    warm_drives warm = {.api = client->api, .lane_name = scratch_lane, .drives = drives, .max_turns = client->max_turns,
+                        .pause_nanos = pause_nanos};
+    pthread_t thread; /* default attributes: an ordinary SCHED_OTHER thread, not JACK's real-time one */
+    if (pthread_create(&thread, NULL, warm_drives_thread, &warm) != 0) return LANEHOST_JACK_HOST_JACK_FAILED;
+    pthread_join(thread, NULL);
+    if (turns_out != NULL) *turns_out = warm.turns;
+    return warm.status;
 }
 
 int32_t lanehost_jack_plain_open(lanehost_jack_client **out, const char *server_name, const char *client_name) {

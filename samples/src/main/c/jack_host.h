@@ -129,6 +129,18 @@ LANEHOST_EXPORT int32_t lanehost_jack_sweep_open(lanehost_jack_client **out, con
 /* Connects `from`'s output port to `to`'s input port (both clients active; `to` is a duplex client). */
 LANEHOST_EXPORT int32_t lanehost_jack_client_connect(const lanehost_jack_client *from, const lanehost_jack_client *to);
 
+/*
+ * Warms the lanehost client's drive path before jack_activate: on a new ordinary (SCHED_OTHER) thread of its own,
+ * api->thread_warm_up(), then `drives` real drives of the lane `scratch_lane` with the client's turn bound, each
+ * followed by a pause of pause_nanos, so the JIT has compiled the drive and turn path (binding a lane to a new thread
+ * included) with what real drives do before JACK's process thread makes its first one. Something must send the
+ * scratch lane's actor letters meanwhile for the drives to run turns. Waits for the thread; *turns_out (may be NULL)
+ * gets the turns run. Returns LANEHOST_OK, the first failed drive's or lookup's lanehost_status, or
+ * LANEHOST_JACK_HOST_BAD_CONFIG (not a lanehost client) / LANEHOST_JACK_HOST_JACK_FAILED (no thread).
+ */
+LANEHOST_EXPORT int32_t lanehost_jack_host_warm_drives(const lanehost_jack_client *client, const char *scratch_lane,
+                                                       uint32_t drives, int64_t pause_nanos, uint64_t *turns_out);
+
 /* Opens (does not activate) a plain client that writes silence and counts callbacks and xruns. */
 LANEHOST_EXPORT int32_t lanehost_jack_plain_open(lanehost_jack_client **out, const char *server_name,
                                                  const char *client_name);

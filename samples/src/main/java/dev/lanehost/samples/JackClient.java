@@ -33,14 +33,14 @@ public final class JackClient implements AutoCloseable {
     private record Library(String unavailable, MethodHandle ready, MethodHandle hostOpen, MethodHandle ringOpen, MethodHandle plainOpen,
                            MethodHandle activate, MethodHandle deactivate, MethodHandle stats, MethodHandle durations,
                            MethodHandle close, MethodHandle samplesWritten, MethodHandle slowCallbacks, MethodHandle duplexOpen,
-                           MethodHandle sweepOpen, MethodHandle connect) {
+                           MethodHandle sweepOpen, MethodHandle connect, MethodHandle warmDrives) {
         static Library load() {
             LoadedLibrary library;
             try {
                 library = NativeLibraryLoader.load(JackClient.class, "lanehost_jackhost", "lanehost_jack_host_abi_version", ABI_VERSION);
             } catch (NativeLibraryException e) {
                 return new Library("the JACK host library was not built or does not load (is libjack-jackd2-dev installed?): "
-                        + e.getMessage(), null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+                        + e.getMessage(), null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
             }
             Linker linker = Linker.nativeLinker();
             return new Library(null,
@@ -67,7 +67,9 @@ public final class JackClient implements AutoCloseable {
                     linker.downcallHandle(library.lookup().findOrThrow("lanehost_jack_sweep_open"), FunctionDescriptor.of(JAVA_INT,
                             ADDRESS, ADDRESS, ADDRESS, JAVA_DOUBLE, JAVA_DOUBLE, JAVA_DOUBLE)),
                     linker.downcallHandle(library.lookup().findOrThrow("lanehost_jack_client_connect"),
-                            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS)));
+                            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS)),
+                    linker.downcallHandle(library.lookup().findOrThrow("lanehost_jack_host_warm_drives"),
+                            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_LONG, ADDRESS)));
         }
 
         Library available() {
@@ -199,6 +201,27 @@ public final class JackClient implements AutoCloseable {
     public void connectTo(JackClient duplex) {
         try {
             check((int) LIBRARY.connect().invokeExact(live(), duplex.live()), "jack_connect");
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Warms the lanehost client's drive path before {@link #activate()}: a new ordinary thread of the C client calls the
+     * table's thread warm-up, then drives {@code scratchLane} {@code drives} times with the client's turn bound, pausing
+     * {@code pauseNanos} after each (letters must reach the scratch lane's actor meanwhile, or the drives run no turns).
+     * Blocks until that thread is done.
+     *
+     * @return the turns the drives ran
+     */
+    public long warmDrives(String scratchLane, int drives, long pauseNanos) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment turns = arena.allocate(JAVA_LONG);
+            int status = (int) LIBRARY.warmDrives().invokeExact(live(), arena.allocateFrom(scratchLane), drives, pauseNanos, turns);
+            check(status, "warming the drive path on lane '" + scratchLane + "'");
+            return turns.get(JAVA_LONG, 0);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable e) {
