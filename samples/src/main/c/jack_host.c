@@ -1,11 +1,14 @@
-/* jack_host.c - a JACK client hosting a lanehost lane and ring through the host table, and a plain one. */
+/* jack_host.c - JACK clients: one hosting a lanehost lane and ring through the host table, ring-only ones (the ring,
+   duplex and sweep clients), and a plain one. */
 #define _GNU_SOURCE /* gettid */
 #include "jack_host.h"
 
 #include "audio_source.h"
 
+#include <errno.h>
 #include <jack/jack.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,8 +67,25 @@ struct lanehost_jack_client {
     int ring_client;
     uint64_t timing_reference;
     lanehost_audio_source source;
+    /* The duplex client only: its input port, three rings, and one period of monitor frames (scratch). */
+    int duplex;
+    jack_port_t *in_port;
+    uint64_t capture_reference;
+    uint64_t playback_reference;
+    uint64_t monitor_reference;
+    lanehost_ring capture;
+    lanehost_ring playback;
+    lanehost_ring monitor;
+    lanehost_duplex_frame *monitor_frames;
+    uint32_t monitor_frames_length;
+    _Atomic uint64_t monitor_overruns;
+    /* The sweep client only: source.sweep and source.next_sample, no rings. */
+    int sweep_client;
     counters counters;
 };
+
+/* The most frames a period may have for the duplex client's monitor (JACK's largest buffer size is 8192). */
+#define DUPLEX_MAX_PERIOD_FRAMES 8192u
 
 uint32_t lanehost_jack_host_abi_version(void) {
     return LANEHOST_JACK_HOST_ABI_VERSION;
@@ -221,6 +241,61 @@ static int process_ring(jack_nframes_t frames, void *argument) {
     return 0;
 }
 
+/*
+ * The duplex client: capture ring in, playback ring out, monitor ring for the check. Rings only: no JVM, no lock, no
+ * allocation, no system call (unless a reader chose to sleep on a ring, which nothing here does).
+ */
+static int process_duplex(jack_nframes_t frames, void *argument) {
+    const int64_t start = monotonic_nanos();
+    lanehost_jack_client *client = argument;
+    count_callback(&client->counters);
+    const float *in = jack_port_get_buffer(client->in_port, frames);
+    float *out = jack_port_get_buffer(client->out_port, frames);
+    /* What fits, in whole frames (every write is whole floats, so the fill stays whole floats); short counts one overrun. */
+    int64_t captured = lanehost_ring_write(&client->capture, in, (uint64_t)frames * sizeof *in);
+    if (captured < 0) captured = 0; /* corrupt positions: nothing went in */
+    const uint64_t captured_frames = (uint64_t)captured / sizeof *in;
+    int64_t played = lanehost_ring_read_frames(&client->playback, out, frames, sizeof *out, 0);
+    if (played < 0) {
+        memset(out, 0, frames * sizeof *out);
+        played = 0;
+    }
+    if (captured_frames > 0) {
+        /* Release: a reader that acquires the count finds at least that many samples in the capture ring. */
+        atomic_store_explicit(&client->counters.samples_written,
+                              atomic_load_explicit(&client->counters.samples_written, memory_order_relaxed) + captured_frames,
+                              memory_order_release);
+    }
+    const uint64_t monitor_bytes = (uint64_t)frames * sizeof(lanehost_duplex_frame);
+    /* Whole periods only: a reader that lost part of one could not line the frames up again. */
+    if (frames <= client->monitor_frames_length && lanehost_ring_writable(&client->monitor) >= monitor_bytes) {
+        for (jack_nframes_t i = 0; i < frames; i++) {
+            client->monitor_frames[i] = (lanehost_duplex_frame){
+                .in = in[i], .out = out[i],
+                .flags = (i < captured_frames ? LANEHOST_DUPLEX_CAPTURED : 0u) |
+                         ((int64_t)i < played ? LANEHOST_DUPLEX_PLAYED : 0u)};
+        }
+        lanehost_ring_write(&client->monitor, client->monitor_frames, monitor_bytes);
+    } else {
+        add(&client->monitor_overruns, 1);
+    }
+    count_duration(&client->counters, start, client->period_nanos);
+    return 0;
+}
+
+/* The sweep client: a signal source, no rings at all. */
+static int process_sweep(jack_nframes_t frames, void *argument) {
+    const int64_t start = monotonic_nanos();
+    lanehost_jack_client *client = argument;
+    count_callback(&client->counters);
+    float *out = jack_port_get_buffer(client->out_port, frames);
+    for (jack_nframes_t i = 0; i < frames; i++) out[i] = lanehost_sweep_sample(&client->source.sweep, client->source.next_sample + i);
+    client->source.next_sample += frames;
+    add(&client->counters.samples_written, frames);
+    count_duration(&client->counters, start, client->period_nanos);
+    return 0;
+}
+
 static void thread_init(void *argument) {
     lanehost_jack_client *client = argument;
     atomic_fetch_add_explicit(&client->counters.thread_inits, 1, memory_order_relaxed);
@@ -257,7 +332,7 @@ static int32_t open_client(lanehost_jack_client **out, const char *server_name, 
     client->out_port = jack_port_register(client->jack, "out", JACK_DEFAULT_AUDIO_TYPE, JackPortIsOutput, 0);
     if (client->out_port == NULL || jack_set_process_callback(client->jack, process, client) != 0 ||
         jack_set_xrun_callback(client->jack, xrun, client) != 0 ||
-        (client->api != NULL && !client->ring_client && jack_set_thread_init_callback(client->jack, thread_init, client) != 0)) {
+        (client->api != NULL && !client->ring_client && !client->duplex && jack_set_thread_init_callback(client->jack, thread_init, client) != 0)) {
         return LANEHOST_JACK_HOST_JACK_FAILED;
     }
     jack_on_shutdown(client->jack, shut_down, client);
@@ -331,6 +406,118 @@ int32_t lanehost_jack_ring_open(lanehost_jack_client **out, const lanehost_api *
     return LANEHOST_OK;
 }
 
+int32_t lanehost_jack_duplex_open(lanehost_jack_client **out, const lanehost_api *api, const char *server_name,
+                                  const char *client_name, const char *capture_ring, const char *playback_ring,
+                                  const char *monitor_ring) {
+    if (out == NULL || api == NULL || server_name == NULL || client_name == NULL || capture_ring == NULL ||
+        playback_ring == NULL || monitor_ring == NULL || !LANEHOST_API_HAS(api, last_error)) {
+        return LANEHOST_JACK_HOST_BAD_CONFIG;
+    }
+    *out = NULL;
+    lanehost_jack_client *client = calloc(1, sizeof *client);
+    if (client == NULL) return LANEHOST_JACK_HOST_OUT_OF_MEMORY;
+    client->api = api;
+    client->duplex = 1;
+    client->monitor_frames_length = DUPLEX_MAX_PERIOD_FRAMES;
+    client->monitor_frames = calloc(DUPLEX_MAX_PERIOD_FRAMES, sizeof *client->monitor_frames);
+    if (client->monitor_frames == NULL) {
+        lanehost_jack_client_close(client);
+        return LANEHOST_JACK_HOST_OUT_OF_MEMORY;
+    }
+    int32_t status = wrap_ring(api, capture_ring, &client->capture_reference, &client->capture);
+    if (status == LANEHOST_OK) status = wrap_ring(api, playback_ring, &client->playback_reference, &client->playback);
+    if (status == LANEHOST_OK) status = wrap_ring(api, monitor_ring, &client->monitor_reference, &client->monitor);
+    if (status == LANEHOST_OK) status = open_client(out, server_name, client_name, client, process_duplex);
+    if (status == LANEHOST_OK) {
+        client->in_port = jack_port_register(client->jack, "in", JACK_DEFAULT_AUDIO_TYPE, JackPortIsInput, 0);
+        if (client->in_port == NULL) status = LANEHOST_JACK_HOST_JACK_FAILED;
+    }
+    if (status != LANEHOST_OK) {
+        lanehost_jack_client_close(client);
+        *out = NULL;
+        return status;
+    }
+    return LANEHOST_OK;
+}
+
+int32_t lanehost_jack_sweep_open(lanehost_jack_client **out, const char *server_name, const char *client_name, double f0,
+                                 double f1, double sweep_seconds) {
+    if (out == NULL || server_name == NULL || client_name == NULL || !(f0 > 0) || !(f1 > 0) || !(sweep_seconds > 0)) {
+        return LANEHOST_JACK_HOST_BAD_CONFIG;
+    }
+    *out = NULL;
+    lanehost_jack_client *client = calloc(1, sizeof *client);
+    if (client == NULL) return LANEHOST_JACK_HOST_OUT_OF_MEMORY;
+    client->sweep_client = 1;
+    const int32_t status = open_client(out, server_name, client_name, client, process_sweep);
+    if (status != LANEHOST_OK) {
+        lanehost_jack_client_close(client);
+        *out = NULL;
+        return status;
+    }
+    client->source.sweep = (lanehost_sweep){.f0 = f0, .f1 = f1, .rate = client->sample_rate,
+                                            .length = (uint64_t)(sweep_seconds * client->sample_rate)};
+    if (client->source.sweep.length == 0) {
+        lanehost_jack_client_close(client);
+        *out = NULL;
+        return LANEHOST_JACK_HOST_BAD_CONFIG;
+    }
+    return LANEHOST_OK;
+}
+
+int32_t lanehost_jack_client_connect(const lanehost_jack_client *from, const lanehost_jack_client *to) {
+    if (from == NULL || to == NULL || from->jack == NULL || to->jack == NULL || from->out_port == NULL ||
+        to->in_port == NULL) {
+        return LANEHOST_JACK_HOST_BAD_CONFIG;
+    }
+    /* jack_connect returns EEXIST for a connection that is already there: connected is what was asked for. */
+    const int result = jack_connect(from->jack, jack_port_name(from->out_port), jack_port_name(to->in_port));
+    return result == 0 || result == EEXIST ? LANEHOST_OK : LANEHOST_JACK_HOST_JACK_FAILED;
+}
+
+/* ---- Warming the drive path before activation ---- */
+
+typedef struct warm_drives {
+    const lanehost_api *api;
+    const char *lane_name;
+    uint32_t drives;
+    int32_t max_turns;
+    int64_t pause_nanos;
+    int32_t status;
+    uint64_t turns;
+} warm_drives;
+
+static void *warm_drives_thread(void *argument) {
+    warm_drives *warm = argument;
+    warm->status = warm->api->thread_warm_up();
+    uint64_t lane = 0;
+    if (warm->status == LANEHOST_OK) warm->status = warm->api->lane_lookup(warm->lane_name, &lane);
+    const struct timespec pause = {.tv_sec = (time_t)(warm->pause_nanos / NANOS_PER_SECOND),
+                                   .tv_nsec = (long)(warm->pause_nanos % NANOS_PER_SECOND)};
+    for (uint32_t i = 0; i < warm->drives && warm->status == LANEHOST_OK; i++) {
+        lanehost_drive_counts counts;
+        warm->status = warm->api->lane_drive(lane, warm->max_turns, &counts);
+        if (warm->status == LANEHOST_OK) warm->turns += (uint64_t)counts.turns;
+        if (warm->pause_nanos > 0) nanosleep(&pause, NULL);
+    }
+    return NULL;
+}
+
+int32_t lanehost_jack_host_warm_drives(const lanehost_jack_client *client, const char *scratch_lane, uint32_t drives,
+                                       int64_t pause_nanos, uint64_t *turns_out) {
+    if (client == NULL || client->api == NULL || client->ring_client || client->duplex || scratch_lane == NULL ||
+        pause_nanos < 0) {
+        return LANEHOST_JACK_HOST_BAD_CONFIG;
+    }
+    warm_drives warm = {.api = client->api, .lane_name = scratch_lane, .drives = drives, .max_turns = client->max_turns,
+                        .pause_nanos = pause_nanos};
+    pthread_t thread; /* default attributes: an ordinary SCHED_OTHER thread, not JACK's real-time one */
+    if (pthread_create(&thread, NULL, warm_drives_thread, &warm) != 0) return LANEHOST_JACK_HOST_JACK_FAILED;
+    pthread_join(thread, NULL);
+    if (turns_out != NULL) *turns_out = warm.turns;
+    return warm.status;
+}
+
 int32_t lanehost_jack_plain_open(lanehost_jack_client **out, const char *server_name, const char *client_name) {
     if (out == NULL || server_name == NULL || client_name == NULL) return LANEHOST_JACK_HOST_BAD_CONFIG;
     *out = NULL;
@@ -385,6 +572,9 @@ int32_t lanehost_jack_client_stats(const lanehost_jack_client *client, lanehost_
         out->ring_overruns = atomic_load_explicit(&client->source.ring_overruns, memory_order_relaxed);
         out->timing_overruns = (uint32_t)atomic_load_explicit(&client->source.timing_overruns, memory_order_relaxed);
     }
+    if (client->duplex) {
+        out->timing_overruns = (uint32_t)atomic_load_explicit(&client->monitor_overruns, memory_order_relaxed);
+    }
     out->sample_rate = client->sample_rate;
     out->period_frames = client->period_frames;
     return LANEHOST_OK;
@@ -430,6 +620,10 @@ int32_t lanehost_jack_client_close(lanehost_jack_client *client) {
     /* Only now, with no process callback left to write into it, may the ring's memory go. */
     if (client->ring_reference != 0) client->api->ring_release(client->ring_reference);
     if (client->timing_reference != 0) client->api->ring_release(client->timing_reference);
+    if (client->capture_reference != 0) client->api->ring_release(client->capture_reference);
+    if (client->playback_reference != 0) client->api->ring_release(client->playback_reference);
+    if (client->monitor_reference != 0) client->api->ring_release(client->monitor_reference);
+    free(client->monitor_frames);
     free(client);
     return status;
 }

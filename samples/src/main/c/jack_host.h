@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-#define LANEHOST_JACK_HOST_ABI_VERSION 4u
+#define LANEHOST_JACK_HOST_ABI_VERSION 5u
 
 /* The client's own failures (negative); a failed lookup returns its lanehost_status instead. */
 #define LANEHOST_JACK_HOST_BAD_CONFIG (-1)
@@ -55,7 +55,8 @@ typedef struct lanehost_jack_stats {
     int32_t shut_down;           /* 1 once JACK shut the client down (server gone, or the client was kicked) */
     uint32_t sample_rate;        /* the server's rate, in Hz */
     uint32_t period_frames;      /* the server's buffer size, in frames */
-    uint32_t timing_overruns;    /* the ring client: timing records dropped (timing ring full); else 0 */
+    uint32_t timing_overruns;    /* the ring client: timing records dropped (timing ring full); the duplex client:
+                                    monitor periods dropped (monitor ring full); else 0 */
 } lanehost_jack_stats;
 
 _Static_assert(sizeof(lanehost_jack_stats) == 136, "as JackClient.java reads it");
@@ -87,6 +88,58 @@ LANEHOST_EXPORT int32_t lanehost_jack_ring_open(lanehost_jack_client **out, cons
                                                 const char *server_name, const char *client_name,
                                                 const char *audio_ring, const char *timing_ring, double f0, double f1,
                                                 double sweep_seconds);
+
+/*
+ * The duplex client: audio both ways through two rings, and the callback still never enters the JVM. Each period its
+ * process callback
+ *   1. writes the input port's frames into the ring `capture_ring` (lanehost_ring_write: what fits, in whole frames;
+ *      a short write counts one overrun in the ring's header);
+ *   2. fills the output port from the ring `playback_ring` with lanehost_ring_read_frames (whole frames, then
+ *      silence; one underrun counted in the ring's header; it never waits for Java);
+ *   3. appends one lanehost_duplex_frame per frame to the ring `monitor_ring` - the input, the output it played,
+ *      and whether each went through a ring - whole periods or none (counted in stats.timing_overruns), so a
+ *      reader can check the output against the input sample by sample and measure the delay between them.
+ * The three rings are looked up through the table on the calling thread. Its stats count callbacks, xruns and
+ * samples_written (samples placed in the capture ring); the rings' headers count overruns and underruns.
+ */
+#define LANEHOST_DUPLEX_CAPTURED 1u /* the frame's input went into the capture ring */
+#define LANEHOST_DUPLEX_PLAYED 2u   /* the frame's output came from the playback ring (else: silence) */
+
+typedef struct lanehost_duplex_frame {
+    float in;       /* the input port's sample */
+    float out;      /* the output port's sample as played */
+    uint32_t flags; /* LANEHOST_DUPLEX_CAPTURED | LANEHOST_DUPLEX_PLAYED */
+} lanehost_duplex_frame;
+
+_Static_assert(sizeof(lanehost_duplex_frame) == 12, "as DuplexMonitor.java reads it");
+
+LANEHOST_EXPORT int32_t lanehost_jack_duplex_open(lanehost_jack_client **out, const lanehost_api *api,
+                                                  const char *server_name, const char *client_name,
+                                                  const char *capture_ring, const char *playback_ring,
+                                                  const char *monitor_ring);
+
+/*
+ * Opens (does not activate) a sweep client: its process callback writes one period of the sine sweep from f0 to f1
+ * Hz over sweep_seconds (repeating; audio_source.h) into its output port, no rings, no JVM. Its stats count
+ * callbacks, xruns and samples_written (samples played). A signal source for the duplex client's input.
+ */
+LANEHOST_EXPORT int32_t lanehost_jack_sweep_open(lanehost_jack_client **out, const char *server_name,
+                                                 const char *client_name, double f0, double f1, double sweep_seconds);
+
+/* Connects `from`'s output port to `to`'s input port (both clients active; `to` is a duplex client). */
+LANEHOST_EXPORT int32_t lanehost_jack_client_connect(const lanehost_jack_client *from, const lanehost_jack_client *to);
+
+/*
+ * Warms the lanehost client's drive path before jack_activate: on a new ordinary (SCHED_OTHER) thread of its own,
+ * api->thread_warm_up(), then `drives` real drives of the lane `scratch_lane` with the client's turn bound, each
+ * followed by a pause of pause_nanos, so the JIT has compiled the drive and turn path (binding a lane to a new thread
+ * included) with what real drives do before JACK's process thread makes its first one. Something must send the
+ * scratch lane's actor letters meanwhile for the drives to run turns. Waits for the thread; *turns_out (may be NULL)
+ * gets the turns run. Returns LANEHOST_OK, the first failed drive's or lookup's lanehost_status, or
+ * LANEHOST_JACK_HOST_BAD_CONFIG (not a lanehost client) / LANEHOST_JACK_HOST_JACK_FAILED (no thread).
+ */
+LANEHOST_EXPORT int32_t lanehost_jack_host_warm_drives(const lanehost_jack_client *client, const char *scratch_lane,
+                                                       uint32_t drives, int64_t pause_nanos, uint64_t *turns_out);
 
 /* Opens (does not activate) a plain client that writes silence and counts callbacks and xruns. */
 LANEHOST_EXPORT int32_t lanehost_jack_plain_open(lanehost_jack_client **out, const char *server_name,

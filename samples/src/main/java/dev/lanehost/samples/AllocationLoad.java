@@ -35,7 +35,7 @@ public final class AllocationLoad implements AutoCloseable {
         long sink = 0;
         while (running.get()) {
             long now = System.nanoTime();
-            if (bytes < (now - start) * bytesPerSecond / TimeUnit.SECONDS.toNanos(1)) {
+            if (bytes < dueBytes(now - start, bytesPerSecond)) {
                 byte[] garbage = new byte[CHUNK];
                 garbage[(int) (bytes & (CHUNK - 1))] = 1;
                 sink += garbage[0] + garbage.length;
@@ -49,6 +49,14 @@ public final class AllocationLoad implements AutoCloseable {
         if (sink == 42) {
             System.out.print(""); // keeps the allocations observable
         }
+    }
+
+    /**
+     * Bytes due after {@code elapsedNanos} at {@code bytesPerSecond}. In microseconds first: nanoseconds times 10^8 B/s
+     * passes Long.MAX_VALUE after 92 s, and the thread, finding a negative amount due, stopped allocating.
+     */
+    static long dueBytes(long elapsedNanos, long bytesPerSecond) {
+        return TimeUnit.NANOSECONDS.toMicros(elapsedNanos) * bytesPerSecond / TimeUnit.SECONDS.toMicros(1);
     }
 
     /** The rate reached so far, in MB/s (10^6 bytes). */

@@ -47,7 +47,8 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Usage: {@code java -XX:+UseZGC -Xms1g -Xmx1g -XX:+AlwaysPreTouch --enable-native-access=ALL-UNNAMED
  * -cp samples/target/lanehost-demo.jar dev.lanehost.samples.AudioPathProbe [seconds, default 600] [--lane-driving]
  * [--allocate MB/s, default 100] [--warm-up seconds, default 30] [--log DIR, default target/audio-path]
- * [--realtime priority, default 70 | --no-realtime]}
+ * [--realtime priority, default 70 | --no-realtime] [--warm-drives N: lane-driving only, N real drives of a scratch lane
+ * from an ordinary C thread before the clients are activated, default 0]}
  */
 public final class AudioPathProbe {
     private static final int SAMPLE_RATE = 48_000;
@@ -62,6 +63,8 @@ public final class AudioPathProbe {
     private static final long STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     /** jackd's real-time priority by default: JACK's own default range, above any other real-time thread here. */
     private static final int REALTIME_PRIORITY = 70;
+    /** The warm-up drives' pause, and the letters' pace meanwhile: about a letter a drive, so some drives run turns and some find none. */
+    private static final long WARM_PAUSE_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
 
     private AudioPathProbe() {
     }
@@ -94,6 +97,7 @@ public final class AudioPathProbe {
         int warmUp = 30;
         Path logDirectory = Path.of("target", "audio-path");
         int realtime = REALTIME_PRIORITY;
+        int warmDrives = 0;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--lane-driving" -> laneDriving = true;
@@ -103,6 +107,7 @@ public final class AudioPathProbe {
                 case "--log" -> logDirectory = Path.of(args[++i]);
                 case "--realtime" -> realtime = Integer.parseInt(args[++i]);
                 case "--no-realtime" -> realtime = 0;
+                case "--warm-drives" -> warmDrives = Integer.parseInt(args[++i]);
                 default -> seconds = Integer.parseInt(args[i]);
             }
         }
@@ -138,7 +143,7 @@ public final class AudioPathProbe {
         boolean ok;
         JackLogWatch watch = JackLogWatch.start(log);
         try {
-            ok = run(server, laneDriving, seconds, warmUp, allocate, logDirectory);
+            ok = run(server, laneDriving, seconds, warmUp, allocate, logDirectory, warmDrives);
         } finally {
             server.close();
             watch.close();
@@ -152,18 +157,18 @@ public final class AudioPathProbe {
         System.exit(ok ? 0 : 1);
     }
 
-    private static boolean run(JackServer server, boolean laneDriving, int seconds, int warmUp, int allocate, Path logDirectory)
-            throws Exception {
+    private static boolean run(JackServer server, boolean laneDriving, int seconds, int warmUp, int allocate, Path logDirectory,
+                               int warmDrives) throws Exception {
         try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED);
              HostAbi abi = HostAbi.open(runtime);
              AllocationLoad garbage = AllocationLoad.start(allocate)) {
-            Setting setting = new Setting(server, seconds, warmUp, garbage, logDirectory);
+            Setting setting = new Setting(server, seconds, warmUp, garbage, logDirectory, warmDrives);
             return laneDriving ? laneDriving(runtime, abi, setting) : ringOnly(runtime, abi, setting);
         }
     }
 
     /** What every run shares: the server, how long, the garbage thread, where files go. */
-    private record Setting(JackServer server, int seconds, int warmUp, AllocationLoad garbage, Path logDirectory) {
+    private record Setting(JackServer server, int seconds, int warmUp, AllocationLoad garbage, Path logDirectory, int warmDrives) {
     }
 
     private static boolean ringOnly(ActorRuntime runtime, HostAbi abi, Setting setting) throws InterruptedException {
@@ -236,6 +241,9 @@ public final class AudioPathProbe {
                 SineCheck check = new SineCheck(audio.ring(), FREQUENCY, rate);
                 AtomicBoolean playing = new AtomicBoolean(true);
                 AtomicLong underruns = new AtomicLong();
+                if (setting.warmDrives() > 0) {
+                    warmDrivePath(runtime, abi, probe, setting.warmDrives());
+                }
                 plain.activate();
                 probe.activate();
                 Thread reader = Thread.ofPlatform().name("ring-reader").start(() -> {
@@ -295,6 +303,42 @@ public final class AudioPathProbe {
                 return ok && s.driveFailures() == 0;
             }
         }
+    }
+
+    /**
+     * Before the clients are activated: real drives of a scratch lane from an ordinary C thread of the lanehost client
+     * (after the table's thread warm-up), while a Java thread sends its actor letters at about the rate the drives
+     * come, so C2 compiles the drive and turn path — a lane binding to a new thread, drives that run turns and drives
+     * that find nothing — from what real drives do, before JACK's process thread makes its first drive.
+     */
+    private static void warmDrivePath(ActorRuntime runtime, HostAbi abi, JackClient probe, int drives) {
+        ExecutionLane scratch = runtime.registerLane("audio-warm");
+        abi.exportLane(scratch);
+        AtomicLong handled = new AtomicLong();
+        ActorRef actor = runtime.spawnOnLane("audio-warm", "warm", () -> (context, message) -> handled.incrementAndGet());
+        AtomicBoolean sending = new AtomicBoolean(true);
+        AtomicLong sent = new AtomicLong();
+        Thread sender = Thread.ofPlatform().name("warm-sender").start(() -> {
+            while (sending.get()) {
+                actor.tell(sent.getAndIncrement());
+                LockSupport.parkNanos(WARM_PAUSE_NANOS); // pacing, not synchronisation
+            }
+        });
+        long start = System.nanoTime();
+        long turns;
+        try {
+            turns = probe.warmDrives("audio-warm", drives, WARM_PAUSE_NANOS);
+        } finally {
+            sending.set(false);
+            try {
+                sender.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        System.out.printf("drive path warmed before activation: %,d drives of lane 'audio-warm' from an ordinary C thread, %,d turns"
+                        + " (%,d letters sent), %.0f ms%n", drives, turns, sent.get(), (System.nanoTime() - start) / 1e6);
+        actor.kill();
     }
 
     /**
@@ -360,7 +404,7 @@ public final class AudioPathProbe {
      * jackd's late-cycle lines with the time they were read (within 20 ms of the event) into {@code late-cycles.txt},
      * to line up with the slow callbacks and the JVM's log.
      */
-    private static void writeLateCycles(JackLogWatch watch, Path directory) {
+    static void writeLateCycles(JackLogWatch watch, Path directory) {
         long jvmStart = System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(ManagementFactory.getRuntimeMXBean().getUptime());
         StringBuilder lines = new StringBuilder("# read at (System.nanoTime), JVM uptime ms (approx.), jackd's line\n");
         for (JackLogWatch.Line line : watch.linesContaining("was not finished")) {
@@ -428,7 +472,7 @@ public final class AudioPathProbe {
         return new Snapshot(System.nanoTime(), bytes, samples, plain.stats().callbacks(), probe.durations(), plain.durations());
     }
 
-    private static String durations(CallbackDurations last, CallbackDurations first) {
+    static String durations(CallbackDurations last, CallbackDurations first) {
         long[] counts = last.counts();
         long[] before = first.counts();
         for (int i = 0; i < counts.length; i++) {
@@ -437,11 +481,11 @@ public final class AudioPathProbe {
         return new CallbackDurations(counts, last.maxNanos()).summary();
     }
 
-    private static String gcNames() {
+    static String gcNames() {
         return ManagementFactory.getGarbageCollectorMXBeans().stream().map(GarbageCollectorMXBean::getName).toList().toString();
     }
 
-    private static String gcActivity() {
+    static String gcActivity() {
         List<String> parts = new ArrayList<>();
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             parts.add(String.format("%s %,d (%,d ms)", gc.getName(), gc.getCollectionCount(), gc.getCollectionTime()));
@@ -449,7 +493,7 @@ public final class AudioPathProbe {
         return String.join(", ", parts);
     }
 
-    private static String loadAverage() {
+    static String loadAverage() {
         try {
             return Files.readString(Path.of("/proc/loadavg")).strip();
         } catch (IOException e) {

@@ -23,7 +23,7 @@ import java.lang.invoke.MethodHandle;
  */
 public final class JackClient implements AutoCloseable {
     /** Must equal {@code LANEHOST_JACK_HOST_ABI_VERSION}. */
-    public static final int ABI_VERSION = 4;
+    public static final int ABI_VERSION = 5;
 
     private static final String[] HOST_ERRORS = {"BAD_CONFIG", "OUT_OF_MEMORY", "NO_SERVER", "JACK_FAILED", "BAD_RING"};
     private static final long STATS_SIZE = 136;
@@ -32,14 +32,15 @@ public final class JackClient implements AutoCloseable {
     /** The loaded library's entry points, or why there are none. */
     private record Library(String unavailable, MethodHandle ready, MethodHandle hostOpen, MethodHandle ringOpen, MethodHandle plainOpen,
                            MethodHandle activate, MethodHandle deactivate, MethodHandle stats, MethodHandle durations,
-                           MethodHandle close, MethodHandle samplesWritten, MethodHandle slowCallbacks) {
+                           MethodHandle close, MethodHandle samplesWritten, MethodHandle slowCallbacks, MethodHandle duplexOpen,
+                           MethodHandle sweepOpen, MethodHandle connect, MethodHandle warmDrives) {
         static Library load() {
             LoadedLibrary library;
             try {
                 library = NativeLibraryLoader.load(JackClient.class, "lanehost_jackhost", "lanehost_jack_host_abi_version", ABI_VERSION);
             } catch (NativeLibraryException e) {
                 return new Library("the JACK host library was not built or does not load (is libjack-jackd2-dev installed?): "
-                        + e.getMessage(), null, null, null, null, null, null, null, null, null, null, null);
+                        + e.getMessage(), null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
             }
             Linker linker = Linker.nativeLinker();
             return new Library(null,
@@ -60,7 +61,15 @@ public final class JackClient implements AutoCloseable {
                     linker.downcallHandle(library.lookup().findOrThrow("lanehost_jack_client_samples_written"),
                             FunctionDescriptor.of(JAVA_LONG, ADDRESS)),
                     linker.downcallHandle(library.lookup().findOrThrow("lanehost_jack_client_slow_callbacks"),
-                            FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, ADDRESS, JAVA_INT)));
+                            FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, ADDRESS, JAVA_INT)),
+                    linker.downcallHandle(library.lookup().findOrThrow("lanehost_jack_duplex_open"), FunctionDescriptor.of(JAVA_INT,
+                            ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS)),
+                    linker.downcallHandle(library.lookup().findOrThrow("lanehost_jack_sweep_open"), FunctionDescriptor.of(JAVA_INT,
+                            ADDRESS, ADDRESS, ADDRESS, JAVA_DOUBLE, JAVA_DOUBLE, JAVA_DOUBLE)),
+                    linker.downcallHandle(library.lookup().findOrThrow("lanehost_jack_client_connect"),
+                            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS)),
+                    linker.downcallHandle(library.lookup().findOrThrow("lanehost_jack_host_warm_drives"),
+                            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_LONG, ADDRESS)));
         }
 
         Library available() {
@@ -80,7 +89,8 @@ public final class JackClient implements AutoCloseable {
      * @param processThreadId  the kernel thread id of the latest process callback's thread
      * @param firstDriveFailure the first failed drive's lanehost status, 0 if none
      * @param shutDown         JACK shut the client down (server gone, or the client was kicked out)
-     * @param timingOverruns   the ring client: timing records dropped because the timing ring was full; else 0
+     * @param timingOverruns   the ring client: timing records dropped because the timing ring was full; the duplex
+     *                         client: periods of monitor frames dropped because the monitor ring was full; else 0
      */
     public record Stats(long callbacks, long xruns, long threadInits, long warmUpFailures, long drivesOk, long driveFailures,
                         long turns, long samplesWritten, long ringOverruns, long processThreads, long activations,
@@ -144,6 +154,74 @@ public final class JackClient implements AutoCloseable {
                     arena.allocateFrom(clientName), arena.allocateFrom(audioRing), arena.allocateFrom(timingRing), f0, f1,
                     sweepSeconds);
             return opened(status, out, "ring client '" + clientName + "' (rings '" + audioRing + "', '" + timingRing + "')");
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Opens (does not activate) the duplex client: each period its process callback writes the input port into
+     * {@code captureRing}, fills the output port from {@code playbackRing} (whole frames, then silence and one underrun
+     * in the ring's header) and appends the period's {@link DuplexMonitor} frames to {@code monitorRing}; rings only,
+     * never the JVM. The rings are looked up through {@code table}.
+     */
+    public static JackClient openDuplex(MemorySegment table, String serverName, String clientName, String captureRing,
+                                        String playbackRing, String monitorRing) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            int status = (int) LIBRARY.available().duplexOpen().invokeExact(out, table, arena.allocateFrom(serverName),
+                    arena.allocateFrom(clientName), arena.allocateFrom(captureRing), arena.allocateFrom(playbackRing),
+                    arena.allocateFrom(monitorRing));
+            return opened(status, out, "duplex client '" + clientName + "' (rings '" + captureRing + "', '" + playbackRing
+                    + "', '" + monitorRing + "')");
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Opens (does not activate) a C client that plays the sweep from {@code f0} to {@code f1} Hz into its output port. */
+    public static JackClient openSweep(String serverName, String clientName, double f0, double f1, double sweepSeconds) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            int status = (int) LIBRARY.available().sweepOpen().invokeExact(out, arena.allocateFrom(serverName),
+                    arena.allocateFrom(clientName), f0, f1, sweepSeconds);
+            return opened(status, out, "sweep client '" + clientName + "'");
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Connects this client's output port to {@code duplex}'s input port (both active). */
+    public void connectTo(JackClient duplex) {
+        try {
+            check((int) LIBRARY.connect().invokeExact(live(), duplex.live()), "jack_connect");
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Warms the lanehost client's drive path before {@link #activate()}: a new ordinary thread of the C client calls the
+     * table's thread warm-up, then drives {@code scratchLane} {@code drives} times with the client's turn bound, pausing
+     * {@code pauseNanos} after each (letters must reach the scratch lane's actor meanwhile, or the drives run no turns).
+     * Blocks until that thread is done.
+     *
+     * @return the turns the drives ran
+     */
+    public long warmDrives(String scratchLane, int drives, long pauseNanos) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment turns = arena.allocate(JAVA_LONG);
+            int status = (int) LIBRARY.warmDrives().invokeExact(live(), arena.allocateFrom(scratchLane), drives, pauseNanos, turns);
+            check(status, "warming the drive path on lane '" + scratchLane + "'");
+            return turns.get(JAVA_LONG, 0);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable e) {
