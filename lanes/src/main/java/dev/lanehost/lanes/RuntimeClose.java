@@ -164,7 +164,8 @@ final class RuntimeClose {
         return report;
     }
 
-    private static void awaitUninterruptibly(CountDownLatch latch) {
+    /** Waits for {@code latch}; an interrupt meanwhile does not end the wait, and is set again afterwards. */
+    static void awaitUninterruptibly(CountDownLatch latch) {
         boolean interrupted = false;
         while (true) {
             try {

@@ -190,18 +190,7 @@ final class WorkerPool {
         for (Worker worker : workers) {
             worker.start();
         }
-        boolean interrupted = false;
-        while (true) {
-            try {
-                placed.await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        RuntimeClose.awaitUninterruptibly(placed);
     }
 
     /** A worker, first thing on its thread: apply the affinity policy and record what it did. */

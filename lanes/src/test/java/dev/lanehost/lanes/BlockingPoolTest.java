@@ -27,7 +27,7 @@ class BlockingPoolTest {
             runtime.spawnBlocked("reader", () -> (context, message) -> {
                 blockedOn.set(Thread.currentThread().getName());
                 blocked.countDown();
-                await(release); // a socket read, say
+                Latches.await(release); // a socket read, say
             }).tell("read");
             assertTrue(blocked.await(PATIENCE_SECONDS, TimeUnit.SECONDS));
             CountDownLatch normalRan = new CountDownLatch(1);
@@ -96,7 +96,7 @@ class BlockingPoolTest {
             for (int i = 0; i < 2; i++) {
                 runtime.spawnBlocked("holder-" + i, () -> (context, message) -> {
                     twoBlocked.countDown();
-                    await(release);
+                    Latches.await(release);
                 }).tell("hold");
             }
             assertTrue(twoBlocked.await(PATIENCE_SECONDS, TimeUnit.SECONDS));
@@ -152,15 +152,5 @@ class BlockingPoolTest {
         }
         assertEquals(ResourceCounts.NONE, runtime.resources());
         assertEquals(0, runtime.metrics().blockingActors());
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            if (!latch.await(PATIENCE_SECONDS, TimeUnit.SECONDS)) {
-                throw new AssertionError("latch not released");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

@@ -44,7 +44,7 @@ class WorkerPoolTest {
                             }
                         });
                     }
-                    await(release); // holds this worker until every light actor has run
+                    Latches.await(release); // holds this worker until every light actor has run
                 }
 
                 @Override
@@ -82,7 +82,7 @@ class WorkerPoolTest {
                     }
                 });
                 holding.countDown();
-                await(release);
+                Latches.await(release);
             });
             ActorRef pinned = runtime.spawnPinned(0, "pinned", () -> (context, message) -> {
                 pinnedRanOn.set(Thread.currentThread().getName());
@@ -209,16 +209,6 @@ class WorkerPoolTest {
         runtime.close();
         for (Thread thread : started) {
             assertFalse(thread.isAlive(), thread.getName() + " ended with the runtime");
-        }
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            if (!latch.await(PATIENCE_SECONDS, TimeUnit.SECONDS)) {
-                throw new AssertionError("latch not released");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }
