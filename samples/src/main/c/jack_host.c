@@ -479,6 +479,8 @@ int32_t lanehost_jack_client_connect(const lanehost_jack_client *from, const lan
 
 typedef struct warm_drives {
     const lanehost_api *api;
+    /* The lane the process callback drives: driven once here, then released, so its actors' starts run here. */
+    uint64_t real_lane;
     const char *lane_name;
     uint32_t drives;
     int32_t max_turns;
@@ -500,6 +502,14 @@ static void *warm_drives_thread(void *argument) {
         if (warm->status == LANEHOST_OK) warm->turns += (uint64_t)counts.turns;
         if (warm->pause_nanos > 0) nanosleep(&pause, NULL);
     }
+    /* The real lane once, from this thread, then let go: the lane actors' starts (their factories and `started`,
+     * code never run before) run here instead of in JACK's first callback, which then only binds the lane anew. */
+    if (warm->status == LANEHOST_OK && warm->real_lane != 0) {
+        lanehost_drive_counts counts;
+        warm->status = warm->api->lane_drive(warm->real_lane, 0, &counts);
+        if (warm->status == LANEHOST_OK) warm->turns += (uint64_t)counts.turns;
+        if (warm->status == LANEHOST_OK) warm->status = warm->api->lane_release(warm->real_lane);
+    }
     return NULL;
 }
 
@@ -509,8 +519,8 @@ int32_t lanehost_jack_host_warm_drives(const lanehost_jack_client *client, const
         pause_nanos < 0) {
         return LANEHOST_JACK_HOST_BAD_CONFIG;
     }
-    warm_drives warm = {.api = client->api, .lane_name = scratch_lane, .drives = drives, .max_turns = client->max_turns,
-                        .pause_nanos = pause_nanos};
+    warm_drives warm = {.api = client->api, .real_lane = client->lane, .lane_name = scratch_lane, .drives = drives,
+                        .max_turns = client->max_turns, .pause_nanos = pause_nanos};
     pthread_t thread; /* default attributes: an ordinary SCHED_OTHER thread, not JACK's real-time one */
     if (pthread_create(&thread, NULL, warm_drives_thread, &warm) != 0) return LANEHOST_JACK_HOST_JACK_FAILED;
     pthread_join(thread, NULL);

@@ -134,8 +134,9 @@ LANEHOST_EXPORT int32_t lanehost_jack_client_connect(const lanehost_jack_client 
  * api->thread_warm_up(), then `drives` real drives of the lane `scratch_lane` with the client's turn bound, each
  * followed by a pause of pause_nanos, so the JIT has compiled the drive and turn path (binding a lane to a new thread
  * included) with what real drives do before JACK's process thread makes its first one. Something must send the
- * scratch lane's actor letters meanwhile for the drives to run turns. Waits for the thread; *turns_out (may be NULL)
- * gets the turns run. Returns LANEHOST_OK, the first failed drive's or lookup's lanehost_status, or
+ * scratch lane's actor letters meanwhile for the drives to run turns. Then it drives the client's own lane once (until
+ * quiet) and releases it, so that lane's actors start on this thread, not in JACK's first callback, which then only
+ * binds the lane anew. Waits for the thread; *turns_out (may be NULL) gets the turns run. Returns LANEHOST_OK, the first failed drive's or lookup's lanehost_status, or
  * LANEHOST_JACK_HOST_BAD_CONFIG (not a lanehost client) / LANEHOST_JACK_HOST_JACK_FAILED (no thread).
  */
 LANEHOST_EXPORT int32_t lanehost_jack_host_warm_drives(const lanehost_jack_client *client, const char *scratch_lane,
