@@ -123,7 +123,11 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
 
     void schedule() {
         if (claimSchedule()) {
-            (pool == null ? home : pool.queueFor(this)).offer(this, RunQueue.READY_BAND);
+            if (pool == null) {
+                home.offer(this, RunQueue.READY_BAND);
+            } else {
+                pool.scheduled(this);
+            }
         }
     }
 

@@ -77,6 +77,7 @@ final class ActorRegistry {
                 : cell.isScheduled() ? Snapshot.ActorState.READY
                 : Snapshot.ActorState.IDLE;
         return new Snapshot.ActorRow(cell.id, cell.name, cell.placement.toString(), state, depth, cell.context.turns(),
-                turnStarted == 0 ? 0 : Math.max(0, now - turnStarted), cell.context.clock.strikes());
+                turnStarted == 0 || turnStarted == TurnClock.UNSEEN ? 0 : Math.max(0, now - turnStarted),
+                cell.context.clock.strikes());
     }
 }

@@ -27,11 +27,11 @@ final class IdleReaper {
         this.cell = cell;
     }
 
-    /** A turn began at {@code started}: activity, unless it is the check itself. */
-    void turnStarted(Letter letter, long started) {
-        // With no check armed there is nothing to measure: arming starts the quiet from its own turn.
+    /** A turn begins: activity, unless it is the check itself. */
+    void turnStarted(Letter letter) {
+        // With no check armed there is nothing to measure (and no clock read): arming starts the quiet from its own turn.
         if (check != null && (!(letter instanceof Letter.TimerDue due) || due.timer != check)) {
-            lastActivityNanos = started;
+            lastActivityNanos = cell.runtime.nanoTime();
         }
     }
 

@@ -12,7 +12,14 @@ import java.lang.invoke.VarHandle;
  * <h2>Protocol</h2>
  * <ol>
  *   <li>At a turn's start the runner writes the pause word, a new generation with no flags ({@link BudgetLimits}),
- *       then the turn's start time; both release stores, so the turn path has no fence.</li>
+ *       then the turn's start; both release stores, so the turn path has no fence. The start is the clock's time,
+ *       except under the HOSTED watch, where the runner writes {@link #UNSEEN} and reads no clock: reading it
+ *       (a {@code clock_gettime}) was a fifth of a short turn's cost. The watch, the first time it sees the turn,
+ *       replaces {@code UNSEEN} by its own clock's time (CAS, so a turn that has already ended is left alone) and
+ *       judges the turn from there, as Go's sysmon judges a goroutine from the tick that first saw it: a turn is
+ *       never charged for time it did not run, and is charged at most one look of the watch late (the watch
+ *       looks every half fast budget while turns run, so a yield request comes between 1 and 1.5 fast budgets
+ *       into the turn).</li>
  *   <li>The budget clock reads the word, then the start (acquire: a start older than the word's turn is never
  *       read), and raises the flags the turn has earned by CAS on the word it read, so a flag never lands on a
  *       later turn, whose generation differs: {@code YIELD} at the fast budget, {@code STRIKE} at the slow
@@ -26,6 +33,8 @@ import java.lang.invoke.VarHandle;
  * </ol>
  */
 final class TurnClock {
+    /** The start of a running turn the HOSTED budget watch has not looked at yet: nothing measured it. */
+    static final long UNSEEN = Long.MIN_VALUE;
     private static final VarHandle STARTED;
     private static final VarHandle PAUSE;
 
@@ -43,9 +52,11 @@ final class TurnClock {
     private final BudgetLimits limits;
     /** SINGLE_THREAD: nothing raises flags mid-turn; the runner computes them when the turn returns. */
     private final boolean afterTurn;
+    /** HOSTED: the watch stamps a turn's start when it first sees it; the runner reads no clock. */
+    private final boolean watched;
     /** SINGLE_THREAD: the running turn is the actor's start. Runner only. */
     private boolean startTurn;
-    /** Runtime clock at the start of the running turn, 0 between turns. */
+    /** Runtime clock at the start of the running turn ({@link #UNSEEN} until the watch stamps it), 0 between turns. */
     @SuppressWarnings("unused")
     private long startedNanos;
     /** The running turn's flags (low bits) under its generation (high bits). */
@@ -60,23 +71,21 @@ final class TurnClock {
         this.cell = cell;
         this.limits = limits;
         this.afterTurn = cell.runtime.budgetClock == RuntimeContext.BudgetClock.AFTER_TURN;
+        this.watched = cell.runtime.budgetClock == RuntimeContext.BudgetClock.WATCH;
     }
 
     // ---------------------------------------------------------------- the runner
 
-    /** A turn begins (an actor's start if {@code start}). @return its start time */
-    long begin(boolean start) {
+    /** A turn begins (an actor's start if {@code start}). */
+    void begin(boolean start) {
         if (afterTurn) {
             startTurn = start; // nothing raises flags mid-turn here: the pause word stays as it is
-        } else {
-            PAUSE.setRelease(this, nextGeneration() | (start ? BudgetLimits.START : 0));
+            long now = cell.home.takeTurnEndClock(); // inside a drive: the last turn's end
+            STARTED.setRelease(this, now != 0 ? now : cell.runtime.nanoTime());
+            return;
         }
-        long now = afterTurn ? cell.home.takeTurnEndClock() : 0; // SINGLE_THREAD, inside a drive: the last turn's end
-        if (now == 0) {
-            now = cell.runtime.nanoTime();
-        }
-        STARTED.setRelease(this, now);
-        return now;
+        PAUSE.setRelease(this, nextGeneration() | (start ? BudgetLimits.START : 0));
+        STARTED.setRelease(this, watched ? UNSEEN : cell.runtime.nanoTime());
     }
 
     /** The teardown's {@code stopped} hook runs as a new generation without flags: the last turn's disruption must not throw in it. */
@@ -89,13 +98,14 @@ final class TurnClock {
      *
      * @return {@link RunQueue#SLOW_BAND} after a turn that was asked to yield, else {@link RunQueue#READY_BAND}
      */
-    int settle(long started) {
+    int settle() {
+        long started = (long) STARTED.get(this); // the runner's own store, or the watch's stamp (only read on the flags' path)
         long flags = afterTurn ? earnedByTheEnd(started) : word() & BudgetLimits.FLAGS;
         STARTED.setRelease(this, 0L);
         if ((flags & BudgetLimits.EARNED) == 0 && strikes == 0) {
             return RunQueue.READY_BAND; // the common turn: this much stays inlined in it
         }
-        return settleFlags(flags, started);
+        return settleFlags(flags, started == UNSEEN ? cell.runtime.nanoTime() : started);
     }
 
     /** SINGLE_THREAD: the clock read once per turn, at its end, which is also where the drive's next turn starts. */
@@ -159,7 +169,11 @@ final class TurnClock {
     long raise(long now) {
         long word = word();
         long started = (long) STARTED.getAcquire(this);
-        if (started == 0 || cell.isFrozen()) {
+        if (started == UNSEEN) {
+            // First sight of this turn: it began at or before now. A failed CAS means it has ended meanwhile.
+            started = STARTED.compareAndSet(this, UNSEEN, now) ? now : (long) STARTED.getAcquire(this);
+        }
+        if (started == 0 || started == UNSEEN || cell.isFrozen()) {
             return Long.MAX_VALUE;
         }
         long elapsed = now - started;
@@ -206,7 +220,10 @@ final class TurnClock {
         return strikes;
     }
 
-    /** The runtime clock when the running turn began, or 0 between turns. Any thread. */
+    /**
+     * The runtime clock when the running turn began, or 0 between turns. HOSTED: as the budget watch first saw it,
+     * and {@link #UNSEEN} for a turn it has not looked at yet. Any thread.
+     */
     long startedNanos() {
         return (long) STARTED.getAcquire(this);
     }

@@ -59,8 +59,8 @@ abstract class TurnRunner implements ActorContext {
         // Kept small, with the dispatch and the fault path in methods of their own, so the JIT inlines this whole
         // turn into the runner's loop: every byte here is on the path of every turn.
         turnThread = Thread.currentThread();
-        long started = clock.begin(letter instanceof Letter.Start);
-        idle.turnStarted(letter, started);
+        clock.begin(letter instanceof Letter.Start);
+        idle.turnStarted(letter);
         try {
             dispatch(letter);
         } catch (Throwable failure) {
@@ -71,7 +71,7 @@ abstract class TurnRunner implements ActorContext {
         if (hydrating && letter instanceof Letter.Start) {
             hydrating = false; // the fresh state has started, or its start faulted and retired the actor
         }
-        int band = clock.settle(started);
+        int band = clock.settle();
         TURNS.setRelease(this, (long) TURNS.get(this) + 1);
         return band;
     }
@@ -173,7 +173,7 @@ abstract class TurnRunner implements ActorContext {
         return (long) TURNS.getAcquire(this);
     }
 
-    /** The runtime clock when the running turn began, or 0 between turns. Any thread. */
+    /** The runtime clock when the running turn began, {@link TurnClock#UNSEEN}, or 0 between turns. Any thread. */
     long turnStartedNanos() {
         return clock.startedNanos();
     }

@@ -7,8 +7,25 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * One thread of the HOSTED {@link WorkerPool} and its two run queues: {@code shared}, the normal actors it
  * runs now (its own and any thief's to take), and {@code pinned}, the actors pinned to it for life (nobody
- * else's). It serves the two in turn, one turn each, then steals, then idles by its pool's
+ * else's). It serves the two in turn, one run each, then steals, then idles by its pool's
  * {@link IdleStrategy}.
+ *
+ * <h2>The next slot</h2>
+ * A normal actor that one of this worker's turns makes runnable (a send to an idle actor, a spawn) goes into
+ * the worker's {@code next} slot instead of a queue, and runs right after the run in progress; an actor already
+ * in the slot moves to the back of the shared queue. The slot is the worker's own field: no exchange, no count,
+ * no consumer lock, and the letter just written is still in this core's cache. It is filled only inside a run
+ * and emptied before the worker looks anywhere else, so it is empty whenever the worker steals, idles or
+ * parks. {@value #NEXT_RUNS} runs from the slot in a row, and the next one goes to the back of the shared
+ * queue instead, so two actors sending to each other cannot keep the queue waiting.
+ *
+ * <p>A run that goes on long must not strand the slot's actor, so the slot can be stolen, as Go's
+ * {@code runnext} can: the owner takes it back by CAS (its one atomic step), and a spinning thief takes it by
+ * CAS once it has seen the same actor there, with the owner still in the same run, {@value #STUCK_SIGHTINGS}
+ * times in a row (a few microseconds of its spin: a run of short turns ends well before, and the pair of
+ * actors stays on one core). A parked worker is not woken for a slot (that would cost a wake-up per message);
+ * the budget watch, which looks while turns run, wakes one for a slot it finds stuck
+ * ({@link WorkerPool#rescueStuckSlots()}).
  *
  * <h2>Park protocol</h2>
  * <ol>
@@ -20,10 +37,16 @@ import java.util.concurrent.locks.LockSupport;
  * </ol>
  */
 final class Worker extends Thread {
+    /** Runs from the {@code next} slot in a row before the shared queue is served again. */
+    static final int NEXT_RUNS = 16;
+    /** Sightings of the same actor in a victim's slot, the victim in the same run, before a thief takes it. */
+    static final int STUCK_SIGHTINGS = 64;
     private static final VarHandle TURNS;
     private static final VarHandle STEAL_ATTEMPTS;
     private static final VarHandle STEALS;
     private static final VarHandle WAKE_UPS;
+    private static final VarHandle NEXT;
+    private static final VarHandle RUNS;
 
     static {
         try {
@@ -32,6 +55,8 @@ final class Worker extends Thread {
             STEAL_ATTEMPTS = lookup.findVarHandle(Worker.class, "stealAttempts", long.class);
             STEALS = lookup.findVarHandle(Worker.class, "steals", long.class);
             WAKE_UPS = lookup.findVarHandle(Worker.class, "wakeUps", long.class);
+            NEXT = lookup.findVarHandle(Worker.class, "next", ActorCell.class);
+            RUNS = lookup.findVarHandle(Worker.class, "runs", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -45,6 +70,19 @@ final class Worker extends Thread {
     volatile boolean parked;
     /** Set while the worker spins or yields, idle: it steals by itself, so a sender need wake nobody. */
     volatile boolean spinning;
+    /** The actor to run after the run in progress (see the class comment). Written by this worker, or CAS'd away by a thief. */
+    @SuppressWarnings("unused")
+    private volatile ActorCell next;
+    /** Runs this worker has finished (opaque): a thief compares it across sightings of the slot. */
+    @SuppressWarnings("unused")
+    private volatile long runs;
+    /** The thief's memory of a victim's slot: the victim, the actor seen there, the victim's runs then, and how often. */
+    private Worker seenVictim;
+    private ActorCell seenCell;
+    private long seenRuns;
+    private int sightings;
+    /** Runs from {@code next} since this worker last polled a queue. */
+    private int nextRuns;
     /** Which queue this worker looks at first next time: they alternate, so neither starves the other. */
     private boolean pinnedFirst;
     /** Where the next steal starts looking, so thieves spread over victims. */
@@ -78,9 +116,15 @@ final class Worker extends Thread {
         int idleRounds = 0;
         long idleSince = 0;
         while (pool.isRunning()) {
-            ActorCell cell = pollOwn();
+            ActorCell cell = takeNext();
+            if (cell == null) {
+                cell = pollOwn();
+            }
             if (cell == null) {
                 cell = pool.steal(this);
+            }
+            if (cell == null && idleRounds > 0) {
+                cell = pool.stealNext(this);
             }
             if (cell != null) {
                 if (idleRounds > 0) {
@@ -89,6 +133,7 @@ final class Worker extends Thread {
                 }
                 int ran = cell.run(pool.turnsPerRun);
                 TURNS.setOpaque(this, (long) TURNS.get(this) + ran);
+                RUNS.setOpaque(this, (long) RUNS.get(this) + 1);
                 continue;
             }
             if (idleRounds == 0) {
@@ -115,6 +160,76 @@ final class Worker extends Thread {
                 budget.parked(parkedAt - idleSince, System.nanoTime() - parkedAt);
             }
         }
+        ActorCell left = takeNext();
+        if (left != null) {
+            shared.requeue(left, RunQueue.READY_BAND); // stopped mid-way: queued where the close can see it
+        }
+    }
+
+    /**
+     * A turn on this worker made {@code cell} runnable (it holds its scheduled flag and is homed on {@code shared}):
+     * it runs next. An actor the slot held already goes to the back of the shared queue. This worker only.
+     */
+    void runNext(ActorCell cell) {
+        // Only this worker stores an actor here, so a slot read empty stays empty until the store below.
+        ActorCell displaced = (ActorCell) NEXT.getAcquire(this);
+        if (displaced != null && NEXT.compareAndSet(this, displaced, cell)) {
+            shared.offer(displaced, RunQueue.READY_BAND);
+        } else {
+            NEXT.setRelease(this, cell); // empty, or a thief has just taken what was there
+        }
+    }
+
+    /** The slot's actor, unless it has had its runs in a row: then it goes behind the shared queue's. This worker only. */
+    ActorCell takeNext() {
+        ActorCell cell = (ActorCell) NEXT.getAcquire(this);
+        if (cell == null || !NEXT.compareAndSet(this, cell, null)) {
+            nextRuns = 0;
+            return null; // empty, or a thief took it
+        }
+        if (++nextRuns <= NEXT_RUNS) {
+            return cell;
+        }
+        nextRuns = 0;
+        shared.offer(cell, RunQueue.READY_BAND);
+        return null;
+    }
+
+    /**
+     * A thief (this worker, idle) looks at {@code victim}'s slot: it takes the actor there once it has seen it
+     * {@link #STUCK_SIGHTINGS} times in a row with the victim in the same run. The actor is homed on this worker.
+     *
+     * @return the actor to run now, or null
+     */
+    ActorCell stealNextOf(Worker victim) {
+        ActorCell cell = (ActorCell) NEXT.getAcquire(victim);
+        if (cell == null) {
+            return null;
+        }
+        long victimRuns = (long) RUNS.getOpaque(victim);
+        if (victim != seenVictim || cell != seenCell || victimRuns != seenRuns) {
+            seenVictim = victim;
+            seenCell = cell;
+            seenRuns = victimRuns;
+            sightings = 1;
+            return null;
+        }
+        if (++sightings < STUCK_SIGHTINGS || !NEXT.compareAndSet(victim, cell, null)) {
+            return null;
+        }
+        seenCell = null;
+        cell.home = shared; // the slot held it, so nobody else holds it now
+        return cell;
+    }
+
+    /** The actor in this worker's slot now, or null. Any thread (racy). */
+    ActorCell nextInSlot() {
+        return (ActorCell) NEXT.getAcquire(this);
+    }
+
+    /** Runs finished so far. Any thread. */
+    long runs() {
+        return (long) RUNS.getOpaque(this);
     }
 
     /** One of the two own queues, the other first next time; the shared one under its consumer lock. */

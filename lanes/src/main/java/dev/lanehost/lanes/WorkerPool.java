@@ -22,9 +22,10 @@ import java.util.function.Supplier;
  * <h2>Where a normal actor runs</h2>
  * <ol>
  *   <li>A normal actor is queued on one worker's shared queue at a time, and its {@code home} names that
- *       queue. A spawn from a worker, or a send from a worker that makes the actor runnable, queues it on
- *       that worker (what a turn sends tends to run where its sender's data is hot); from any other thread it
- *       goes to its home, and a spawn from outside to the next worker in turn.</li>
+ *       queue. A spawn from a worker, or a send from a worker that makes the actor runnable, makes that worker
+ *       its home and its next actor to run ({@link Worker#runNext}: what a turn sends runs where its sender's
+ *       data is hot, as Go's {@code runnext} and Tokio's LIFO slot do); from any other thread it is queued on
+ *       its home, and a spawn from outside on the next worker in turn.</li>
  *   <li>An idle worker steals: it takes the next actor of another worker's shared queue (under that queue's
  *       consumer lock, which the owner takes for each poll too) and makes its own shared queue the actor's
  *       home. Pinned and lane actors are never in a shared queue, so they are never stolen.</li>
@@ -53,6 +54,9 @@ final class WorkerPool {
     /** Workers announced as parking. */
     private final AtomicInteger parkedWorkers = new AtomicInteger();
     private final AtomicInteger nextSpawn = new AtomicInteger();
+    /** {@link #rescueStuckSlots()}'s memory of each worker's slot and runs at its last look. Timer thread only. */
+    private final ActorCell[] slotSeen;
+    private final long[] slotRunsSeen;
     private volatile boolean running = true;
 
     /** Places each worker on its own thread at its start: the affinity policy, or a placement's CPUs. */
@@ -77,6 +81,8 @@ final class WorkerPool {
         this.priorities = priorities;
         this.placed = new CountDownLatch(size);
         this.workers = new Worker[size];
+        this.slotSeen = new ActorCell[size];
+        this.slotRunsSeen = new long[size];
         for (int index = 0; index < size; index++) {
             workers[index] = new Worker(this, index, names.apply(index));
         }
@@ -106,15 +112,18 @@ final class WorkerPool {
     }
 
     /**
-     * The queue a normal actor that just became runnable goes to (rule 1): the current worker's, which
-     * becomes its home, or its home. Only the caller that won the actor's scheduled flag calls this.
+     * A normal actor has just become runnable (rule 1); only the caller that won its scheduled flag calls this. On a
+     * worker it runs next there ({@link Worker#runNext}) and that worker's shared queue becomes its home; from any
+     * other thread it is queued on its home.
      */
-    RunQueue queueFor(ActorCell cell) {
+    void scheduled(ActorCell cell) {
         Worker current = currentWorker();
-        if (current != null) {
+        if (current == null) {
+            cell.home.offer(cell, RunQueue.READY_BAND);
+        } else {
             cell.home = current.shared;
+            current.runNext(cell);
         }
-        return cell.home;
     }
 
     /** The worker running on the calling thread, or null. */
@@ -145,6 +154,46 @@ final class WorkerPool {
             }
         }
         return null;
+    }
+
+    /**
+     * Rule 2 for a slot: an idle worker that finds no queued actor to steal takes one that has waited in another
+     * worker's {@code next} slot while that worker stayed in one run ({@link Worker#stealNextOf}), or null.
+     */
+    ActorCell stealNext(Worker thief) {
+        for (Worker victim : workers) {
+            if (victim == thief) {
+                continue;
+            }
+            ActorCell cell = thief.stealNextOf(victim);
+            if (cell != null) {
+                thief.stealAttempted(true);
+                RuntimeEvents.steal(thief, victim, cell);
+                return cell;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The budget watch's look at the slots (timer thread): a worker whose slot has held the same actor since the
+     * last look while it stayed in one run has a stuck slot, and a parked worker is woken to steal it, unless one
+     * is spinning already. Reads only words written when a run ends or a slot changes.
+     */
+    void rescueStuckSlots() {
+        if (workers.length < 2) {
+            return;
+        }
+        for (int i = 0; i < workers.length; i++) {
+            Worker worker = workers[i];
+            ActorCell cell = worker.nextInSlot();
+            long runs = worker.runs();
+            if (cell != null && cell == slotSeen[i] && runs == slotRunsSeen[i]) {
+                offeredToBusyWorker(worker);
+            }
+            slotSeen[i] = cell;
+            slotRunsSeen[i] = runs;
+        }
     }
 
     /** True if any worker's shared queue holds an actor: a worker about to park steals instead. */

@@ -22,8 +22,11 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Ping-pong with {@value #PAIRS} messages in flight: {@value #PAIRS} pairs of actors, one ball per pair, each
- * ball bounced {@value #ROUND_TRIPS} times per batch. The score counts round trips (two messages each).
+ * Ping-pong with {@value #BALLS} messages in flight, each ball bounced {@value #ROUND_TRIPS} times per batch, in
+ * two shapes ({@code pairs}): {@value #BALLS} pairs of actors with one ball each (an actor's mailbox rarely holds
+ * more than one letter: every message is a scheduling), and one pair with all {@value #BALLS} balls (the two
+ * actors' mailboxes stay full, and with more than one thread every message crosses between them). The score counts
+ * round trips (two messages each).
  *
  * <p>The benchmark thread only serves the balls and waits: every other send is actor to actor.
  */
@@ -34,19 +37,27 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"})
 @State(Scope.Benchmark)
 public class PingPongBenchmark {
-    static final int PAIRS = 64;
+    /** Balls in flight in every shape. */
+    static final int BALLS = 64;
     /** Enough that serving the balls is noise beside the bouncing (64 sends against 128,000). */
     static final int ROUND_TRIPS = 1_000;
 
     @Param({"lanehost", "pekkoDefault", "pekkoTuned"})
     public String contender;
 
+    /** How many ping/pong pairs share the {@value #BALLS} balls: 64 (one ball each) or 1 (all on one pair). */
+    @Param({"64", "1"})
+    public int pairs;
+
     private ActorScenario scenario;
 
     @Setup(Level.Trial)
     public void setUp() {
         Contender chosen = Contender.named(contender);
-        scenario = chosen.isPekko() ? new OnPekko(chosen) : new OnLanehost();
+        if (pairs < 1 || BALLS % pairs != 0) {
+            throw new IllegalArgumentException("pairs must divide " + BALLS + ": " + pairs);
+        }
+        scenario = chosen.isPekko() ? new OnPekko(chosen, pairs) : new OnLanehost(pairs);
     }
 
     @TearDown(Level.Trial)
@@ -55,7 +66,7 @@ public class PingPongBenchmark {
     }
 
     @Benchmark
-    @OperationsPerInvocation(PAIRS * ROUND_TRIPS)
+    @OperationsPerInvocation(BALLS * ROUND_TRIPS)
     public void roundTrips() throws InterruptedException {
         scenario.runBatch();
     }
@@ -86,11 +97,13 @@ public class PingPongBenchmark {
 
     static final class OnLanehost implements ActorScenario {
         private final ActorRuntime runtime = Contender.startLanehost();
-        private final ActorRef[] pings = new ActorRef[PAIRS];
-        private final ActorRef[] pongs = new ActorRef[PAIRS];
+        private final ActorRef[] pings;
+        private final ActorRef[] pongs;
 
-        OnLanehost() {
-            for (int i = 0; i < PAIRS; i++) {
+        OnLanehost(int pairs) {
+            pings = new ActorRef[pairs];
+            pongs = new ActorRef[pairs];
+            for (int i = 0; i < pairs; i++) {
                 pings[i] = runtime.spawn("ping", () -> (context, message) -> {
                     Ball ball = (Ball) message;
                     if (ball.returned()) {
@@ -103,8 +116,9 @@ public class PingPongBenchmark {
 
         @Override
         public void runBatch() throws InterruptedException {
-            Batch batch = new Batch(PAIRS, "ping-pong on lanehost");
-            for (int i = 0; i < PAIRS; i++) {
+            Batch batch = new Batch(BALLS, "ping-pong on lanehost");
+            for (int ball = 0; ball < BALLS; ball++) {
+                int i = ball % pings.length;
                 pongs[i].tell(new Ball(batch, pings[i], pongs[i]));
             }
             batch.await();
@@ -118,12 +132,14 @@ public class PingPongBenchmark {
 
     static final class OnPekko implements ActorScenario {
         private final ActorSystem system;
-        private final org.apache.pekko.actor.ActorRef[] pings = new org.apache.pekko.actor.ActorRef[PAIRS];
-        private final org.apache.pekko.actor.ActorRef[] pongs = new org.apache.pekko.actor.ActorRef[PAIRS];
+        private final org.apache.pekko.actor.ActorRef[] pings;
+        private final org.apache.pekko.actor.ActorRef[] pongs;
 
-        OnPekko(Contender contender) {
+        OnPekko(Contender contender, int pairs) {
             system = contender.startPekko("pingpong");
-            for (int i = 0; i < PAIRS; i++) {
+            pings = new org.apache.pekko.actor.ActorRef[pairs];
+            pongs = new org.apache.pekko.actor.ActorRef[pairs];
+            for (int i = 0; i < pairs; i++) {
                 pings[i] = system.actorOf(Props.create(Ping.class, Ping::new));
                 pongs[i] = system.actorOf(Props.create(Pong.class, Pong::new));
             }
@@ -131,8 +147,9 @@ public class PingPongBenchmark {
 
         @Override
         public void runBatch() throws InterruptedException {
-            Batch batch = new Batch(PAIRS, "ping-pong on Pekko");
-            for (int i = 0; i < PAIRS; i++) {
+            Batch batch = new Batch(BALLS, "ping-pong on Pekko");
+            for (int ball = 0; ball < BALLS; ball++) {
+                int i = ball % pings.length;
                 pongs[i].tell(new Ball(batch, pings[i], pongs[i]), org.apache.pekko.actor.ActorRef.noSender());
             }
             batch.await();
