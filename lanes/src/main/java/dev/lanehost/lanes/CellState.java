@@ -33,9 +33,14 @@ abstract class CellState extends MpscNode {
     /** Null while the actor lives; set once, by the first halt. */
     volatile ExitReason exitReason;
 
-    /** 0→1: the winner queues the cell. */
+    /**
+     * 0→1: the winner queues the cell. A plain look first: senders to a busy actor find it scheduled and skip the
+     * CAS, so they do not take its line from the runner. The look is volatile, and follows the caller's volatile
+     * offer, which is what the protocol's re-check pairs with; a sender that sees 1 leaves its letter to the
+     * runner, whose store of 0 comes before its re-check of the mailbox.
+     */
     final boolean claimSchedule() {
-        return SCHEDULED.compareAndSet(this, 0, 1);
+        return scheduled == 0 && SCHEDULED.compareAndSet(this, 0, 1);
     }
 
     /** A volatile store of 0, which the protocols follow with a re-check. */

@@ -32,7 +32,8 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>Out of idle rounds, the worker announces {@code parked} (volatile), then looks once more at its own
  *       queues and every worker's shared queue, and parks only if all are empty.</li>
  *   <li>A sender offers first, then reads {@code parked} of the worker whose queue it offered to and
- *       unparks it if set (or, if that worker is busy, wakes a parked one to steal). Both sides write then
+ *       wakes it if set (or, if that worker is busy, wakes a parked one to steal); waking claims the wake-up by
+ *       CAS on {@code parked}, so a burst of sends makes one unpark call, not one each. Both sides write then
  *       read volatiles, so one of them sees the other: no wake-up is lost.</li>
  * </ol>
  */
@@ -47,6 +48,7 @@ final class Worker extends Thread {
     private static final VarHandle WAKE_UPS;
     private static final VarHandle NEXT;
     private static final VarHandle RUNS;
+    private static final VarHandle PARKED;
 
     static {
         try {
@@ -57,6 +59,7 @@ final class Worker extends Thread {
             WAKE_UPS = lookup.findVarHandle(Worker.class, "wakeUps", long.class);
             NEXT = lookup.findVarHandle(Worker.class, "next", ActorCell.class);
             RUNS = lookup.findVarHandle(Worker.class, "runs", long.class);
+            PARKED = lookup.findVarHandle(Worker.class, "parked", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -273,11 +276,25 @@ final class Worker extends Thread {
     /** After an offer to one of this worker's queues (park protocol, step 2). Any thread. */
     private void offered() {
         if (parked) {
-            WAKE_UPS.setOpaque(this, (long) WAKE_UPS.get(this) + 1); // racy between senders: a metric, not a count
-            LockSupport.unpark(this);
+            wake(); // false: another sender is waking it already
         } else {
             pool.offeredToBusyWorker(this);
         }
+    }
+
+    /**
+     * Wakes this parked worker, unless another thread has claimed its wake-up already: the claim lowers
+     * {@code parked}, so of many senders that saw it set, one makes the unpark call. Any thread.
+     *
+     * @return true if this call woke it
+     */
+    boolean wake() {
+        if (!PARKED.compareAndSet(this, true, false)) {
+            return false;
+        }
+        WAKE_UPS.setOpaque(this, (long) WAKE_UPS.get(this) + 1); // racy between wakers: a metric, not a count
+        LockSupport.unpark(this);
+        return true;
     }
 
     /** The next worker to try to steal from, rotating. */

@@ -224,7 +224,7 @@ final class WorkerPool {
             }
         }
         if (parked != null) {
-            LockSupport.unpark(parked);
+            parked.wake(); // false: another thread is waking it already
         }
     }
 
