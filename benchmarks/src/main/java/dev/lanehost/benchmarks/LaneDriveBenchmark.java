@@ -45,7 +45,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *       reported per turn;</li>
  *   <li>{@code emptyDriveJna}: the same drive through a JNA callback with {@code detach=false} — what users do today;</li>
  *   <li>{@code laneTurns}: one actor on a lane sending itself the next message; each upcall drives
- *       {@link #TURNS_PER_DRIVE} turns. Reported per turn (target ≥ 10 M turns/s, i.e. ≤ 100 ns/turn).</li>
+ *       {@link #TURNS_PER_DRIVE} turns. Reported per turn (target ≥ 10 M turns/s, i.e. ≤ 100 ns/turn). SINGLE_THREAD,
+ *       whose budget the runner settles after each turn from a clock read;</li>
+ *   <li>{@code hostedLaneTurns}: the same on a lane of a HOSTED runtime, whose budget watch runs on the timer
+ *       thread: the turn reads no clock.</li>
  * </ul>
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -63,6 +66,7 @@ public class LaneDriveBenchmark {
     private static volatile ExecutionLane ffmLane;
     private static volatile ExecutionLane jnaLane;
     private static volatile ExecutionLane turnsLane;
+    private static volatile ExecutionLane hostedTurnsLane;
 
     /** JNA's view of {@code int32_t fn(int64_t)}. */
     public interface DriveCallback extends Callback {
@@ -75,6 +79,8 @@ public class LaneDriveBenchmark {
     private TestHost.Caller drive;
     private TestHost.Caller jna;
     private TestHost.Caller turns;
+    private ActorRuntime hostedRuntime;
+    private TestHost.Caller hostedTurns;
     private HostAbi abi;
     private TestHost.HostThread tableHost;
     private TestHost.HostThread rawTableHost;
@@ -106,6 +112,14 @@ public class LaneDriveBenchmark {
         }
     }
 
+    static int driveHostedTurns(long maxTurns) {
+        try {
+            return hostedTurnsLane.drive((int) maxTurns).turns();
+        } catch (Throwable e) {
+            return -1;
+        }
+    }
+
     @Setup(Level.Trial)
     public void setUp() throws ReflectiveOperationException {
         runtime = ActorRuntime.create(Profile.SINGLE_THREAD);
@@ -113,6 +127,9 @@ public class LaneDriveBenchmark {
         jnaLane = runtime.registerLane("jna");
         turnsLane = runtime.registerLane("turns");
         runtime.spawnOnLane("turns", "self-sender", () -> (context, message) -> context.self().tell(message)).tell("go");
+        hostedRuntime = ActorRuntime.create(Profile.HOSTED);
+        hostedTurnsLane = hostedRuntime.registerLane("turns");
+        hostedRuntime.spawnOnLane("turns", "self-sender", () -> (context, message) -> context.self().tell(message)).tell("go");
 
         abi = HostAbi.open(runtime);
         tableLane = abi.exportLane(runtime.registerLane("table"));
@@ -137,6 +154,7 @@ public class LaneDriveBenchmark {
         raw = TestHost.startCaller(stub("empty"), 0);
         drive = TestHost.startCaller(stub("driveFfm"), 0);
         turns = TestHost.startCaller(stub("driveTurns"), TURNS_PER_DRIVE);
+        hostedTurns = TestHost.startCaller(stub("driveHostedTurns"), TURNS_PER_DRIVE);
 
         jnaCallback = argument -> {
             try {
@@ -161,6 +179,8 @@ public class LaneDriveBenchmark {
         drive.close();
         jna.close();
         turns.close();
+        hostedTurns.close();
+        hostedRuntime.close();
         tableHost.close();
         rawTableHost.close();
         abi.close();
@@ -208,5 +228,11 @@ public class LaneDriveBenchmark {
     @OperationsPerInvocation(TURN_DRIVES * TURNS_PER_DRIVE)
     public long laneTurns() {
         return turns.run(TURN_DRIVES);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(TURN_DRIVES * TURNS_PER_DRIVE)
+    public long hostedLaneTurns() {
+        return hostedTurns.run(TURN_DRIVES);
     }
 }

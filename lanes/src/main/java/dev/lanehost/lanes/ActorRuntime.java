@@ -50,7 +50,8 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
             case HOSTED -> RuntimeContext.BudgetClock.WATCH;
             case SIMULATED -> RuntimeContext.BudgetClock.VIRTUAL;
             case SINGLE_THREAD -> RuntimeContext.BudgetClock.AFTER_TURN;
-        }, new BudgetLimits(builder.turnBudget), builder.mailboxCapacity, builder.laneCapacity, builder.idleTimeout.toNanos());
+        }, new BudgetLimits(builder.turnBudget), builder.mailboxCapacity, builder.laneCapacity, builder.idleTimeout.toNanos(),
+                profile == Profile.SIMULATED ? 1 : builder.turnsPerRun);
         this.warmUp = new ThreadWarmUp(context);
         this.laneStallThresholdNanos = builder.laneStallThreshold.toNanos();
         this.shutdown = new RuntimeClose(builder.laneCloseGrace.toNanos(), actors);

@@ -156,7 +156,9 @@ public final class ExecutionLane extends LaneCounters {
                     continue;
                 }
                 spurious = 0;
-                ran += cell.runOnce();
+                // Up to turnsPerRun turns of this actor (within the drive's bound) before it goes behind the others.
+                int turns = runtime.laneTurnsPerRun;
+                ran += cell.run(maxTurns == 0 ? turns : Math.min(turns, maxTurns - ran));
             }
         } catch (Throwable unexpected) {
             RuntimeLog.internalError("drive of lane " + name, unexpected);

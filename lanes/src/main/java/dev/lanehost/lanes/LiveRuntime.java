@@ -13,8 +13,8 @@ final class LiveRuntime extends RuntimeContext {
     private final ActorRuntime runtime;
 
     LiveRuntime(ActorRuntime runtime, BudgetClock budgetClock, BudgetLimits defaultBudget, long mailboxCapacity,
-                long laneCapacity, long idleNanos) {
-        super(budgetClock, defaultBudget, mailboxCapacity, laneCapacity, idleNanos);
+                long laneCapacity, long idleNanos, int laneTurnsPerRun) {
+        super(budgetClock, defaultBudget, mailboxCapacity, laneCapacity, idleNanos, laneTurnsPerRun);
         this.runtime = runtime;
     }
 

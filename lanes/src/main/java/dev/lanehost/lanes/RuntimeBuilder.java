@@ -137,10 +137,11 @@ public final class RuntimeBuilder {
     }
 
     /**
-     * HOSTED: how many turns of one actor (one letter each) a worker runs before it moves on to the next ready
-     * actor (default 16): it stops earlier when the mailbox is empty or a turn was asked to yield. 1 gives every
-     * ready actor a turn in strict rotation; more saves a run-queue round trip per letter of a busy actor. Lanes
-     * always run one turn per actor ({@link ExecutionLane#drive} bounds turns itself).
+     * How many turns of one actor (one letter each) a HOSTED worker, or a lane's drive, runs before it moves on to
+     * the next ready actor (default 16): it stops earlier when the mailbox is empty or a turn was asked to yield,
+     * and a drive never runs more turns than its {@code maxTurns}. 1 gives every ready actor a turn in strict
+     * rotation; more saves a run-queue round trip per letter of a busy actor. SIMULATED runs one turn per pick
+     * (its seed decides every turn).
      *
      * @throws IllegalArgumentException if {@code turns} is not positive
      */

@@ -38,13 +38,17 @@ abstract class RuntimeContext {
     final long laneCapacity;
     /** The runtime's idle timeout for actors that set none; 0 = off. */
     final long idleNanos;
+    /** Turns of one actor a lane's drive runs per trip through the lane's queue (1 in SIMULATED: seeded picks decide). */
+    final int laneTurnsPerRun;
     /** Messages and tasks refused for a full mailbox or lane, runtime-wide. */
     final LongAdder refusedLetters = new LongAdder();
     /** Actors torn down, by the kind of their exit reason. */
     final HaltCounts halts = new HaltCounts();
 
-    RuntimeContext(BudgetClock budgetClock, BudgetLimits defaultBudget, long mailboxCapacity, long laneCapacity, long idleNanos) {
+    RuntimeContext(BudgetClock budgetClock, BudgetLimits defaultBudget, long mailboxCapacity, long laneCapacity, long idleNanos,
+                   int laneTurnsPerRun) {
         this.idleNanos = idleNanos;
+        this.laneTurnsPerRun = laneTurnsPerRun;
         this.budgetClock = budgetClock;
         this.defaultBudget = defaultBudget;
         this.mailboxCapacity = mailboxCapacity;

@@ -148,6 +148,31 @@ class LaneTest {
     }
 
     @Test
+    void aDriveRunsUpToTurnsPerRunTurnsOfOneActorBeforeTheNext() throws Exception {
+        assertEquals(List.of("a0", "a1", "b0", "b1", "a2", "b2"), laneOrder(2));
+        assertEquals(List.of("a0", "b0", "a1", "b1", "a2", "b2"), laneOrder(1));
+    }
+
+    /** The order in which a drive runs three letters each of two lane actors, queued one actor after the other. */
+    private List<String> laneOrder(int turnsPerRun) throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.SINGLE_THREAD).turnsPerRun(turnsPerRun).build()) {
+            ExecutionLane lane = runtime.registerLane("order");
+            List<String> order = new ArrayList<>();
+            ActorRef a = runtime.spawnOnLane("order", "a", () -> (c, m) -> order.add((String) m));
+            ActorRef b = runtime.spawnOnLane("order", "b", () -> (c, m) -> order.add((String) m));
+            assertEquals(2, onHost(() -> lane.drive(0)).turns(), "both started");
+            for (int i = 0; i < 3; i++) {
+                a.tell("a" + i);
+            }
+            for (int i = 0; i < 3; i++) {
+                b.tell("b" + i);
+            }
+            assertEquals(6, onHost(() -> lane.drive(0)).turns());
+            return order;
+        }
+    }
+
+    @Test
     void aLaneCountsItsLetterBacklogAndADriveReportsTheLettersLeft() throws Exception {
         try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
             ExecutionLane lane = runtime.registerLane("audio");
@@ -163,8 +188,9 @@ class LaneTest {
             assertEquals(new DriveResult(DriveStatus.OK, 3, 5), some, "remaining counts letters, not actors");
             assertEquals(5, lane.queuedLetters());
             assertEquals(5, runtime.snapshot().lanes().get(0).queuedLetters());
+            // A drive runs up to turnsPerRun turns of one actor: those three were first's start and two messages.
             assertTrue(first.kill(), "a halt drops the letters left, and the count follows");
-            assertEquals(new DriveResult(DriveStatus.OK, 1, 0), onHost(() -> lane.drive(0)));
+            assertEquals(new DriveResult(DriveStatus.OK, 2, 0), onHost(() -> lane.drive(0)), "second's start and its message");
             assertEquals(0, lane.queuedLetters());
         }
     }
