@@ -115,7 +115,7 @@ public final class CallGate implements AutoCloseable {
             } catch (PlainValueException e) {
                 return counted(CallResult.failure(CallStatus.of(e.failure()), "arguments: " + e.getMessage()));
             }
-            return counted(toResult(callPlain(plainArgs, saturatedNanos(timeout))));
+            return counted(toResult(callPlain(plainArgs, saturatedNanos(timeout), false)));
         } catch (Throwable unexpected) {
             return counted(internalError("call", unexpected));
         }
@@ -140,7 +140,7 @@ public final class CallGate implements AutoCloseable {
             } catch (PlainValueException e) {
                 return counted(CallResult.failure(CallStatus.of(e.failure()), "arguments: " + e.getMessage()));
             }
-            return counted(toResult(callOnLanePlain(lane, plainArgs, maxTurns)));
+            return counted(toResult(callOnLanePlain(lane, plainArgs, maxTurns, false)));
         } catch (Throwable unexpected) {
             return counted(internalError("callOnLane", unexpected));
         }
@@ -160,7 +160,7 @@ public final class CallGate implements AutoCloseable {
             if (timeoutNanos < 0) {
                 return countedEncoded(CallStatus.INVALID_ARGUMENT, null, "the timeout must be zero or positive, got " + timeoutNanos);
             }
-            return countedEncoded(callPlain(decodeArgs(cborArgs), timeoutNanos));
+            return countedEncoded(callPlain(decodeArgs(cborArgs), timeoutNanos, true));
         } catch (PlainValueException e) {
             return countedEncoded(CallStatus.of(e.failure()), null, "arguments: " + e.getMessage());
         } catch (Throwable unexpected) {
@@ -176,7 +176,7 @@ public final class CallGate implements AutoCloseable {
                 return countedEncoded(CallStatus.INVALID_ARGUMENT, null,
                         lane == null ? "no lane given" : "maxTurns must be >= 0, got " + maxTurns);
             }
-            return countedEncoded(callOnLanePlain(lane, decodeArgs(cborArgs), maxTurns));
+            return countedEncoded(callOnLanePlain(lane, decodeArgs(cborArgs), maxTurns, true));
         } catch (PlainValueException e) {
             return countedEncoded(CallStatus.of(e.failure()), null, "arguments: " + e.getMessage());
         } catch (Throwable unexpected) {
@@ -201,13 +201,13 @@ public final class CallGate implements AutoCloseable {
     // ---------------------------------------------------------------- shared by the Java and CBOR entries
 
     /** Queues a call with already-plain arguments and waits for it. */
-    GateCall.Outcome callPlain(Object plainArgs, long timeoutNanos) {
+    GateCall.Outcome callPlain(Object plainArgs, long timeoutNanos, boolean encodedResult) {
         if (actor.isPlacementThread()) {
             return new GateCall.Outcome(CallStatus.WRONG_THREAD, null,
                     "the blocking call entry was used on the thread that runs actor " + actor.name()
                             + "'s turns: it would wait on itself (a host callback on a lane thread uses callOnLane)");
         }
-        GateCall call = new GateCall(this, plainArgs, false);
+        GateCall call = new GateCall(this, plainArgs, false, encodedResult);
         GateCall.Outcome refused = admit(call);
         if (refused != null) {
             return refused;
@@ -215,7 +215,7 @@ public final class CallGate implements AutoCloseable {
         return call.await(timeoutNanos);
     }
 
-    GateCall.Outcome callOnLanePlain(ExecutionLane lane, Object plainArgs, int maxTurns) {
+    GateCall.Outcome callOnLanePlain(ExecutionLane lane, Object plainArgs, int maxTurns, boolean encodedResult) {
         if (!(actor.placement() instanceof Placement.Lane onLane) || !onLane.name().equals(lane.name())) {
             return new GateCall.Outcome(CallStatus.INVALID_ARGUMENT, null, "actor " + actor.name() + " is placed "
                     + actor.placement() + ", not on lane " + lane.name());
@@ -236,7 +236,7 @@ public final class CallGate implements AutoCloseable {
                         + "'s thread (" + (bound == null ? "none" : bound.getName()) + ")");
             }
         }
-        GateCall call = new GateCall(this, plainArgs, true);
+        GateCall call = new GateCall(this, plainArgs, true, encodedResult);
         GateCall.Outcome refused = admit(call);
         if (refused != null) {
             return refused;
@@ -406,17 +406,12 @@ public final class CallGate implements AutoCloseable {
         if (outcome.status() != CallStatus.OK) {
             return CallResult.failure(outcome.status(), outcome.detail());
         }
-        try {
-            return new CallResult(CallStatus.OK, CODEC.decode(outcome.result(), 0, outcome.result().length), "");
-        } catch (PlainValueException e) {
-            return CallResult.failure(CallStatus.of(e.failure()), "result: " + e.getMessage()); // cannot happen for our own encoding
-        }
+        return new CallResult(CallStatus.OK, outcome.plain(), "");
     }
 
     /** A plain copy of a Java caller's arguments: validated and never shared with the actor. */
     private static Object copyOf(Object args) throws PlainValueException {
-        byte[] encoded = CODEC.encode(args);
-        return CODEC.decode(encoded, 0, encoded.length);
+        return CODEC.copy(args).value();
     }
 
     private static long saturatedNanos(Duration timeout) {

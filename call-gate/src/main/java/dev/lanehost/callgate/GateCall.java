@@ -54,14 +54,22 @@ final class GateCall implements TurnTask {
         }
     }
 
-    /** A status, and the encoded result for OK. */
-    record Outcome(CallStatus status, byte[] result, String detail) {
+    /**
+     * A status and, for OK, the result: encoded for a CBOR caller ({@code result}), a plain copy for a Java caller
+     * ({@code plain}).
+     */
+    record Outcome(CallStatus status, byte[] result, Object plain, String detail) {
+        Outcome(CallStatus status, byte[] result, String detail) {
+            this(status, result, null, detail);
+        }
     }
 
     private final CallGate gate;
     private final Object args;
     /** callOnLane: the result must be immediate; a pending CompletionStage is a contract violation. */
     private final boolean immediate;
+    /** A CBOR caller (the host ABI): the result is encoded; a Java caller gets a plain copy, no bytes. */
+    private final boolean encodedResult;
     @SuppressWarnings("unused")
     private volatile int state;
     private volatile Outcome outcome;
@@ -70,10 +78,11 @@ final class GateCall implements TurnTask {
     @SuppressWarnings("unused")
     private volatile boolean slotReleased;
 
-    GateCall(CallGate gate, Object args, boolean immediate) {
+    GateCall(CallGate gate, Object args, boolean immediate, boolean encodedResult) {
         this.gate = gate;
         this.args = args;
         this.immediate = immediate;
+        this.encodedResult = encodedResult;
     }
 
     // ---------------------------------------------------------------- the actor's turn
@@ -130,21 +139,29 @@ final class GateCall implements TurnTask {
         future.whenComplete((value, failure) -> park.complete(new Object[] {value, failure}));
     }
 
-    /** The handler's value as the caller's outcome, encoded now. Never throws. */
+    /** The handler's value as the caller's outcome, encoded or copied now. Never throws. */
     private Outcome outcomeOf(Object value) {
-        byte[] encoded;
+        byte[] encoded = null;
+        PlainCodec.Copy copy = null;
+        long length;
         try {
-            encoded = CallGate.CODEC.encode(value);
+            if (encodedResult) {
+                encoded = CallGate.CODEC.encode(value);
+                length = encoded.length;
+            } else {
+                copy = CallGate.CODEC.copy(value);
+                length = copy.encodedLength();
+            }
         } catch (PlainValueException e) {
             return new Outcome(CallStatus.of(e.failure()), null, e.getMessage());
         } catch (Throwable e) { // OutOfMemoryError, StackOverflowError, or a codec bug: the caller still gets an answer
             return new Outcome(CallStatus.OUT_OF_MEMORY, null, "encoding the result failed: " + e.getClass().getName());
         }
-        if (encoded.length > gate.maxResultBytes()) {
-            return new Outcome(CallStatus.OUT_OF_MEMORY, null, "the result is " + encoded.length
+        if (length > gate.maxResultBytes()) {
+            return new Outcome(CallStatus.OUT_OF_MEMORY, null, "the result is " + length
                     + " bytes, more than the gate's limit of " + gate.maxResultBytes());
         }
-        return new Outcome(CallStatus.OK, encoded, "");
+        return new Outcome(CallStatus.OK, encoded, copy == null ? null : copy.value(), "");
     }
 
     /**

@@ -118,6 +118,40 @@ public final class PlainCodec {
         return region.written();
     }
 
+    /**
+     * A plain copy of {@code value}: what {@code decode(encode(value))} returns, built directly, with the length
+     * the encoding would have had. The same values are accepted and refused as by {@link #encode(Object)}, with
+     * the same failures; the copy shares nothing mutable with {@code value}.
+     */
+    public Copy copy(Object value) throws PlainValueException {
+        PlainValueWriter writer = null;
+        try {
+            CopySink sink = new CopySink();
+            writer = new PlainValueWriter(sink);
+            writer.write(value);
+            return new Copy(sink.value(), sink.encodedLength());
+        } catch (PlainValueException e) {
+            throw e;
+        } catch (OutOfMemoryError | StackOverflowError e) {
+            throw outOfMemory("copying the value at " + where(writer), e);
+        } catch (VirtualMachineError e) {
+            throw e; // the JVM itself is failing; no status would be true
+        } catch (Exception | Error e) {
+            // The value's own code failed (an iterator, size(), entrySet()), as in encoding.
+            throw new PlainValueException(PlainValueFailure.NOT_SERIALIZABLE, "encoding the value at " + where(writer)
+                    + " failed: " + e, e);
+        }
+    }
+
+    /**
+     * A plain copy and the length of its CBOR encoding.
+     *
+     * @param value         the copy, in decoding's normal form
+     * @param encodedLength the bytes {@link #encode(Object)} would have written
+     */
+    public record Copy(Object value, long encodedLength) {
+    }
+
     /** Decodes the one CBOR data item that is all of {@code bytes}. */
     public Object decode(byte[] bytes) throws PlainValueException {
         if (bytes == null) {
@@ -181,7 +215,7 @@ public final class PlainCodec {
         PlainValueWriter writer = null;
         try {
             CBORGenerator generator = factory.createGenerator(sink);
-            writer = new PlainValueWriter(generator);
+            writer = new PlainValueWriter(new CborSink(generator));
             writer.write(value);
             // Flushes the generator's buffer into the sink. Not done after a failure: it would flush a
             // half-written value into the caller's region for nothing.

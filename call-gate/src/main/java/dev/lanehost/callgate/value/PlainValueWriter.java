@@ -1,18 +1,15 @@
 package dev.lanehost.callgate.value;
 
-import com.fasterxml.jackson.core.io.SerializedString;
-import com.fasterxml.jackson.dataformat.cbor.CBORGenerator;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.Map;
 
 /**
- * Walks one value tree and writes it through a {@link CBORGenerator}. One writer per encode call.
+ * Walks one value tree and writes it to a {@link PlainSink}: CBOR, or a plain copy. One writer per walk.
  *
  * <p>The walk is recursive and bounded: it enters at most {@link PlainCodec#MAX_DEPTH} containers, and
  * before entering one it compares it by identity ({@code ==}, never {@code equals}/{@code hashCode}) with
@@ -24,13 +21,13 @@ import java.util.Map;
  */
 final class PlainValueWriter {
 
-    private final CBORGenerator out;
+    private final PlainSink out;
     /** The containers entered and not yet left, top first: {@code open[i]} was reached in {@code i} steps. */
     private final Object[] open = new Object[PlainCodec.MAX_DEPTH];
     private int depth;
     private final ValuePath path = new ValuePath(PlainCodec.MAX_DEPTH);
 
-    PlainValueWriter(CBORGenerator out) {
+    PlainValueWriter(PlainSink out) {
         this.out = out;
     }
 
@@ -48,13 +45,13 @@ final class PlainValueWriter {
             case STRING -> writeText((String) value);
             case TEXT -> writeText(value.toString()); // Character, StringBuilder, StringBuffer: JDK code only
             case BOOLEAN -> out.writeBoolean((Boolean) value);
-            case INTEGER -> out.writeNumber(((Number) value).longValue());
+            case INTEGER -> out.writeInteger(((Number) value).longValue());
             case BIG_INTEGER -> writeBigInteger((BigInteger) value);
-            case FLOAT -> out.writeNumber((float) (Float) value);
-            case DOUBLE -> out.writeNumber((double) (Double) value);
+            case FLOAT -> out.writeFloat((Float) value);
+            case DOUBLE -> out.writeDouble((Double) value);
             case BYTES -> {
                 byte[] bytes = (byte[]) value;
-                out.writeBinary(bytes, 0, bytes.length);
+                out.writeBytes(bytes, 0, bytes.length);
             }
             case BYTE_BUFFER -> writeByteBuffer((ByteBuffer) value);
             case ENUM -> writeText(((Enum<?>) value).name());
@@ -73,15 +70,12 @@ final class PlainValueWriter {
 
     private void writeText(String text) throws IOException, PlainValueException {
         checkUnicode(text, "string");
-        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
-        // Raw UTF-8 keeps every string definite-length; Jackson's writeString chunks long strings into
-        // indefinite-length text, which some C decoders (QCBOR) only read with an allocator configured.
-        out.writeRawUTF8String(utf8, 0, utf8.length);
+        out.writeText(text);
     }
 
     private void writeKey(String key) throws IOException, PlainValueException {
         checkUnicode(key, "map key");
-        out.writeFieldName(new SerializedString(key)); // definite-length too, unlike writeFieldName(String)
+        out.writeKey(key, null);
     }
 
     /** Java strings may hold lone surrogates, which UTF-8 cannot carry ({@code getBytes} would write '?'). */
@@ -102,39 +96,23 @@ final class PlainValueWriter {
     private void writeBigInteger(BigInteger value) throws IOException, PlainValueException {
         int bits = value.bitLength();
         if (bits < Long.SIZE) {
-            out.writeNumber(value.longValue());
-        } else if (bits == Long.SIZE && value.signum() > 0) {
-            out.writeNumberUnsigned(value.longValue()); // 2^63 .. 2^64-1: major type 0, what a C uint64_t sends
+            out.writeInteger(value.longValue());
         } else if (bits <= PlainCodec.MAX_BIG_INTEGER_BITS) {
-            writeBignum(value);
+            out.writeBigInteger(value); // 2^63 .. 2^64-1 as a C uint64_t sends it, a bignum beyond
         } else {
             throw notSerializable("integer at " + path() + " has " + bits + " bits; plain integers have at most "
                     + PlainCodec.MAX_BIG_INTEGER_BITS + " bits plus sign");
         }
     }
 
-    /**
-     * Tag 2 over n, or tag 3 over −1 − n, with the magnitude in as few bytes as hold it (RFC 8949 preferred
-     * serialization). Jackson's {@code writeNumber(BigInteger)} writes {@code toByteArray()}, which puts a
-     * 00 sign byte in front of a magnitude whose top bit is set.
-     */
-    private void writeBignum(BigInteger value) throws IOException {
-        boolean negative = value.signum() < 0;
-        BigInteger magnitude = negative ? value.not() : value; // not() is -1 - n
-        byte[] bytes = magnitude.toByteArray();
-        int start = bytes[0] == 0 ? 1 : 0; // the sign byte; a bignum's magnitude is never 0, so one byte remains
-        out.writeTag(negative ? 3 : 2);
-        out.writeBinary(bytes, start, bytes.length - start);
-    }
-
     private void writeByteBuffer(ByteBuffer buffer) throws IOException {
         int length = buffer.remaining();
         if (buffer.hasArray()) {
-            out.writeBinary(buffer.array(), buffer.arrayOffset() + buffer.position(), length);
+            out.writeBytes(buffer.array(), buffer.arrayOffset() + buffer.position(), length);
         } else {
             byte[] copy = new byte[length];
             buffer.get(buffer.position(), copy); // absolute: the caller's buffer position does not move
-            out.writeBinary(copy, 0, length);
+            out.writeBytes(copy, 0, length);
         }
     }
 
@@ -152,17 +130,17 @@ final class PlainValueWriter {
                 count++;
             }
         }
-        out.writeStartObject(record, count);
+        out.startMap(record, count);
         for (int i = 0; i < values.length; i++) {
             if (ValueKind.isFunction(values[i])) {
                 continue;
             }
             path.pushKey(shape.name(i));
-            out.writeFieldName(shape.encodedName(i));
+            out.writeKey(shape.name(i), shape.encodedName(i));
             write(values[i]);
             path.pop();
         }
-        out.writeEndObject();
+        out.endMap();
         leave();
     }
 
@@ -193,7 +171,7 @@ final class PlainValueWriter {
                 count++;
             }
         }
-        out.writeStartObject(map, count);
+        out.startMap(map, count);
         int written = 0;
         for (Map.Entry<?, ?> entry : map.entrySet()) {
             String key = checkKey(entry.getKey());
@@ -213,7 +191,7 @@ final class PlainValueWriter {
         if (written != count) {
             throw changedWhileEncoding("map", count);
         }
-        out.writeEndObject();
+        out.endMap();
         leave();
     }
 
@@ -229,7 +207,7 @@ final class PlainValueWriter {
     private void writeCollection(Collection<?> collection) throws IOException, PlainValueException {
         enter(collection);
         int size = collection.size();
-        out.writeStartArray(collection, size);
+        out.startList(collection, size);
         Iterator<?> elements = collection.iterator();
         int index = 0;
         while (elements.hasNext()) {
@@ -245,19 +223,19 @@ final class PlainValueWriter {
         if (index != size) {
             throw changedWhileEncoding("collection", size);
         }
-        out.writeEndArray();
+        out.endList();
         leave();
     }
 
     private void writeObjectArray(Object[] array) throws IOException, PlainValueException {
         enter(array);
-        out.writeStartArray(array, array.length);
+        out.startList(array, array.length);
         for (int i = 0; i < array.length; i++) {
             path.pushIndex(i);
             write(array[i]);
             path.pop();
         }
-        out.writeEndArray();
+        out.endList();
         leave();
     }
 
@@ -265,44 +243,44 @@ final class PlainValueWriter {
         enter(array); // holds no references, so it cannot close a cycle; it still counts as a level
         switch (array) {
             case int[] values -> {
-                out.writeStartArray(values, values.length);
+                out.startList(values, values.length);
                 for (int value : values) {
-                    out.writeNumber(value);
+                    out.writeInteger(value);
                 }
             }
             case long[] values -> {
-                out.writeStartArray(values, values.length);
+                out.startList(values, values.length);
                 for (long value : values) {
-                    out.writeNumber(value);
+                    out.writeInteger(value);
                 }
             }
             case short[] values -> {
-                out.writeStartArray(values, values.length);
+                out.startList(values, values.length);
                 for (short value : values) {
-                    out.writeNumber(value);
+                    out.writeInteger(value);
                 }
             }
             case double[] values -> {
-                out.writeStartArray(values, values.length);
+                out.startList(values, values.length);
                 for (double value : values) {
-                    out.writeNumber(value);
+                    out.writeDouble(value);
                 }
             }
             case float[] values -> {
-                out.writeStartArray(values, values.length);
+                out.startList(values, values.length);
                 for (float value : values) {
-                    out.writeNumber(value);
+                    out.writeFloat(value);
                 }
             }
             case boolean[] values -> {
-                out.writeStartArray(values, values.length);
+                out.startList(values, values.length);
                 for (boolean value : values) {
                     out.writeBoolean(value);
                 }
             }
             default -> throw notSerializable("unsupported type " + array.getClass().getName() + " at " + path());
         }
-        out.writeEndArray();
+        out.endList();
         leave();
     }
 

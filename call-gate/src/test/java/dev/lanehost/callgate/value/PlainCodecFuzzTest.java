@@ -69,6 +69,9 @@ class PlainCodecFuzzTest {
             Object value = randomValue(random, 0);
             byte[] encoded = codec.encode(value);
             assertPlainEquals(normalised(value), codec.decode(encoded));
+            PlainCodec.Copy copy = codec.copy(value); // the Java callers' path: no bytes, the same value and length
+            assertPlainEquals(codec.decode(encoded), copy.value());
+            assertEquals(encoded.length, copy.encodedLength(), () -> "encoded length of " + hex(encoded));
             for (int j = 0; j < MUTANTS_PER_TREE; j++) {
                 decodeOrRefuse(mutate(encoded, random), "mutant " + j + " of tree " + i + " (" + hex(encoded) + ")");
             }

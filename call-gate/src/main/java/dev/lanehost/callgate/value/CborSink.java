@@ -1,0 +1,98 @@
+package dev.lanehost.callgate.value;
+
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.SerializedString;
+import com.fasterxml.jackson.dataformat.cbor.CBORGenerator;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+
+/** A walk written as CBOR through a Jackson generator: every string and container definite-length. */
+final class CborSink implements PlainSink {
+    private final CBORGenerator out;
+
+    CborSink(CBORGenerator out) {
+        this.out = out;
+    }
+
+    @Override
+    public void writeNull() throws IOException {
+        out.writeNull();
+    }
+
+    @Override
+    public void writeBoolean(boolean value) throws IOException {
+        out.writeBoolean(value);
+    }
+
+    @Override
+    public void writeInteger(long value) throws IOException {
+        out.writeNumber(value);
+    }
+
+    @Override
+    public void writeBigInteger(BigInteger value) throws IOException {
+        if (value.bitLength() == Long.SIZE && value.signum() > 0) {
+            out.writeNumberUnsigned(value.longValue()); // 2^63 .. 2^64-1: major type 0, what a C uint64_t sends
+            return;
+        }
+        // Tag 2 over n, or tag 3 over −1 − n, with the magnitude in as few bytes as hold it (RFC 8949 preferred
+        // serialization). Jackson's writeNumber(BigInteger) writes toByteArray(), which puts a 00 sign byte in
+        // front of a magnitude whose top bit is set.
+        boolean negative = value.signum() < 0;
+        BigInteger magnitude = negative ? value.not() : value; // not() is -1 - n
+        byte[] bytes = magnitude.toByteArray();
+        int start = bytes[0] == 0 ? 1 : 0; // the sign byte; a bignum's magnitude is never 0, so one byte remains
+        out.writeTag(negative ? 3 : 2);
+        out.writeBinary(bytes, start, bytes.length - start);
+    }
+
+    @Override
+    public void writeFloat(float value) throws IOException {
+        out.writeNumber(value);
+    }
+
+    @Override
+    public void writeDouble(double value) throws IOException {
+        out.writeNumber(value);
+    }
+
+    @Override
+    public void writeText(String text) throws IOException {
+        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+        // Raw UTF-8 keeps every string definite-length; Jackson's writeString chunks long strings into
+        // indefinite-length text, which some C decoders (QCBOR) only read with an allocator configured.
+        out.writeRawUTF8String(utf8, 0, utf8.length);
+    }
+
+    @Override
+    public void writeBytes(byte[] bytes, int offset, int length) throws IOException {
+        out.writeBinary(bytes, offset, length);
+    }
+
+    @Override
+    public void writeKey(String key, SerializableString encoded) throws IOException {
+        // definite-length too, unlike writeFieldName(String)
+        out.writeFieldName(encoded != null ? encoded : new SerializedString(key));
+    }
+
+    @Override
+    public void startList(Object list, int size) throws IOException {
+        out.writeStartArray(list, size);
+    }
+
+    @Override
+    public void endList() throws IOException {
+        out.writeEndArray();
+    }
+
+    @Override
+    public void startMap(Object map, int size) throws IOException {
+        out.writeStartObject(map, size);
+    }
+
+    @Override
+    public void endMap() throws IOException {
+        out.writeEndObject();
+    }
+}

@@ -1,0 +1,41 @@
+package dev.lanehost.callgate.value;
+
+import com.fasterxml.jackson.core.SerializableString;
+import java.io.IOException;
+import java.math.BigInteger;
+
+/**
+ * Where {@link PlainValueWriter}'s walk of a value goes: CBOR bytes ({@link CborSink}), or a plain copy built
+ * directly ({@link CopySink}), which is what {@code decode(encode(v))} gives without the bytes in between. The
+ * walk decides what is written (and every failure); a sink only writes it.
+ */
+interface PlainSink {
+    void writeNull() throws IOException;
+
+    void writeBoolean(boolean value) throws IOException;
+
+    void writeInteger(long value) throws IOException;
+
+    /** An integer outside 64-bit two's complement, of at most {@link PlainCodec#MAX_BIG_INTEGER_BITS} bits plus sign. */
+    void writeBigInteger(BigInteger value) throws IOException;
+
+    void writeFloat(float value) throws IOException;
+
+    void writeDouble(double value) throws IOException;
+
+    /** A string with no unpaired surrogate. */
+    void writeText(String text) throws IOException;
+
+    void writeBytes(byte[] bytes, int offset, int length) throws IOException;
+
+    /** A map key: {@code encoded} is the same key pre-encoded (a record's component name), or null. */
+    void writeKey(String key, SerializableString encoded) throws IOException;
+
+    void startList(Object list, int size) throws IOException;
+
+    void endList() throws IOException;
+
+    void startMap(Object map, int size) throws IOException;
+
+    void endMap() throws IOException;
+}
