@@ -6,7 +6,8 @@
 #
 #   benchmarks/run-actors.sh           about 8 minutes on 2 vCPUs
 #
-# Everything runs under `nice -n 19`: the machine is shared, and measurements of others (audio) come first.
+# Everything runs under `nice -n 19`: the machine is shared, and measurements of others (audio) come first;
+# JMH's lock is ignored, so another JMH run cannot stop this one (what else ran shows in uptime.txt).
 # Comparing builds (the single worker today, the worker pool later) needs only a rebuilt jar and another run.
 # It only packages (never `mvn install`), without javadoc jars (the benchmarks need none). JAVA_HOME must be a
 # JDK 25; by default the Temurin 25 under /usr/lib/jvm.
@@ -26,7 +27,7 @@ probe() {
 for bench in PingPongBenchmark FanOutFanInBenchmark SpawnStormBenchmark UnbalancedLoadBenchmark RoundTripBenchmark; do
     probe "before-$bench"
     # warm-up and measurement as each class's annotations say; -foe: a leak found at teardown stops the run
-    nice -n 19 "$JAVA" -jar "$JAR" "actors.$bench" -f 1 -foe true -rf json -rff "$OUT/$bench.json" > "$OUT/$bench.txt" 2>&1
+    nice -n 19 "$JAVA" -Djmh.ignoreLock=true -jar "$JAR" "actors.$bench" -f 1 -foe true -rf json -rff "$OUT/$bench.json" > "$OUT/$bench.txt" 2>&1
     probe "after-$bench"
     grep -E '^(Benchmark|[A-Za-z]+Benchmark\.)' "$OUT/$bench.txt" | grep -vE ':p0\.(0|9[0-5]?|999+)0* ' || true
 done

@@ -9,7 +9,8 @@ package dev.lanehost.lanes;
  * answering within microseconds: spinning through the gap saves a futex wake-up, 5–10 µs on a VM), and shrinks
  * while parks are long (a periodic tick: spinning would only burn CPU). A parked worker stays parked until work
  * arrives (there is no timed re-check), so an idle runtime costs no CPU. {@link #backoff} spins a fixed count
- * every time; {@link #busySpin()} never parks: the lowest latency, and a whole core per worker.
+ * every time; {@link #busySpin()} never parks: the lowest latency, and a whole core per worker. Unless it busy
+ * spins, at most half a pool's workers (at least one) spin at once; the others park until woken.
  */
 public final class IdleStrategy {
     /** Spin 16 to 4,000 rounds (~0.4 to ~100 µs), as each worker's last waits suggest, then park until woken. */

@@ -131,7 +131,7 @@ final class Worker extends Thread {
             }
             if (cell != null) {
                 if (idleRounds > 0) {
-                    spinning = false;
+                    stopSpinning();
                     idleRounds = 0;
                 }
                 int ran = cell.run(pool.turnsPerRun);
@@ -140,6 +140,10 @@ final class Worker extends Thread {
                 continue;
             }
             if (idleRounds == 0) {
+                if (!pool.claimSpin()) {
+                    park(); // enough workers spin already: this one waits to be woken
+                    continue;
+                }
                 spinning = true;
                 if (budget != null) {
                     idleSince = System.nanoTime();
@@ -153,7 +157,7 @@ final class Worker extends Thread {
                 }
                 continue;
             }
-            spinning = false;
+            stopSpinning();
             idleRounds = 0;
             if (budget == null) {
                 park();
@@ -167,6 +171,11 @@ final class Worker extends Thread {
         if (left != null) {
             shared.requeue(left, RunQueue.READY_BAND); // stopped mid-way: queued where the close can see it
         }
+    }
+
+    private void stopSpinning() {
+        spinning = false;
+        pool.spinEnded();
     }
 
     /**

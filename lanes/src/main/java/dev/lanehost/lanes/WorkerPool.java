@@ -53,6 +53,9 @@ final class WorkerPool {
     private final CountDownLatch placed;
     /** Workers announced as parking. */
     private final AtomicInteger parkedWorkers = new AtomicInteger();
+    /** Workers spinning idle now, and how many may: half the pool, at least one (all of it with busy spin). */
+    private final AtomicInteger spinners = new AtomicInteger();
+    private final int maxSpinners;
     private final AtomicInteger nextSpawn = new AtomicInteger();
     /** {@link #rescueStuckSlots()}'s memory of each worker's slot and runs at its last look. Timer thread only. */
     private final ActorCell[] slotSeen;
@@ -80,6 +83,7 @@ final class WorkerPool {
         this.placer = placer != null ? placer : this::place;
         this.priorities = priorities;
         this.placed = new CountDownLatch(size);
+        this.maxSpinners = idleStrategy.parks() ? Math.max(1, size / 2) : size;
         this.workers = new Worker[size];
         this.slotSeen = new ActorCell[size];
         this.slotRunsSeen = new long[size];
@@ -226,6 +230,24 @@ final class WorkerPool {
         if (parked != null) {
             parked.wake(); // false: another thread is waking it already
         }
+    }
+
+    /**
+     * An idle worker asks to spin. At most half the pool spins at once (Go's rule): a spinner finds new work as
+     * soon as any would, and more spinners would only take cores from the threads that make work — a caller
+     * waiting on a gate spins too, and on two cores two spinning workers leave it none. The others park until woken.
+     */
+    boolean claimSpin() {
+        for (int now = spinners.get(); now < maxSpinners; now = spinners.get()) {
+            if (spinners.compareAndSet(now, now + 1)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    void spinEnded() {
+        spinners.decrementAndGet();
     }
 
     void parking(int delta) {
