@@ -130,7 +130,10 @@ typedef struct lanehost_api {
     /*
      * Attaches the calling thread to the JVM and warms the drive path without binding any lane: call it from
      * a thread-init hook so the first real-time drive costs microseconds, not the milliseconds of attach and
-     * cold code. Safe from any number of threads.
+     * cold code. Safe from any number of threads. It cannot run this table's own entries for you: before the
+     * real-time thread's first drive, drive a lane from an ordinary thread through lane_drive, with a lane_release
+     * now and then (so that entry's bind path is compiled too), and drive each real lane once and release it (its
+     * actors start there, not in the real-time callback). The samples' JACK host does both.
      */
     int32_t (*thread_warm_up)(void);
 

@@ -34,6 +34,12 @@ typedef struct counters {
     _Atomic uint64_t activations;
     _Atomic uint64_t slow_drives;
     _Atomic int64_t max_drive_nanos;
+    /* Drives since the latest activation (reset by activate, before JACK's new thread runs), the first one's time
+       and the slowest of the first LANEHOST_JACK_EARLY_DRIVES: what a new process thread's first drives cost. */
+    _Atomic uint64_t drives_since_activation;
+    _Atomic int64_t first_drive_nanos;
+    _Atomic int64_t first_drive_start;
+    _Atomic int64_t early_max_drive_nanos;
     _Atomic int64_t process_thread_id;
     _Atomic int32_t first_drive_failure;
     _Atomic int32_t max_turns_seen;
@@ -192,6 +198,17 @@ static void drive_lane(lanehost_jack_client *client) {
         atomic_store_explicit(&counters->max_drive_nanos, took, memory_order_relaxed);
     }
     if (took > client->period_nanos) add(&counters->slow_drives, 1);
+    const uint64_t since_activation = atomic_load_explicit(&counters->drives_since_activation, memory_order_relaxed);
+    if (since_activation < LANEHOST_JACK_EARLY_DRIVES) {
+        if (since_activation == 0) {
+            atomic_store_explicit(&counters->first_drive_nanos, took, memory_order_relaxed);
+            atomic_store_explicit(&counters->first_drive_start, start, memory_order_relaxed);
+        }
+        if (took > atomic_load_explicit(&counters->early_max_drive_nanos, memory_order_relaxed)) {
+            atomic_store_explicit(&counters->early_max_drive_nanos, took, memory_order_relaxed);
+        }
+        add(&counters->drives_since_activation, 1);
+    }
     if (status != LANEHOST_OK) {
         add(&counters->drive_failures, 1);
         if (atomic_load_explicit(&counters->first_drive_failure, memory_order_relaxed) == 0) {
@@ -477,6 +494,10 @@ int32_t lanehost_jack_client_connect(const lanehost_jack_client *from, const lan
 
 /* ---- Warming the drive path before activation ---- */
 
+/* The warm drives release the scratch lane once in this many: about 20 binds through the table in 20,000 drives,
+   enough for the JIT's profile to keep the bind path, few enough that the rebind log stays short. */
+#define WARM_RELEASE_EVERY 1024u
+
 typedef struct warm_drives {
     const lanehost_api *api;
     /* The lane the process callback drives: driven once here, then released, so its actors' starts run here. */
@@ -500,6 +521,12 @@ static void *warm_drives_thread(void *argument) {
         lanehost_drive_counts counts;
         warm->status = warm->api->lane_drive(lane, warm->max_turns, &counts);
         if (warm->status == LANEHOST_OK) warm->turns += (uint64_t)counts.turns;
+        /* Now and then the drive lets the lane go, so the next one binds it anew through the table: the path of a
+         * new process thread's first drive, which compiled code must not have pruned (a deoptimization in JACK's
+         * callback costs more than our whole budget). Rarely: each rebind is logged. */
+        if (warm->status == LANEHOST_OK && (i % WARM_RELEASE_EVERY) == WARM_RELEASE_EVERY - 1) {
+            warm->status = warm->api->lane_release(lane);
+        }
         if (warm->pause_nanos > 0) nanosleep(&pause, NULL);
     }
     /* The real lane once, from this thread, then let go: the lane actors' starts (their factories and `started`,
@@ -541,6 +568,11 @@ int32_t lanehost_jack_plain_open(lanehost_jack_client **out, const char *server_
 int32_t lanehost_jack_client_activate(lanehost_jack_client *client) {
     if (client == NULL || client->jack == NULL) return LANEHOST_JACK_HOST_BAD_CONFIG;
     if (client->active) return LANEHOST_OK;
+    /* No process callback runs while the client is inactive: these stores happen before the new thread's first. */
+    atomic_store_explicit(&client->counters.drives_since_activation, 0, memory_order_relaxed);
+    atomic_store_explicit(&client->counters.first_drive_nanos, 0, memory_order_relaxed);
+    atomic_store_explicit(&client->counters.first_drive_start, 0, memory_order_relaxed);
+    atomic_store_explicit(&client->counters.early_max_drive_nanos, 0, memory_order_relaxed);
     if (jack_activate(client->jack) != 0) return LANEHOST_JACK_HOST_JACK_FAILED;
     client->active = 1;
     atomic_fetch_add_explicit(&client->counters.activations, 1, memory_order_relaxed);
@@ -573,6 +605,9 @@ int32_t lanehost_jack_client_stats(const lanehost_jack_client *client, lanehost_
     out->activations = atomic_load_explicit(&c->activations, memory_order_relaxed);
     out->slow_drives = atomic_load_explicit(&c->slow_drives, memory_order_relaxed);
     out->max_drive_nanos = atomic_load_explicit(&c->max_drive_nanos, memory_order_relaxed);
+    out->first_drive_nanos = atomic_load_explicit(&c->first_drive_nanos, memory_order_relaxed);
+    out->early_max_drive_nanos = atomic_load_explicit(&c->early_max_drive_nanos, memory_order_relaxed);
+    out->first_drive_start = atomic_load_explicit(&c->first_drive_start, memory_order_relaxed);
     out->process_thread_id = atomic_load_explicit(&c->process_thread_id, memory_order_relaxed);
     out->first_drive_failure = atomic_load_explicit(&c->first_drive_failure, memory_order_relaxed);
     out->max_turns_seen = atomic_load_explicit(&c->max_turns_seen, memory_order_relaxed);

@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-#define LANEHOST_JACK_HOST_ABI_VERSION 5u
+#define LANEHOST_JACK_HOST_ABI_VERSION 6u
 
 /* The client's own failures (negative); a failed lookup returns its lanehost_status instead. */
 #define LANEHOST_JACK_HOST_BAD_CONFIG (-1)
@@ -57,9 +57,16 @@ typedef struct lanehost_jack_stats {
     uint32_t period_frames;      /* the server's buffer size, in frames */
     uint32_t timing_overruns;    /* the ring client: timing records dropped (timing ring full); the duplex client:
                                     monitor periods dropped (monitor ring full); else 0 */
+    int64_t first_drive_nanos;   /* the first drive after the latest activation (its thread's first), 0 before one */
+    int64_t early_max_drive_nanos; /* the slowest of the first LANEHOST_JACK_EARLY_DRIVES drives after the latest
+                                      activation */
+    int64_t first_drive_start;   /* when that first drive began (CLOCK_MONOTONIC ns = System.nanoTime), 0 before one */
 } lanehost_jack_stats;
 
-_Static_assert(sizeof(lanehost_jack_stats) == 136, "as JackClient.java reads it");
+_Static_assert(sizeof(lanehost_jack_stats) == 160, "as JackClient.java reads it");
+
+/* The drives after an activation that early_max_drive_nanos covers: one second at 48 kHz / 128 frames. */
+#define LANEHOST_JACK_EARLY_DRIVES 375u
 
 typedef struct lanehost_jack_client lanehost_jack_client;
 
@@ -132,8 +139,9 @@ LANEHOST_EXPORT int32_t lanehost_jack_client_connect(const lanehost_jack_client 
 /*
  * Warms the lanehost client's drive path before jack_activate: on a new ordinary (SCHED_OTHER) thread of its own,
  * api->thread_warm_up(), then `drives` real drives of the lane `scratch_lane` with the client's turn bound, each
- * followed by a pause of pause_nanos, so the JIT has compiled the drive and turn path (binding a lane to a new thread
- * included) with what real drives do before JACK's process thread makes its first one. Something must send the
+ * followed by a pause of pause_nanos and one in 1,024 by api->lane_release, so the JIT has compiled the drive and
+ * turn path with what real drives do - binding the lane anew through the table, as a new process thread's first drive
+ * does, included - before JACK's process thread makes its first one. Something must send the
  * scratch lane's actor letters meanwhile for the drives to run turns. Then it drives the client's own lane once (until
  * quiet) and releases it, so that lane's actors start on this thread, not in JACK's first callback, which then only
  * binds the lane anew. Waits for the thread; *turns_out (may be NULL) gets the turns run. Returns LANEHOST_OK, the first failed drive's or lookup's lanehost_status, or

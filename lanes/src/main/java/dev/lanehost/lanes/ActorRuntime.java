@@ -106,8 +106,9 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
      * Warms the lane drive path up on the calling thread, binding no lane: for a host's thread-init hook
      * (JACK calls it on several threads, so binding there would bind the wrong one). Called through an
      * upcall, it also attaches a foreign thread to the JVM. It runs bind, drive, turn dispatch and release
-     * on a private lane and actor that exist only inside this call, so the first real drive runs compiled
-     * code and costs microseconds, not milliseconds. The first calls on a runtime run 20,000 rounds (tens of
+     * on a private lane and actors that exist only inside this call — rebinding the lane after a release and
+     * after its bound thread ended, three letter kinds, three behaviour classes — so the first real drive from a
+     * new thread runs compiled code that has seen what it does and costs microseconds, not milliseconds. The first calls on a runtime run 20,000 rounds (tens of
      * ms); once that many have run, compiled code serves every thread and a call runs 500.
      *
      * <p>Nothing registered is touched: no lane is bound and no thread renamed, the private actor is in no

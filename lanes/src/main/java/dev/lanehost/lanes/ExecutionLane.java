@@ -229,6 +229,17 @@ public final class ExecutionLane extends LaneCounters {
         return DriveStatus.OK;
     }
 
+    /**
+     * The warm-up's private lane, released by the caller: left bound to {@code ended}, a thread that is not
+     * alive, so the next drive rebinds it the way a host's restarted thread rebinds its lane.
+     */
+    void leaveBoundToEndedThread(Thread ended) {
+        if (registered) {
+            throw new IllegalStateException("only the warm-up's private lane may be left bound to a thread that ended");
+        }
+        binding.leaveBoundTo(ended);
+    }
+
     /** Times the lane was bound again after its first binding (a host thread restart, or a release). */
     public long rebinds() {
         return binding.rebinds();

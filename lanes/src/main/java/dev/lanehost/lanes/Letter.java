@@ -9,11 +9,42 @@ import dev.lanehost.lanes.internal.MpscNode;
  * <p>The kinds are a sealed hierarchy of final classes rather than records because a record cannot
  * extend {@link MpscNode}, and a record wrapped in a node would cost a second allocation per send. Every
  * field is final; the queue's release/acquire link publishes them to the consumer.
+ *
+ * <p>Each kind delivers itself ({@link #deliver}) rather than the runner choosing by a pattern {@code switch}:
+ * a pattern switch links through {@code SwitchBootstraps.typeSwitch} (an invokedynamic that spins a class on
+ * first use) and lets the JIT speculate on the letter's class through that call site's argument profile, so a
+ * host thread's first drive met linking, class spinning and a class-check trap. A virtual call has none of
+ * these: a receiver the profile has not seen at a call site with three or more kinds is an ordinary virtual
+ * call, not a deoptimization, and the warm-up ({@link ThreadWarmUp}) delivers three kinds.
  */
 abstract sealed class Letter extends MpscNode {
+    /** No budget flags: the turn of any letter but a start. */
+    private static final int NO_FLAGS = 0;
+
+    /**
+     * The flags the turn's pause word begins with: {@link BudgetLimits#START} for an actor's start (budgeted
+     * as a start), none for every other letter. Data rather than a test of the letter's class, so beginning a
+     * turn has no branch for the JIT to prune (an {@code int}: it fits the padding of the smallest letters).
+     */
+    final int turnFlags;
+
+    private Letter(int turnFlags) {
+        this.turnFlags = turnFlags;
+    }
+
+    /** Runs this letter's turn body against {@code runner}'s actor. Called once, by the holder of its turn lock. */
+    abstract void deliver(TurnRunner runner) throws Exception;
 
     /** The first letter of every actor: make the behaviour and run {@code started}, on the placement. */
     static final class Start extends Letter {
+        Start() {
+            super((int) BudgetLimits.START);
+        }
+
+        @Override
+        void deliver(TurnRunner runner) throws Exception {
+            runner.start();
+        }
     }
 
     /** A message sent with {@link ActorRef#tell}. */
@@ -21,7 +52,13 @@ abstract sealed class Letter extends MpscNode {
         final Object message;
 
         Message(Object message) {
+            super(NO_FLAGS);
             this.message = message;
+        }
+
+        @Override
+        void deliver(TurnRunner runner) throws Exception {
+            runner.behaviorReceives(message);
         }
     }
 
@@ -30,7 +67,13 @@ abstract sealed class Letter extends MpscNode {
         final Down down;
 
         DownNotice(Down down) {
+            super(NO_FLAGS);
             this.down = down;
+        }
+
+        @Override
+        void deliver(TurnRunner runner) throws Exception {
+            runner.behaviorReceives(down);
         }
     }
 
@@ -40,8 +83,14 @@ abstract sealed class Letter extends MpscNode {
         final ExitReason reason;
 
         Exit(ActorRef peer, ExitReason reason) {
+            super(NO_FLAGS);
             this.peer = peer;
             this.reason = reason;
+        }
+
+        @Override
+        void deliver(TurnRunner runner) {
+            runner.cell.halt(new ExitReason.Linked(peer, reason));
         }
     }
 
@@ -50,7 +99,15 @@ abstract sealed class Letter extends MpscNode {
         final Timer timer;
 
         TimerDue(Timer timer) {
+            super(NO_FLAGS);
             this.timer = timer;
+        }
+
+        @Override
+        void deliver(TurnRunner runner) throws Exception {
+            if (timer.incarnation == runner.cell.incarnation()) {
+                timer.run(runner);
+            } // else armed by a life a hydration ended: dropped
         }
     }
 
@@ -60,8 +117,16 @@ abstract sealed class Letter extends MpscNode {
         final byte[] payload;
 
         SignalFired(Signal signal, byte[] payload) {
+            super(NO_FLAGS);
             this.signal = signal;
             this.payload = payload;
+        }
+
+        @Override
+        void deliver(TurnRunner runner) throws Exception {
+            if (signal.incarnation == runner.cell.incarnation()) {
+                signal.run(runner, payload);
+            } // else delivered to a life a hydration ended: dropped
         }
     }
 
@@ -70,7 +135,17 @@ abstract sealed class Letter extends MpscNode {
         final Park<?> park;
 
         ParkCompleted(Park<?> park) {
+            super(NO_FLAGS);
             this.park = park;
+        }
+
+        @Override
+        void deliver(TurnRunner runner) throws Exception {
+            if (park.incarnation == runner.cell.incarnation()) {
+                park.consume(runner);
+            } else {
+                park.releaseUnconsumed();
+            }
         }
     }
 
@@ -79,7 +154,13 @@ abstract sealed class Letter extends MpscNode {
         final TurnTask task;
 
         Task(TurnTask task) {
+            super(NO_FLAGS);
             this.task = task;
+        }
+
+        @Override
+        void deliver(TurnRunner runner) throws Exception {
+            task.run(runner);
         }
     }
 }

@@ -76,15 +76,19 @@ final class TurnClock {
 
     // ---------------------------------------------------------------- the runner
 
-    /** A turn begins (an actor's start if {@code start}). */
-    void begin(boolean start) {
+    /**
+     * A turn begins with the letter's {@code turnFlags} ({@link BudgetLimits#START} for an actor's start, else 0).
+     * The flags are or-ed into the word, not chosen by a test: a branch that only starts take would be pruned by
+     * the JIT on a lane whose warm-up ran no start, and the first start there would deoptimize the drive.
+     */
+    void begin(int turnFlags) {
         if (afterTurn) {
-            startTurn = start; // nothing raises flags mid-turn here: the pause word stays as it is
+            startTurn = turnFlags != 0; // nothing raises flags mid-turn here: the pause word stays as it is
             long now = cell.home.takeTurnEndClock(); // inside a drive: the last turn's end
             STARTED.setRelease(this, now != 0 ? now : cell.runtime.nanoTime());
             return;
         }
-        PAUSE.setRelease(this, nextGeneration() | (start ? BudgetLimits.START : 0));
+        PAUSE.setRelease(this, nextGeneration() | turnFlags);
         STARTED.setRelease(this, watched ? UNSEEN : cell.runtime.nanoTime());
     }
 

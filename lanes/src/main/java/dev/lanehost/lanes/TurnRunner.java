@@ -56,19 +56,19 @@ abstract class TurnRunner implements ActorContext {
      *         asked to yield, else {@link RunQueue#READY_BAND}
      */
     int run(Letter letter) {
-        // Kept small, with the dispatch and the fault path in methods of their own, so the JIT inlines this whole
+        // Kept small, with the letter's body and the fault path in methods of their own, so the JIT inlines this whole
         // turn into the runner's loop: every byte here is on the path of every turn.
         turnThread = Thread.currentThread();
-        clock.begin(letter instanceof Letter.Start);
+        clock.begin(letter.turnFlags);
         idle.turnStarted(letter);
         try {
-            dispatch(letter);
+            letter.deliver(this); // each kind delivers itself: no type switch to link or speculate on (Letter)
         } catch (Throwable failure) {
             failed(failure); // while a fresh start is still marked hydrating, so its fault retires the actor
         } finally {
             turnThread = null;
         }
-        if (hydrating && letter instanceof Letter.Start) {
+        if (hydrating && letter.turnFlags != 0) { // a start: the only letter with turn flags
             hydrating = false; // the fresh state has started, or its start faulted and retired the actor
         }
         int band = clock.settle();
@@ -76,31 +76,9 @@ abstract class TurnRunner implements ActorContext {
         return band;
     }
 
-    private void dispatch(Letter letter) throws Exception {
-        switch (letter) {
-            case Letter.Message sent -> behavior.receive(this, sent.message);
-            case Letter.Task submitted -> submitted.task.run(this);
-            case Letter.SignalFired fired -> {
-                if (fired.signal.incarnation == cell.incarnation()) {
-                    fired.signal.run(this, fired.payload);
-                } // else delivered to a life a hydration ended: dropped
-            }
-            case Letter.TimerDue due -> {
-                if (due.timer.incarnation == cell.incarnation()) {
-                    due.timer.run(this);
-                }
-            }
-            case Letter.ParkCompleted completed -> {
-                if (completed.park.incarnation == cell.incarnation()) {
-                    completed.park.consume(this);
-                } else {
-                    completed.park.releaseUnconsumed();
-                }
-            }
-            case Letter.DownNotice notice -> behavior.receive(this, notice.down);
-            case Letter.Exit exit -> cell.halt(new ExitReason.Linked(exit.peer, exit.reason));
-            case Letter.Start start -> start();
-        }
+    /** A message (or a {@link Down} notice) for the behaviour. Called by the letter ({@link Letter#deliver}). */
+    void behaviorReceives(Object message) throws Exception {
+        behavior.receive(this, message);
     }
 
     /** The turn threw: a fault for the supervisor, unless the budget disrupted it (settled as a budget fault). */
@@ -111,7 +89,8 @@ abstract class TurnRunner implements ActorContext {
         }
     }
 
-    private void start() throws Exception {
+    /** The actor's start: make the behaviour and run {@code started}. Called by {@link Letter.Start}. */
+    void start() throws Exception {
         Supplier<? extends Behavior> make = factory;
         factory = null;
         Behavior made = make.get();

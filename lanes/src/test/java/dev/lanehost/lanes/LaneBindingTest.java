@@ -3,8 +3,10 @@ package dev.lanehost.lanes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lanehost.lanes.internal.LaneBinding;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -128,6 +130,33 @@ class LaneBindingTest {
                 hostA.shutdownNow();
             }
         }
+    }
+
+    @Test
+    void aReleasedLaneLeftToAThreadThatIsNotAliveIsReboundByTheNextDriverAsFromAnEndedThread() throws Exception {
+        LaneBinding binding = new LaneBinding("audio", true, () -> 3);
+        assertTrue(binding.acquire(Thread.currentThread()));
+        binding.release(Thread.currentThread());
+        Thread ended = Thread.ofPlatform().name("host-gone").unstarted(() -> { });
+        binding.leaveBoundTo(ended);
+        assertSame(ended, binding.boundThread());
+
+        assertTrue(onNewThread("host-next", () -> binding.acquire(Thread.currentThread())));
+        assertEquals(1, binding.rebinds());
+        assertEquals("lane 'audio' rebound from thread host-gone (ended) to host-next; 3 letter(s) queued carried over",
+                binding.takeUnloggedRebind());
+        assertNull(binding.takeUnloggedRebind(), "logged once");
+    }
+
+    @Test
+    void onlyAnUnboundLaneCanBeLeftToAThreadAndOnlyToOneThatIsNotAlive() throws Exception {
+        LaneBinding binding = new LaneBinding("audio", true, () -> 0);
+        IllegalStateException alive = assertThrows(IllegalStateException.class, () -> binding.leaveBoundTo(Thread.currentThread()));
+        assertTrue(alive.getMessage().contains("not alive"), alive.getMessage());
+        assertTrue(binding.acquire(Thread.currentThread()));
+        Thread ended = Thread.ofPlatform().unstarted(() -> { });
+        assertThrows(IllegalStateException.class, () -> binding.leaveBoundTo(ended), "the lane is bound");
+        assertSame(Thread.currentThread(), binding.boundThread());
     }
 
     @Test

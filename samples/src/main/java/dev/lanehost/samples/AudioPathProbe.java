@@ -48,7 +48,11 @@ import java.util.concurrent.locks.LockSupport;
  * -cp samples/target/lanehost-demo.jar dev.lanehost.samples.AudioPathProbe [seconds, default 600] [--lane-driving]
  * [--allocate MB/s, default 100] [--warm-up seconds, default 30] [--log DIR, default target/audio-path]
  * [--realtime priority, default 70 | --no-realtime] [--warm-drives N: lane-driving only, N real drives of a scratch lane
- * from an ordinary C thread before the clients are activated, default 0]}
+ * from an ordinary C thread before the clients are activated, default 0] [--reactivate: lane-driving only, deactivate
+ * and activate the lanehost client half-way, so a new JACK thread rebinds the lane]}
+ *
+ * <p>Lane-driving runs also report the first drive after each activation (the new process thread's first) and the
+ * slowest drive of the first second after it, timed in C around {@code lane_drive}.
  */
 public final class AudioPathProbe {
     private static final int SAMPLE_RATE = 48_000;
@@ -98,6 +102,7 @@ public final class AudioPathProbe {
         Path logDirectory = Path.of("target", "audio-path");
         int realtime = REALTIME_PRIORITY;
         int warmDrives = 0;
+        boolean reactivate = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--lane-driving" -> laneDriving = true;
@@ -108,6 +113,7 @@ public final class AudioPathProbe {
                 case "--realtime" -> realtime = Integer.parseInt(args[++i]);
                 case "--no-realtime" -> realtime = 0;
                 case "--warm-drives" -> warmDrives = Integer.parseInt(args[++i]);
+                case "--reactivate" -> reactivate = true;
                 default -> seconds = Integer.parseInt(args[i]);
             }
         }
@@ -143,7 +149,7 @@ public final class AudioPathProbe {
         boolean ok;
         JackLogWatch watch = JackLogWatch.start(log);
         try {
-            ok = run(server, laneDriving, seconds, warmUp, allocate, logDirectory, warmDrives);
+            ok = run(server, laneDriving, seconds, warmUp, allocate, logDirectory, warmDrives, reactivate);
         } finally {
             server.close();
             watch.close();
@@ -158,17 +164,18 @@ public final class AudioPathProbe {
     }
 
     private static boolean run(JackServer server, boolean laneDriving, int seconds, int warmUp, int allocate, Path logDirectory,
-                               int warmDrives) throws Exception {
+                               int warmDrives, boolean reactivate) throws Exception {
         try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED);
              HostAbi abi = HostAbi.open(runtime);
              AllocationLoad garbage = AllocationLoad.start(allocate)) {
-            Setting setting = new Setting(server, seconds, warmUp, garbage, logDirectory, warmDrives);
+            Setting setting = new Setting(server, seconds, warmUp, garbage, logDirectory, warmDrives, reactivate);
             return laneDriving ? laneDriving(runtime, abi, setting) : ringOnly(runtime, abi, setting);
         }
     }
 
     /** What every run shares: the server, how long, the garbage thread, where files go. */
-    private record Setting(JackServer server, int seconds, int warmUp, AllocationLoad garbage, Path logDirectory, int warmDrives) {
+    private record Setting(JackServer server, int seconds, int warmUp, AllocationLoad garbage, Path logDirectory, int warmDrives,
+                           boolean reactivate) {
     }
 
     private static boolean ringOnly(ActorRuntime runtime, HostAbi abi, Setting setting) throws InterruptedException {
@@ -291,11 +298,25 @@ public final class AudioPathProbe {
                     }
                 };
                 long pace = TimeUnit.SECONDS.toNanos(1) / MESSAGES_PER_SECOND;
+                long reactivateAt = setting.reactivate() ? System.nanoTime() + TimeUnit.SECONDS.toNanos(setting.seconds()) / 2 : Long.MAX_VALUE;
+                JackClient.Stats[] beforeReactivation = new JackClient.Stats[1];
                 boolean ok = measure(probe, plain, measured, setting, () -> {
                     synth.tell(sent.getAndIncrement());
+                    if (beforeReactivation[0] == null && System.nanoTime() >= reactivateAt) {
+                        beforeReactivation[0] = probe.stats();
+                        probe.deactivate(); // JACK ends the process thread; the next activation's new thread rebinds the lane
+                        probe.activate();
+                        System.out.println("  lanehost client deactivated and activated again: a new process thread");
+                    }
                     LockSupport.parkNanos(pace); // pacing, not synchronisation
                 });
                 JackClient.Stats s = probe.stats();
+                if (beforeReactivation[0] != null) {
+                    printFirstDrives("first activation", beforeReactivation[0]);
+                    printFirstDrives("after deactivate/activate", s);
+                } else {
+                    printFirstDrives("after activation", s);
+                }
                 System.out.printf("lane: %,d messages sent, %,d handled on the lane; drives %,d OK / %d failed, %,d turns (max %d a drive),"
                                 + " slowest drive %.2f ms, %d drives longer than a period%n",
                         sent.get(), handled.get(), s.drivesOk(), s.driveFailures(), s.turns(), s.maxTurnsSeen(), s.maxDriveNanos() / 1e6,
@@ -303,6 +324,12 @@ public final class AudioPathProbe {
                 return ok && s.driveFailures() == 0;
             }
         }
+    }
+
+    private static void printFirstDrives(String when, JackClient.Stats s) {
+        System.out.printf("first drive %s: %.1f us (the process thread's first, began at %d ns = System.nanoTime);"
+                + " slowest of its first second's drives: %.1f us%n", when, s.firstDriveNanos() / 1e3, s.firstDriveStart(),
+                s.earlyMaxDriveNanos() / 1e3);
     }
 
     /**

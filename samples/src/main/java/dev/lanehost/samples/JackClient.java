@@ -23,10 +23,10 @@ import java.lang.invoke.MethodHandle;
  */
 public final class JackClient implements AutoCloseable {
     /** Must equal {@code LANEHOST_JACK_HOST_ABI_VERSION}. */
-    public static final int ABI_VERSION = 5;
+    public static final int ABI_VERSION = 6;
 
     private static final String[] HOST_ERRORS = {"BAD_CONFIG", "OUT_OF_MEMORY", "NO_SERVER", "JACK_FAILED", "BAD_RING"};
-    private static final long STATS_SIZE = 136;
+    private static final long STATS_SIZE = 160;
     private static final Library LIBRARY = Library.load();
 
     /** The loaded library's entry points, or why there are none. */
@@ -91,11 +91,16 @@ public final class JackClient implements AutoCloseable {
      * @param shutDown         JACK shut the client down (server gone, or the client was kicked out)
      * @param timingOverruns   the ring client: timing records dropped because the timing ring was full; the duplex
      *                         client: periods of monitor frames dropped because the monitor ring was full; else 0
+     * @param firstDriveNanos  the first drive after the latest activation (the new process thread's first), 0 before one
+     * @param earlyMaxDriveNanos the slowest of the first second's drives (375 at 48 kHz / 128 frames) after the latest
+     *                         activation
+     * @param firstDriveStart  when that first drive began ({@code CLOCK_MONOTONIC} = {@link System#nanoTime()}), 0 before one
      */
     public record Stats(long callbacks, long xruns, long threadInits, long warmUpFailures, long drivesOk, long driveFailures,
                         long turns, long samplesWritten, long ringOverruns, long processThreads, long activations,
                         long slowDrives, long maxDriveNanos, long processThreadId, int firstDriveFailure, int maxTurnsSeen,
-                        boolean shutDown, int sampleRate, int periodFrames, long timingOverruns) {
+                        boolean shutDown, int sampleRate, int periodFrames, long timingOverruns, long firstDriveNanos,
+                        long earlyMaxDriveNanos, long firstDriveStart) {
     }
 
     private MemorySegment handle;
@@ -266,7 +271,8 @@ public final class JackClient implements AutoCloseable {
                     s.get(JAVA_LONG, 64), s.get(JAVA_LONG, 72), s.get(JAVA_LONG, 80), s.get(JAVA_LONG, 88),
                     s.get(JAVA_LONG, 96), s.get(JAVA_LONG, 104), s.get(JAVA_INT, 112), s.get(JAVA_INT, 116),
                     s.get(JAVA_INT, 120) != 0, s.get(JAVA_INT, 124), s.get(JAVA_INT, 128),
-                    Integer.toUnsignedLong(s.get(JAVA_INT, 132)));
+                    Integer.toUnsignedLong(s.get(JAVA_INT, 132)), s.get(JAVA_LONG, 136), s.get(JAVA_LONG, 144),
+                    s.get(JAVA_LONG, 152));
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable e) {

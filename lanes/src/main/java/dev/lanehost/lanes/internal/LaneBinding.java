@@ -3,7 +3,6 @@ package dev.lanehost.lanes.internal;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.function.LongSupplier;
-import java.util.regex.Pattern;
 
 /**
  * Which thread a lane is bound to, and how the binding moves: a lane binds to the first thread that
@@ -12,11 +11,19 @@ import java.util.regex.Pattern;
  * ({@code ExecutionLane}).
  *
  * <p>{@code boundThread} is written by CAS (a new binding) or by the bound thread itself (a release), so
- * binds are serial; the rebind count and the pending log line are written only by the bind winner.
+ * binds are serial; the bind count and the facts of the latest bind are written only by the bind winner.
+ *
+ * <p>A bind runs inside a host's drive, often the first drive of a host's new real-time thread, so it keeps
+ * to code the thread warm-up has already run: it records the rebind's facts as plain fields and the observer
+ * that logs the rebind formats them ({@link #takeUnloggedRebind()}): no string concatenation (an
+ * invokedynamic that spins a class the first time each site runs), no regular expression, no lambda. Every
+ * lane, the warm-up's private lane included, takes the same steps, so the warm-up's binds take the branches
+ * a registered lane's rebind takes.
  */
 public final class LaneBinding {
     private static final VarHandle BOUND;
-    private static final Pattern ATTACHED_THREAD_NAME = Pattern.compile("Thread-\\d+");
+    /** How the JVM names a foreign thread it attaches ({@code Thread-N}). */
+    private static final String ATTACHED_THREAD_PREFIX = "Thread-";
 
     static {
         try {
@@ -27,22 +34,35 @@ public final class LaneBinding {
     }
 
     private final String laneName;
-    /** False for the warm-up's private lane: it renames no thread and counts and logs nothing. */
-    private final boolean registered;
+    /**
+     * What an attached foreign thread that binds the lane is renamed to. The warm-up's private lane "renames" it to
+     * the name it has (the creating thread's: its only driver), so the warm-up takes the renaming step a real
+     * lane's first drive on a new foreign thread takes, without changing any name.
+     */
+    private final String threadName;
     /** The lane's letter backlog, for the rebind log line. */
     private final LongSupplier queuedLetters;
     private volatile Thread boundThread;
-    /** True once any thread has bound the lane: with no bound thread, the lane was released. */
-    private volatile boolean everBound;
-    private volatile long rebinds;
-    /** The latest rebind, until an observer logs it (a drive never writes the log itself). */
-    private volatile String unloggedRebind;
+    /** Binds so far, the first one included: a count rather than a first-bind branch the warm-up would rarely take. */
+    private volatile long binds;
+    /** Binds an observer has logged (or the first bind: it is no rebind); fewer than {@link #binds} means a rebind waits. */
+    private volatile long loggedBinds = 1;
     /** Name of the thread that last released the lane, for the rebind log line. */
     private String releasedBy;
+    // The latest bind's facts, written by its bind winner before it publishes binds (volatile).
+    private String rebindFrom;
+    private boolean rebindFromEnded;
+    private Thread rebindTo;
+    private long rebindQueued;
 
+    /**
+     * @param registered false for the warm-up's private lane, made on the thread that alone drives it: it leaves
+     *                   that thread's name as it is (and the bind facts it records are never read: nobody observes
+     *                   that lane)
+     */
     public LaneBinding(String laneName, boolean registered, LongSupplier queuedLetters) {
         this.laneName = laneName;
-        this.registered = registered;
+        this.threadName = registered ? "lanehost-lane-" + laneName : Thread.currentThread().getName();
         this.queuedLetters = queuedLetters;
     }
 
@@ -52,11 +72,12 @@ public final class LaneBinding {
     }
 
     public boolean everBound() {
-        return everBound;
+        return binds > 0;
     }
 
+    /** Binds after the first. */
     public long rebinds() {
-        return rebinds;
+        return Math.max(0, binds - 1);
     }
 
     /**
@@ -83,38 +104,70 @@ public final class LaneBinding {
         }
     }
 
+    /**
+     * The warm-up's private lane only: leaves it bound to {@code ended}, a thread that is not alive, as a host
+     * thread that has ended leaves its lane, so the warm-up's next drive rebinds it the way a host's restarted
+     * thread does.
+     *
+     * @throws IllegalStateException if the lane is bound or {@code ended} is alive
+     */
+    public void leaveBoundTo(Thread ended) {
+        if (ended.isAlive() || !BOUND.compareAndSet(this, null, ended)) {
+            throw new IllegalStateException("only an unbound lane can be left bound to a thread that is not alive");
+        }
+    }
+
     /** The bound thread, between drives: unbind, so the next thread to drive binds the lane. */
     public void release(Thread current) {
-        if (registered) {
-            releasedBy = current.getName(); // published by the volatile store below
-        }
+        releasedBy = current.getName(); // published by the volatile store below
         // Only the bound thread stores here; others only CAS away a holder that has ended, and we are alive.
         boundThread = null;
     }
 
-    /** The latest rebind's log line, once; null if there is none to log. Observers only. */
+    /**
+     * The latest rebind's log line, once; null if there is none to log. Observers only. If rebinds follow each
+     * other faster than observers look, the line describes the latest (two observers racing may both log it;
+     * a rebind racing an observer may mix its facts with the one before: a log line, never a count).
+     */
     public String takeUnloggedRebind() {
-        String rebind = unloggedRebind;
-        if (rebind != null) {
-            unloggedRebind = null;
+        long count = binds; // acquire: the facts of bind number `count` (or a later one) are visible
+        if (count <= loggedBinds) {
+            return null;
         }
-        return rebind;
+        loggedBinds = count;
+        String from = rebindFromEnded ? rebindFrom + " (ended)" : rebindFrom + " (released)";
+        return "lane '" + laneName + "' rebound from thread " + from + " to " + rebindTo.getName() + "; "
+                + rebindQueued + " letter(s) queued carried over";
     }
 
-    /** The bind CAS winner: count and describe a rebind, name an attached foreign thread. */
+    /**
+     * The bind CAS winner: count the bind and record its facts (a first bind's are never logged), name an
+     * attached foreign thread. The same steps for every bind, so none is a branch only a host's rebind takes.
+     */
     private void bound(Thread previous, Thread current) {
-        if (!registered) {
-            return;
+        boolean ended = previous != null; // else unbound: released, or never bound
+        rebindFromEnded = ended;
+        rebindFrom = ended ? previous.getName() : releasedBy;
+        rebindTo = current;
+        rebindQueued = queuedLetters.getAsLong();
+        binds = binds + 1; // only bind winners write it, one at a time; publishes the facts above
+        if (isAttachedThreadName(current.getName())) {
+            current.setName(threadName); // the warm-up's lane: the name it has, so no lane-dependent branch here
         }
-        if (everBound) {
-            rebinds = rebinds + 1; // only bind winners write it, one at a time
-            String from = previous != null ? previous.getName() + " (ended)" : releasedBy + " (released)";
-            unloggedRebind = "lane '" + laneName + "' rebound from thread " + from + " to " + current.getName() + "; "
-                    + queuedLetters.getAsLong() + " letter(s) queued carried over";
+    }
+
+    /** {@code Thread-<digits>}: a foreign thread as the JVM names it when it attaches it. */
+    private static boolean isAttachedThreadName(String name) {
+        int length = name.length();
+        if (length <= ATTACHED_THREAD_PREFIX.length() || !name.startsWith(ATTACHED_THREAD_PREFIX)) {
+            return false;
         }
-        everBound = true;
-        if (ATTACHED_THREAD_NAME.matcher(current.getName()).matches()) {
-            current.setName("lanehost-lane-" + laneName);
+        for (int i = ATTACHED_THREAD_PREFIX.length(); i < length; i++) {
+            char c = name.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
         }
+        return true;
     }
 }
