@@ -25,7 +25,8 @@ import java.util.function.Supplier;
  *       queue. A spawn from a worker, or a send from a worker that makes the actor runnable, makes that worker
  *       its home and its next actor to run ({@link Worker#runNext}: what a turn sends runs where its sender's
  *       data is hot, as Go's {@code runnext} and Tokio's LIFO slot do); from any other thread it is queued on
- *       its home, and a spawn from outside on the next worker in turn.</li>
+ *       its home, or on a spinning worker, which becomes its home, if its home's worker is not spinning; a spawn
+ *       from outside on the next worker in turn.</li>
  *   <li>An idle worker steals: it takes the next actor of another worker's shared queue (under that queue's
  *       consumer lock, which the owner takes for each poll too) and makes its own shared queue the actor's
  *       home. Pinned and lane actors are never in a shared queue, so they are never stolen.</li>
@@ -123,11 +124,36 @@ final class WorkerPool {
     void scheduled(ActorCell cell) {
         Worker current = currentWorker();
         if (current == null) {
+            Worker spinner = spinnerFor(cell.home);
+            if (spinner != null) {
+                cell.home = spinner.shared; // it holds the scheduled flag: nobody else moves it now
+            }
             cell.home.offer(cell, RunQueue.READY_BAND);
         } else {
             cell.home = current.shared;
             current.runNext(cell);
         }
+    }
+
+    /**
+     * A spinning worker to give an actor made runnable off the pool: its home's worker if that one spins, else any
+     * spinner, else null (it stays home). A spinner then finds the actor in its own queue instead of waking
+     * a parked home worker (a futex wake-up) or stealing it from a busy one (a round trip through another
+     * worker's consumer lock). Reads each worker's spinning flag, which changes only as workers go idle or busy.
+     */
+    private Worker spinnerFor(RunQueue home) {
+        Worker spinner = null;
+        for (Worker worker : workers) {
+            if (worker.spinning) {
+                if (worker.shared == home) {
+                    return worker;
+                }
+                if (spinner == null) {
+                    spinner = worker;
+                }
+            }
+        }
+        return spinner;
     }
 
     /** The worker running on the calling thread, or null. */

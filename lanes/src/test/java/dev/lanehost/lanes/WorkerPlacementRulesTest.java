@@ -1,0 +1,74 @@
+package dev.lanehost.lanes;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lanehost.affinity.Affinity;
+import dev.lanehost.affinity.AffinityPolicy;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The pool's rules for where a normal actor made runnable goes, checked on a pool whose workers are not started
+ * (the test's thread plays every role), so no timing decides the outcome: off the pool, to its home or to a
+ * spinning worker; the spinner limit.
+ */
+class WorkerPlacementRulesTest {
+    private final ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD);
+    private final WorkerPool pool = new WorkerPool(2, IdleStrategy.DEFAULT, AffinityPolicy.NONE,
+            Affinity.unavailable("placement rules test"), null);
+    private final Worker zero = pool.worker(0);
+    private final Worker one = pool.worker(1);
+
+    @AfterEach
+    void close() {
+        runtime.close();
+    }
+
+    private ActorCell homedOn(Worker worker) {
+        ActorCell cell = new ActorCell(1, "target", Placement.NORMAL, runtime.context(), worker.shared, pool, null,
+                runtime.context().defaultBudget, runtime.context().mailboxCapacity, SpawnOptions.DEFAULT,
+                () -> (context, message) -> { });
+        assertTrue(cell.claimSchedule(), "the caller of scheduled() holds the scheduled flag");
+        return cell;
+    }
+
+    @Test
+    void anActorMadeRunnableOffThePoolGoesToASpinningWorkerWhenItsHomeIsNotSpinning() {
+        one.spinning = true;
+        ActorCell cell = homedOn(zero);
+        pool.scheduled(cell);
+        assertSame(one.shared, cell.home, "re-homed on the spinner");
+        assertEquals(1, one.shared.depth());
+        assertEquals(0, zero.shared.depth());
+    }
+
+    @Test
+    void itStaysHomeWhenItsHomeSpinsOrNobodyDoes() {
+        ActorCell idleHome = homedOn(zero);
+        pool.scheduled(idleHome);
+        assertSame(zero.shared, idleHome.home, "no spinner: home");
+
+        zero.spinning = true;
+        one.spinning = true;
+        ActorCell spinningHome = homedOn(zero);
+        pool.scheduled(spinningHome);
+        assertSame(zero.shared, spinningHome.home, "its home spins: home");
+        assertEquals(2, zero.shared.depth());
+        assertEquals(0, one.shared.depth());
+    }
+
+    @Test
+    void atMostHalfThePoolSpinsAtOnceAndAtLeastOne() {
+        assertTrue(pool.claimSpin());
+        assertFalse(pool.claimSpin(), "two workers: one spinner");
+        pool.spinEnded();
+        assertTrue(pool.claimSpin(), "a spinner that stopped leaves room");
+        WorkerPool busySpinning = new WorkerPool(2, IdleStrategy.busySpin(), AffinityPolicy.NONE,
+                Affinity.unavailable("placement rules test"), null);
+        assertTrue(busySpinning.claimSpin());
+        assertTrue(busySpinning.claimSpin(), "busy spin: every worker spins");
+    }
+}
