@@ -132,14 +132,8 @@ public final class PlainCodec {
             return new Copy(sink.value(), sink.encodedLength());
         } catch (PlainValueException e) {
             throw e;
-        } catch (OutOfMemoryError | StackOverflowError e) {
-            throw outOfMemory("copying the value at " + where(writer), e);
-        } catch (VirtualMachineError e) {
-            throw e; // the JVM itself is failing; no status would be true
         } catch (Exception | Error e) {
-            // The value's own code failed (an iterator, size(), entrySet()), as in encoding.
-            throw new PlainValueException(PlainValueFailure.NOT_SERIALIZABLE, "encoding the value at " + where(writer)
-                    + " failed: " + e, e);
+            throw walkFailed("copying", writer, e);
         }
     }
 
@@ -228,16 +222,26 @@ public final class PlainCodec {
             // Jackson's own checks on what it is asked to write; the walk is built not to trip them.
             throw new PlainValueException(PlainValueFailure.NOT_SERIALIZABLE, "cannot encode the value at " + where(writer)
                     + ": " + e.getMessage(), e);
-        } catch (OutOfMemoryError | StackOverflowError e) {
-            throw outOfMemory("encoding the value at " + where(writer), e);
-        } catch (VirtualMachineError e) {
-            throw e; // the JVM itself is failing; no status would be true
         } catch (Exception | Error e) {
-            // The value's own code failed: a collection's iterator or size(), a map's entrySet(). Exception,
-            // not RuntimeException: such code can throw a checked exception it did not declare.
-            throw new PlainValueException(PlainValueFailure.NOT_SERIALIZABLE, "encoding the value at " + where(writer)
-                    + " failed: " + e, e);
+            throw walkFailed("encoding", writer, e);
         }
+    }
+
+    /**
+     * A walk ended by something other than its own refusal: out of memory or stack, or the value's own code
+     * failed — a collection's iterator or size(), a map's entrySet() (Exception, not RuntimeException: such code
+     * can throw a checked exception it did not declare). Any other {@link VirtualMachineError} is rethrown: the
+     * JVM itself is failing, and no status would be true.
+     */
+    private static PlainValueException walkFailed(String doing, PlainValueWriter writer, Throwable e) {
+        if (e instanceof OutOfMemoryError || e instanceof StackOverflowError) {
+            return outOfMemory(doing + " the value at " + where(writer), e);
+        }
+        if (e instanceof VirtualMachineError failing) {
+            throw failing;
+        }
+        return new PlainValueException(PlainValueFailure.NOT_SERIALIZABLE, "encoding the value at " + where(writer)
+                + " failed: " + e, e);
     }
 
     private static String where(PlainValueWriter writer) {
