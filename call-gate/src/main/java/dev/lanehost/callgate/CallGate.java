@@ -14,7 +14,6 @@ import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -50,8 +49,18 @@ public final class CallGate implements AutoCloseable {
     private final CallHandler handler;
     private final int maxPending;
     private final int maxResultBytes;
-    private final AtomicInteger pending = new AtomicInteger();
-    private final Set<GateCall> inFlight = ConcurrentHashMap.newKeySet();
+    /**
+     * Calls admitted (callers add) and admission slots released (whoever ends a call adds, usually the actor's
+     * thread): pending calls are the difference. Two counters on lines of their own, so a call that comes and goes
+     * does not move one line back and forth between the caller's core and the actor's.
+     */
+    private final GateCounts counts = new GateCounts();
+    /**
+     * Blocking callers that have stopped spinning and park: {@link #close} wakes them. A caller still spinning sees
+     * the closed flag itself, and a queued call's turn checks it before running, so a call that completes while
+     * its caller spins touches no set at all.
+     */
+    private final Set<GateCall> parkedCallers = ConcurrentHashMap.newKeySet();
     private final AtomicLong discarded = new AtomicLong();
     private final AtomicLong[] byStatus = new AtomicLong[CallStatus.values().length];
     private volatile boolean closed;
@@ -244,6 +253,10 @@ public final class CallGate implements AutoCloseable {
         int turns = 0;
         int idleDrives = 0;
         while (call.outcome() == null) {
+            if (closed) {
+                call.withdraw(CallStatus.CLOSED, "the gate was closed while the call was pending");
+                break;
+            }
             if (maxTurns > 0 && turns >= maxTurns) {
                 call.withdraw(CallStatus.TIMED_OUT, "older work on lane " + lane.name() + " used up the " + maxTurns + "-turn bound");
                 break;
@@ -278,15 +291,9 @@ public final class CallGate implements AutoCloseable {
         if (actor.isTerminated()) {
             return terminated();
         }
-        if (pending.incrementAndGet() > maxPending) {
-            pending.decrementAndGet();
+        if (!counts.admit(maxPending)) {
             return new GateCall.Outcome(CallStatus.REFUSED, null, "actor " + actor.name() + " already has " + maxPending
                     + " calls of this gate pending (the gate's admission bound)");
-        }
-        inFlight.add(call);
-        if (closed) { // close() raced us: it may have missed this call
-            call.withdraw(CallStatus.CLOSED, "the gate is closed");
-            return call.outcome();
         }
         switch (actor.offerTask(call)) {
             case QUEUED -> {
@@ -329,7 +336,9 @@ public final class CallGate implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        for (GateCall call : List.copyOf(inFlight)) {
+        // Then the parked callers (a caller registers, then looks at the flag: one of the two sees the other).
+        // Spinning callers and queued turns see the flag themselves (GateCall.await, GateCall.run).
+        for (GateCall call : List.copyOf(parkedCallers)) {
             call.withdraw(CallStatus.CLOSED, "the gate was closed while the call was pending");
         }
         Runnable action;
@@ -360,7 +369,7 @@ public final class CallGate implements AutoCloseable {
 
     /** Calls occupying the actor now (queued, running, or awaiting their result's stage), whether or not their callers still wait. */
     public int pendingCalls() {
-        return pending.get();
+        return counts.pending();
     }
 
     /** Results of calls that finished after their caller had left (timed out or closed). */
@@ -381,12 +390,18 @@ public final class CallGate implements AutoCloseable {
         return maxResultBytes;
     }
 
-    void callEnded(GateCall call) {
-        inFlight.remove(call);
+    /** A blocking caller is about to park: {@link #close} must be able to wake it. @return false if already closed */
+    boolean parking(GateCall call) {
+        parkedCallers.add(call);
+        return !closed;
+    }
+
+    void parked(GateCall call) {
+        parkedCallers.remove(call);
     }
 
     void slotReleased() {
-        pending.decrementAndGet();
+        counts.released();
     }
 
     void resultDiscarded() {

@@ -89,6 +89,10 @@ final class GateCall implements TurnTask {
 
     @Override
     public void run(ActorContext context) throws Exception {
+        if (gate.isClosed()) {
+            withdraw(CallStatus.CLOSED, "the gate was closed while the call was queued"); // a queued call never runs
+            return;
+        }
         if (!STATE.compareAndSet(this, QUEUED, RUNNING)) {
             return; // the caller gave up or the gate closed before we started: never runs
         }
@@ -207,7 +211,6 @@ final class GateCall implements TurnTask {
         if (!OUTCOME.compareAndSet(this, (Outcome) null, result)) {
             return false;
         }
-        gate.callEnded(this);
         Thread parked = waiter;
         if (parked != null) {
             LockSupport.unpark(parked);
@@ -246,10 +249,28 @@ final class GateCall implements TurnTask {
         for (int spin = 0; result == null && spin < SPINS_BEFORE_PARK; spin++) {
             Thread.onSpinWait();
             result = outcome;
+            if (result == null && gate.isClosed()) {
+                withdraw(CallStatus.CLOSED, "the gate was closed while the call was pending");
+                return outcome; // ours, or the result that beat us to it
+            }
         }
         if (result != null) {
             return result;
         }
+        try {
+            return awaitParked(timeoutNanos);
+        } finally {
+            gate.parked(this);
+        }
+    }
+
+    /** Past the spin: registered with the gate, so its close can wake us, then parked until the outcome or the deadline. */
+    private Outcome awaitParked(long timeoutNanos) {
+        if (!gate.parking(this)) {
+            withdraw(CallStatus.CLOSED, "the gate was closed while the call was pending");
+            return outcome;
+        }
+        Outcome result;
         long deadline = System.nanoTime() + timeoutNanos;
         waiter = Thread.currentThread();
         while ((result = outcome) == null) {
