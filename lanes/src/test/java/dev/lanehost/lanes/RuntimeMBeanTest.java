@@ -71,6 +71,11 @@ class RuntimeMBeanTest {
             assertEquals(2, proxy.getWorkerCount());
             assertArrayEquals(new String[] {"lanehost-worker-0", "lanehost-worker-1"}, proxy.getWorkerThreads());
             assertEquals(2, proxy.getWorkerTurns().length);
+            // A worker publishes its turn count when a run returns, which is after the turn that counted down.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
+            while (proxy.getWorkerTurns()[1] < 2 && System.nanoTime() < deadline) {
+                Thread.yield();
+            }
             assertTrue(proxy.getWorkerTurns()[1] >= 2, "worker 1 ran the pinned actor's start and its letter");
             assertEquals(2, proxy.getWorkerSteals().length);
             assertEquals(2, proxy.getWorkerStealAttempts().length);
