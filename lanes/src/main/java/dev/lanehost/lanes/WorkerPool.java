@@ -37,9 +37,10 @@ import java.util.function.Supplier;
 final class WorkerPool {
     /**
      * Actors one steal takes at most: half of what the victim holds, up to this. Taking several under one hold of
-     * the victim's consumer lock keeps a thief from contending for it actor by actor.
+     * the victim's consumer lock keeps a thief from contending for it actor by actor (and the owner, which takes the
+     * same lock for each poll, from waiting on the thief): fan-out/fan-in ran ~5 % faster at 256 than at 32.
      */
-    static final int MAX_STEAL = 32;
+    static final int MAX_STEAL = 256;
 
     final IdleStrategy idleStrategy;
     /** Turns of one actor a worker runs before it moves on to the next ({@link RuntimeBuilder#turnsPerRun}). */
