@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * several, the iterations of all runs are pooled before the medians are taken.
  */
 public final class ThroughputSummary {
-    private static final List<String> TRANSPORTS = List.of("javaToJava", "cToC", "agrona", "disruptor", "cToJava", "javaToC");
+    private static final List<String> TRANSPORTS = List.of("javaToJava", "cToC", "agrona", "disruptor", "jctools", "cToJava", "javaToC");
     private static final List<Integer> CHUNKS = List.of(512, 4096, 65536);
 
     /** A ratio target: numerator / denominator at a size, against a floor. */
@@ -39,7 +39,7 @@ public final class ThroughputSummary {
             new Target("javaToJava", "cToC", 65536, 0.8));
 
     private static final String[][] RATIOS = {
-            {"javaToJava", "agrona"}, {"javaToJava", "disruptor"}, {"javaToJava", "cToC"},
+            {"javaToJava", "agrona"}, {"javaToJava", "disruptor"}, {"javaToJava", "jctools"}, {"javaToJava", "cToC"},
             {"cToJava", "cToC"}, {"javaToC", "cToC"}, {"cToJava", "javaToJava"}, {"javaToC", "javaToJava"}};
 
     private ThroughputSummary() {
