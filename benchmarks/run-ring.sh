@@ -7,6 +7,13 @@
 #
 #   benchmarks/run-ring.sh           the real run, about 5 minutes on 2 vCPUs (plus any wait for quiet)
 #   benchmarks/run-ring.sh --smoke   every benchmark once, briefly: checks that all run and stop
+#   benchmarks/run-ring.sh --before OLD.jar [ROUNDS]
+#                                    before/after: for each round (default 2) and each size, the old
+#                                    build's own transports, then this build's seven, back to back, so
+#                                    both see the same machine; throughput only, 12 x 0.5 s iterations;
+#                                    results in before-r<N>-c<size>/ and after-r<N>-c<size>/ under the run
+#                                    directory, pooled by ThroughputSummary (old jar: build it from the old
+#                                    commit first and copy it aside, e.g. to /tmp).
 #
 # It only packages (never `mvn install`, which would overwrite the shared ~/.m2 artifacts).
 # JAVA_HOME must be a JDK 25; by default the Temurin 25 under /usr/lib/jvm.
@@ -19,7 +26,14 @@ JAR=benchmarks/target/benchmarks.jar
 # The same flags the JMH forks get (@Fork jvmArgsAppend), for the plain mains.
 JVM_FLAGS=(--enable-native-access=ALL-UNNAMED --add-exports java.base/jdk.internal.misc=ALL-UNNAMED)
 
-if [[ "${1:-}" == "--smoke" ]]; then
+BEFORE_JAR=""
+if [[ "${1:-}" == "--before" ]]; then
+    BEFORE_JAR="${2:?--before needs the old benchmarks.jar}"
+    ROUNDS="${3:-2}"
+    [[ -f "$BEFORE_JAR" ]] || { echo "no such jar: $BEFORE_JAR" >&2; exit 2; }
+    OUT=benchmarks/results/$(date -u +%Y-%m-%dT%H%MZ)-before-after
+    JMH_ARGS=(-f 1 -wi 2 -w 1s -i 12 -r 500ms)
+elif [[ "${1:-}" == "--smoke" ]]; then
     OUT=benchmarks/results/smoke
     # One short iteration each: enough to see every transport start, move bytes and stop.
     JMH_ARGS=(-f 1 -wi 1 -w 500ms -i 2 -r 500ms)
@@ -93,6 +107,33 @@ trap 'kill "$MONITOR" 2>/dev/null || true' EXIT
 say "== placement probe"
 wait_until_quiet
 probe before-throughput
+
+if [[ -n "$BEFORE_JAR" ]]; then
+    # Our transports of the old build (cToC included: the C floor compiles the ring header too).
+    OURS=javaToJava,cToC,cToJava,javaToC
+    # Another engineer's JMH run may hold JMH's lock file; the runs here are ours alone, so skip it.
+    for round in $(seq 1 "$ROUNDS"); do
+        for chunk in 512 4096 65536; do
+            for side in before after; do
+                dir="$OUT/$side-r$round-c$chunk"; mkdir -p "$dir"
+                if [[ $side == before ]]; then jar="$BEFORE_JAR"; transports=(-p transport=$OURS); else jar="$JAR"; transports=(); fi
+                say "== round $round, $chunk B, $side: load $(cut -d' ' -f1-3 /proc/loadavg)"
+                "$JAVA" -Djmh.ignoreLock=true -jar "$jar" RingThroughputBenchmark -p chunk=$chunk "${transports[@]}" \
+                    "${JMH_ARGS[@]}" -rf json -rff "$dir/ring-throughput.json" 2>&1 \
+                    | grep -v --line-buffered '^WARNING: .*sun.misc.Unsafe\|^WARNING: Please consider reporting\|^WARNING: A terminally deprecated' \
+                    > "$dir/ring-throughput.txt"
+                grep -E '^RingThroughputBenchmark.transfer ' "$dir/ring-throughput.txt" | tee -a "$LOG" || true
+            done
+        done
+    done
+    befores=(); for d in "$OUT"/before-*; do befores+=("before:$d"); done
+    "$JAVA" -cp "$JAR" dev.lanehost.benchmarks.ThroughputSummary "$OUT"/after-* "${befores[@]}" \
+        | tee "$OUT/ring-throughput-summary.md" | tee -a "$LOG"
+    probe after-throughput
+    say "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+    say "== done: results in $OUT/"
+    exit 0
+fi
 
 say "== JMH: java -jar $JAR RingThroughputBenchmark ${JMH_ARGS[*]} -rf json -rff $OUT/ring-throughput.json"
 "$JAVA" -jar "$JAR" RingThroughputBenchmark "${JMH_ARGS[@]}" -rf json -rff "$OUT/ring-throughput.json" 2>&1 \

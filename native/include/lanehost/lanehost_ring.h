@@ -27,7 +27,7 @@
  *144 |               Overrun count (64 bits)                         |  producer writes
  *152 |             Padding up to byte 192                           ...
  *192 |               Doorbell (64 bits)                              |  producer writes (release)
- *200 |  Wake word (32 bits): bit 0 waiter, bits 1-31 sequence    |  both: atomic read-modify-writes
+ *200 |  Wake word (32 bits): bit 0 waiter, bits 1-31 zero         |  both: atomic read-modify-writes
  *204 |               Reserved, zero (32 bits)                        |
  *208 |               Wake count (64 bits)                            |  producer writes
  *216 |             Padding up to byte 256                           ...
@@ -61,36 +61,46 @@
  *
  * Waiting (Linux): a consumer that is not real-time may sleep until bytes arrive instead of polling
  * (lanehost_ring_wait_readable; Java's SpscByteRing.awaitReadable does the same steps). The 32-bit wake
- * word is a futex word: bit 0 says a consumer is waiting, bits 1-31 are a sequence the producer advances
- * on every publishing write, so the value a sleeper compares against changes with every write.
+ * word is a futex word: bit 0 says a consumer is waiting; bits 1-31 stay zero.
  *
  *   Consumer, until at least min_bytes are readable or the timeout passes:
  *   1. Check readable; enough: done, without touching the wake word (the polling path stays as it was).
  *   2. Announce: load the wake word (acquire); if bit 0 is clear, set it with a compare-and-swap
  *      (acquire), retrying with the value the failed CAS saw. The word now holds the value w to sleep on.
- *   3. Re-check readable; enough: withdraw (CAS w -> w without bit 0; if that fails the producer has
- *      changed the word and clears the bit itself) and return.
- *   4. futex_wait(word, w, remaining time). It returns at once if the word is no longer w (EAGAIN), when
+ *   3. Fence the producer: membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED). When it returns, every other
+ *      thread of this process has run a full memory barrier (those on a CPU through an interrupt, the
+ *      others at their last context switch).
+ *   4. Re-check readable; enough: withdraw (CAS w -> w without bit 0; if that fails the producer has
+ *      cleared the bit itself) and return.
+ *   5. futex_wait(word, w, remaining time). It returns at once if the word is no longer w (EAGAIN), when
  *      woken, at the timeout, or on a signal (EINTR: withdraw, return LANEHOST_RING_INTERRUPTED). Once
  *      the deadline has passed: withdraw and return LANEHOST_RING_TIMED_OUT, even if bytes arrived as it
  *      passed (the next read finds them), so a lost wake-up could never pass for a late success. Otherwise
  *      go to 2.
  *
  *   Producer, after the release store of its position in a write that published bytes:
- *   5. fetch_add(wake word, 2, release); the old value's bit 0 clear (nobody waits): done. That one
- *      atomic read-modify-write is all a write pays when nobody waits: no system call and no separate
- *      fence (on x86-64 the locked add itself orders like one; see spsc-ring/README.md for its cost).
- *   6. Bit 0 set: fetch_and(wake word, ~1) (the waiter will announce again if it sleeps again), count
+ *   6. A compiler barrier (no instruction), then a relaxed load of the wake word, on the producer's own
+ *      line; bit 0 clear (nobody waits): done. That load is all a write pays when nobody waits: no atomic
+ *      read-modify-write, no fence instruction, no system call.
+ *   7. Bit 0 set: fetch_and(wake word, ~1) (the waiter will announce again if it sleeps again), count
  *      one wake, futex_wake(word, all).
  *
- * No lost wake-up: every change to the wake word is an atomic read-modify-write, so the changes have one
- * order. If the producer's step 5 comes before the consumer's announce (2) in that order, the consumer's
- * acquire of the word synchronizes with the producer's release and its re-check (3) sees the bytes. If it
- * comes after, step 5 finds bit 0 set (only the producer's own step 6 clears it while a consumer sleeps,
- * and step 6 wakes) and the producer wakes it. And a consumer that reaches futex_wait(w) after any change
- * to the word returns at once, because the kernel compares the word with w before sleeping. The argument
- * needs no seq_cst fence on either side, which is why the sequence shares the word with the waiter bit.
- * One waiting thread at a time: the consumer.
+ * No lost wake-up. This is Dekker's pattern (consumer: store the bit, load the position; producer: store
+ * the position, load the bit), which needs a store-load barrier on both sides; the consumer's membarrier
+ * puts the producer's half of it into the producer's thread from outside, only when a consumer is about to
+ * sleep (userspace RCU's and folly's asymmetric barrier). The membarrier in step 3 splits the producer's
+ * instructions at a full barrier: if the producer's load (6) comes after it, the load sees bit 0, which
+ * step 2 set before step 3, and the producer wakes (7); if before, the position store that precedes the
+ * load in program order (the compiler barrier keeps it there) is visible when membarrier returns, and the
+ * re-check (4) sees the bytes. A consumer that reaches futex_wait(w) after step 7 cleared the bit returns
+ * at once, because the kernel compares the word with w before sleeping. One waiting thread at a time: the
+ * consumer.
+ *
+ * What it needs: Linux 4.14 or later with membarrier(2) allowed (LANEHOST_RING_UNSUPPORTED otherwise), and
+ * the producer in the consumer's process: membarrier's private command reaches only this process's
+ * threads, so a consumer of a ring shared with another process must poll, not wait. ThreadSanitizer cannot
+ * see the membarrier; the wait tests (thousands of random races per run, and the jcstress RingWakeupTest)
+ * check the argument by looking for a lost wake-up.
  *
  * Each side holds its own lanehost_ring handle whose capacity and mask were validated once, so a
  * corrupted header cannot make either side write outside the region. Positions that no working ring can
@@ -111,6 +121,7 @@
 #define LANEHOST_RING_CAN_WAIT 1
 #include <errno.h>
 #include <linux/futex.h>
+#include <linux/membarrier.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -126,8 +137,12 @@ extern "C" {
 #endif
 
 #define LANEHOST_RING_MAGIC 0x4C485242u /* "LHRB" read as a little-endian uint32 */
-/* 2: the wake word and the wake count (waiting consumers). */
-#define LANEHOST_RING_LAYOUT_VERSION 2u
+/*
+ * 2: the wake word and the wake count (waiting consumers). 3: the same bytes, another waiting protocol: the
+ * producer only loads the wake word, and a consumer about to sleep fences the producer with membarrier(2),
+ * so a version-2 side and a version-3 side would lose wake-ups.
+ */
+#define LANEHOST_RING_LAYOUT_VERSION 3u
 #define LANEHOST_RING_CACHE_LINE_LENGTH 64u
 /*
  * A pair of cache lines: the struct's own alignment (alignas below), so a header at any address this
@@ -140,8 +155,6 @@ extern "C" {
 #define LANEHOST_RING_MAX_CAPACITY (UINT64_C(1) << 62)
 /* The wake word's bit 0: a consumer has announced that it is going to sleep. */
 #define LANEHOST_RING_WAKE_WAITER 1u
-/* What the producer adds to the wake word per publishing write: the sequence above the waiter bit. */
-#define LANEHOST_RING_WAKE_STEP 2u
 
 /* Results. Zero or positive from write/read is a byte count; negative is one of these. */
 typedef enum lanehost_ring_status {
@@ -156,7 +169,8 @@ typedef enum lanehost_ring_status {
     LANEHOST_RING_BAD_VERSION = -8,          /* wrap: a ring of another layout version */
     LANEHOST_RING_CORRUPT = -9,              /* producer behind the consumer or more than the capacity ahead */
     LANEHOST_RING_TIMED_OUT = -10,           /* wait: fewer than min_bytes readable when the timeout passed */
-    LANEHOST_RING_INTERRUPTED = -11          /* wait: a signal handler ran (installed without SA_RESTART) */
+    LANEHOST_RING_INTERRUPTED = -11,         /* wait: a signal handler ran (installed without SA_RESTART) */
+    LANEHOST_RING_UNSUPPORTED = -12          /* wait: no futex or no membarrier(2) here: poll instead */
 } lanehost_ring_status;
 
 typedef struct lanehost_ring_header {
@@ -231,6 +245,9 @@ static inline const char *lanehost_ring_status_message(int64_t status) {
                    "of it (the header was overwritten)";
         case LANEHOST_RING_TIMED_OUT: return "timed out: fewer bytes than asked for became readable";
         case LANEHOST_RING_INTERRUPTED: return "interrupted: a signal arrived while waiting";
+        case LANEHOST_RING_UNSUPPORTED:
+            return "waiting is unsupported here: it needs Linux futexes and membarrier(2) (private expedited); "
+                   "poll lanehost_ring_readable instead";
         default: return "unknown lanehost ring status";
     }
 }
@@ -335,7 +352,7 @@ static inline int lanehost_ring_wrap(lanehost_ring *ring, void *memory, uint64_t
 }
 
 /*
- * Producer, step 6 of the waiting protocol: a consumer announced that it sleeps. Clears its announcement
+ * Producer, step 7 of the waiting protocol: a consumer announced that it sleeps. Clears its announcement
  * (it announces again if it sleeps again) and wakes it. Out of the write's fast path, and never inlined
  * into it, because it is the rare case.
  */
@@ -343,7 +360,7 @@ static inline int lanehost_ring_wrap(lanehost_ring *ring, void *memory, uint64_t
 __attribute__((unused, noinline, cold))
 #endif
 static void lanehost_ring_wake_consumer(lanehost_ring_header *header) {
-    /* Relaxed: this read-modify-write continues the release sequence of the fetch_add that found the bit. */
+    /* Relaxed: the bytes are ordered by the position, and the consumer re-checks it after any wake. */
     atomic_fetch_and_explicit(&header->wake_word, ~(uint32_t)LANEHOST_RING_WAKE_WAITER, memory_order_relaxed);
     atomic_store_explicit(&header->wake_count,
                           atomic_load_explicit(&header->wake_count, memory_order_relaxed) + 1,
@@ -358,9 +375,9 @@ static void lanehost_ring_wake_consumer(lanehost_ring_header *header) {
  * Producer only. Copies up to length bytes from src into the ring and returns how many it copied
  * (0 when full), or a negative lanehost_ring_status. A short write counts one overrun.
  *
- * A write that publishes bytes also advances the wake word (one atomic read-modify-write, step 5 of the
- * waiting protocol) and, only if a consumer announced that it sleeps, wakes it with a system call. So a
- * real-time producer makes no system call unless a non-real-time consumer chose to wait on this ring.
+ * A write that publishes bytes also loads the wake word (step 6 of the waiting protocol) and, only if a
+ * consumer announced that it sleeps, wakes it with a system call. So a real-time producer makes no system
+ * call unless a non-real-time consumer chose to wait on this ring.
  */
 static inline int64_t lanehost_ring_write(lanehost_ring *ring, const void *src, uint64_t length) {
     if (ring == NULL || ring->header == NULL || (src == NULL && length != 0) || length > (uint64_t)INT64_MAX) {
@@ -398,12 +415,13 @@ static inline int64_t lanehost_ring_write(lanehost_ring *ring, const void *src, 
                           atomic_load_explicit(&header->doorbell, memory_order_relaxed) + 1,
                           memory_order_release);
     /*
-     * Release, and a read-modify-write rather than a load: a consumer whose announce comes later in the
-     * wake word's order acquires this and sees the position stored above; one whose announce came earlier
-     * left its bit for this to find. No seq_cst fence needed (see "No lost wake-up" above).
+     * Step 6. The compiler barrier keeps the load below the position store; the consumer's membarrier
+     * (step 3) supplies the hardware's half of that order, so this costs no instruction.
      */
-    const uint32_t wake = atomic_fetch_add_explicit(&header->wake_word, LANEHOST_RING_WAKE_STEP, memory_order_release);
-    if (wake & LANEHOST_RING_WAKE_WAITER) lanehost_ring_wake_consumer(header);
+    atomic_signal_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(&header->wake_word, memory_order_relaxed) & LANEHOST_RING_WAKE_WAITER) {
+        lanehost_ring_wake_consumer(header);
+    }
     return (int64_t)count;
 }
 
@@ -521,10 +539,29 @@ static inline int64_t lanehost_ring_monotonic_nanos(void) {
     return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 }
 
+/*
+ * Step 3 of the waiting protocol: a full barrier in every other running thread of this process, so that a
+ * producer's position store before its load of the wake word is visible, or its load sees the waiter bit.
+ * Registers this process for the private expedited command on first use (once per translation unit; the
+ * kernel accepts a repeat). Returns 0, or -1 where membarrier(2) is missing or forbidden.
+ */
+static inline int lanehost_ring_fence_producer(void) {
+#if defined(SYS_membarrier)
+    static _Atomic int registered;
+    if (!atomic_load_explicit(&registered, memory_order_relaxed)) {
+        if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) != 0) return -1;
+        atomic_store_explicit(&registered, 1, memory_order_relaxed);
+    }
+    return syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0 ? 0 : -1;
+#else
+    return -1;
+#endif
+}
+
 /* Step 2 of the waiting protocol: sets the waiter bit and returns the wake word to sleep on. */
 static inline uint32_t lanehost_ring_announce_waiter(lanehost_ring_header *header) {
     uint32_t word = atomic_load_explicit(&header->wake_word, memory_order_acquire);
-    /* Acquire, on success and failure: a producer release earlier in the word's order is seen. */
+    /* The order that matters comes from step 3's membarrier; acquire only keeps the re-check below this. */
     while ((word & LANEHOST_RING_WAKE_WAITER) == 0 &&
            !atomic_compare_exchange_weak_explicit(&header->wake_word, &word, word | LANEHOST_RING_WAKE_WAITER,
                                                   memory_order_acquire, memory_order_acquire)) {
@@ -542,8 +579,9 @@ static inline void lanehost_ring_withdraw_waiter(lanehost_ring_header *header, u
  * Consumer only, and never on a real-time thread: it may sleep in the kernel. Waits until at least
  * min_bytes (1 to the capacity) are readable or timeout_nanos pass (0: check once, never sleep). Returns the
  * bytes readable (at least min_bytes), LANEHOST_RING_TIMED_OUT (the deadline passed, even if bytes arrived
- * as it did), LANEHOST_RING_INTERRUPTED (a signal handler installed without SA_RESTART ran), or
- * LANEHOST_RING_INVALID_ARGUMENT. One waiting thread per ring.
+ * as it did), LANEHOST_RING_INTERRUPTED (a signal handler installed without SA_RESTART ran),
+ * LANEHOST_RING_UNSUPPORTED (membarrier(2) missing or forbidden: poll instead), or
+ * LANEHOST_RING_INVALID_ARGUMENT. One waiting thread per ring, in the producer's process.
  *
  * Writes that publish fewer than min_bytes wake it too; it goes back to sleep until the count is reached.
  */
@@ -558,7 +596,11 @@ static inline int64_t lanehost_ring_wait_readable(lanehost_ring *ring, uint64_t 
     const int64_t start = lanehost_ring_monotonic_nanos();
     for (;;) {
         const uint32_t announced = lanehost_ring_announce_waiter(header); /* step 2 */
-        readable = lanehost_ring_readable(ring);                          /* step 3 */
+        if (lanehost_ring_fence_producer() != 0) {                        /* step 3 */
+            lanehost_ring_withdraw_waiter(header, announced);
+            return LANEHOST_RING_UNSUPPORTED;
+        }
+        readable = lanehost_ring_readable(ring);                          /* step 4 */
         if (readable >= min_bytes) {
             lanehost_ring_withdraw_waiter(header, announced);
             return (int64_t)readable;
@@ -566,7 +608,7 @@ static inline int64_t lanehost_ring_wait_readable(lanehost_ring *ring, uint64_t 
         int64_t remaining = timeout_nanos - (lanehost_ring_monotonic_nanos() - start);
         if (remaining > 0) {
             struct timespec timeout = {(time_t)(remaining / 1000000000), (long)(remaining % 1000000000)};
-            /* Step 4. FUTEX_WAIT's timeout is relative, on CLOCK_MONOTONIC. */
+            /* Step 5. FUTEX_WAIT's timeout is relative, on CLOCK_MONOTONIC. */
             if (syscall(SYS_futex, (uint32_t *)&header->wake_word, FUTEX_WAIT, announced, &timeout, NULL, 0) == -1 &&
                 errno == EINTR) {
                 lanehost_ring_withdraw_waiter(header, announced);

@@ -28,7 +28,6 @@ static const report_entry RING_LAYOUT[] = {
     {"WAKE_WORD_OFFSET", offsetof(lanehost_ring_header, wake_word)},
     {"WAKE_COUNT_OFFSET", offsetof(lanehost_ring_header, wake_count)},
     {"WAKE_WAITER", LANEHOST_RING_WAKE_WAITER},
-    {"WAKE_STEP", LANEHOST_RING_WAKE_STEP},
     {"OVERRUN_COUNT_OFFSET", offsetof(lanehost_ring_header, overrun_count)},
     {"CONSUMER_POSITION_OFFSET", offsetof(lanehost_ring_header, consumer_position)},
     {"CONSUMER_CACHED_PRODUCER_POSITION_OFFSET", offsetof(lanehost_ring_header, consumer_cached_producer_position)},
@@ -45,6 +44,7 @@ static const report_entry RING_LAYOUT[] = {
     {"STATUS_CORRUPT", LANEHOST_RING_CORRUPT},
     {"STATUS_TIMED_OUT", LANEHOST_RING_TIMED_OUT},
     {"STATUS_INTERRUPTED", LANEHOST_RING_INTERRUPTED},
+    {"STATUS_UNSUPPORTED", LANEHOST_RING_UNSUPPORTED},
 };
 
 const char *lanehost_ring_layout_name(uint32_t index) {

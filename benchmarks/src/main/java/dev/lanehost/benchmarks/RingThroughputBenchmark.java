@@ -10,6 +10,7 @@ import dev.lanehost.testhost.TestHost.Role;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.BufferUtil;
+import org.jctools.queues.SpscArrayQueue;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -50,11 +51,13 @@ import org.openjdk.jmh.annotations.Warmup;
  *       producer thread, JMH thread reads.</li>
  *   <li>{@code disruptor}: an LMAX Disruptor {@link RingBuffer} of {@code 1 MiB / chunk} events each
  *       holding a {@code byte[chunk]}, Java producer thread, JMH thread polls an {@link EventPoller}.</li>
+ *   <li>{@code jctools}: JCTools' {@link SpscArrayQueue} of {@code byte[chunk]} buffers from a pool (a
+ *       second {@code SpscArrayQueue} returns them), Java producer thread, JMH thread polls.</li>
  *   <li>{@code cToJava}: C producer pthread, JMH thread reads ({@link SpscByteRing}).</li>
  *   <li>{@code javaToC}: JMH thread writes, C consumer pthread ({@link SpscByteRing}).</li>
  * </ol>
  * One parameter rather than one method per transport because JMH varies the last parameter fastest:
- * all six transports at one size run back to back (about a minute), so the ratios at a size compare
+ * all seven transports at one size run back to back (about a minute), so the ratios at a size compare
  * runs close in time on this VM, whose core placement drifts.
  *
  * <p>Equal work: every producer copies from a pre-filled source buffer and every consumer copies into
@@ -120,7 +123,7 @@ public class RingThroughputBenchmark {
         @Param({"512", "4096", "65536"})
         public int chunk;
 
-        @Param({"javaToJava", "cToC", "agrona", "disruptor", "cToJava", "javaToC"})
+        @Param({"javaToJava", "cToC", "agrona", "disruptor", "jctools", "cToJava", "javaToC"})
         public String transport;
 
         Transport moving;
@@ -134,6 +137,7 @@ public class RingThroughputBenchmark {
                 case "cToC" -> new CToC(chunk);
                 case "agrona" -> new Agrona(chunk);
                 case "disruptor" -> new Disruptor(chunk);
+                case "jctools" -> new JcTools(chunk);
                 case "cToJava" -> new CToJava(chunk);
                 case "javaToC" -> new JavaToC(chunk);
                 default -> throw new IllegalArgumentException("unknown transport " + transport);
@@ -596,6 +600,98 @@ public class RingThroughputBenchmark {
             running = false;
             joinJavaPeer(producer);
             // The direct memory is freed by the GC with the ring.
+        }
+    }
+
+    /**
+     * JCTools' {@link SpscArrayQueue}, the closest like-for-like JCTools offers: jctools-core has no byte
+     * ring (its off-heap byte rings stayed in the experimental module, never released), only queues of
+     * references. So bytes travel as {@code byte[chunk]} buffers that never change hands for good: the
+     * producer takes a free buffer from a pool, copies the chunk in and offers it; the JMH thread polls it,
+     * copies the chunk out and returns the buffer to the pool, a second {@code SpscArrayQueue} going the
+     * other way. {@code 1 MiB / chunk} buffers, allocated once, so nothing allocates on the hot path and the
+     * bytes in flight are the same 1 MiB as every other transport's. Both sides use the relaxed calls
+     * ({@code relaxedPoll}/{@code relaxedOffer}), JCTools' fastest for a spinning peer.
+     */
+    static final class JcTools extends Transport {
+        private SpscArrayQueue<byte[]> full;
+        private SpscArrayQueue<byte[]> free;
+        private volatile boolean running;
+        private Thread producer;
+        private byte last;
+
+        JcTools(int chunk) {
+            super(chunk);
+        }
+
+        @Override
+        void start() {
+            int buffers = CAPACITY / chunk;
+            full = new SpscArrayQueue<>(buffers);
+            free = new SpscArrayQueue<>(buffers);
+            for (int i = 0; i < buffers; i++) {
+                free.relaxedOffer(new byte[chunk]);
+            }
+            running = true;
+            producer = startJavaPeer("jctools-producer", this::produce);
+        }
+
+        private void produce() {
+            SpscArrayQueue<byte[]> full = this.full;
+            SpscArrayQueue<byte[]> free = this.free;
+            byte[] source = this.source;
+            int chunk = this.chunk;
+            while (running) {
+                byte[] buffer;
+                while ((buffer = free.relaxedPoll()) == null) {
+                    if (!running) {
+                        return;
+                    }
+                    parkIfPaused();
+                    Thread.onSpinWait();
+                }
+                System.arraycopy(source, 0, buffer, 0, chunk);
+                full.relaxedOffer(buffer); // never full: there are only as many buffers as slots
+            }
+        }
+
+        @Override
+        int moveBatch() {
+            SpscArrayQueue<byte[]> full = this.full;
+            SpscArrayQueue<byte[]> free = this.free;
+            byte[] destination = this.destination;
+            int chunk = this.chunk;
+            int buffersLeft = BATCH / chunk;
+            int spins = 0;
+            while (buffersLeft > 0) {
+                byte[] buffer = full.relaxedPoll();
+                if (buffer == null) {
+                    spins = idle(spins);
+                } else {
+                    spins = 0;
+                    System.arraycopy(buffer, 0, destination, 0, chunk);
+                    free.relaxedOffer(buffer);
+                    buffersLeft--;
+                }
+            }
+            last = destination[chunk - 1];
+            return last;
+        }
+
+        @Override
+        void pause() throws InterruptedException {
+            pauseJavaPeer(producer);
+        }
+
+        @Override
+        void resume() {
+            resumeJavaPeer();
+        }
+
+        @Override
+        void stop() throws InterruptedException {
+            running = false;
+            joinJavaPeer(producer);
         }
     }
 

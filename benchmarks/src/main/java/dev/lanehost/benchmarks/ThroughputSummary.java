@@ -23,24 +23,43 @@ import java.util.regex.Pattern;
  *
  * <p>Usage: {@code ThroughputSummary runDirectory...}: each directory is one run of
  * {@code benchmarks/run-ring.sh} ({@code ring-throughput.json}, {@code ring-throughput.txt}); with
- * several, the iterations of all runs are pooled before the medians are taken.
+ * several, the iterations of all runs are pooled before the medians are taken. A directory given as
+ * {@code before:directory} holds a run of an older build ({@code run-ring.sh --before old.jar}): its
+ * transports are reported as {@code "<transport> before"}, beside the current ones, with the after/before
+ * ratios.
  */
 public final class ThroughputSummary {
-    private static final List<String> TRANSPORTS = List.of("javaToJava", "cToC", "agrona", "disruptor", "cToJava", "javaToC");
+    private static final List<String> BASE_TRANSPORTS = List.of("javaToJava", "cToC", "agrona", "disruptor", "jctools", "cToJava", "javaToC");
+    /** Our transports, the ones a before/after comparison reruns with the older build. */
+    private static final List<String> OURS = List.of("javaToJava", "cToC", "cToJava", "javaToC");
+    private static final String BEFORE = " before";
+    /** The transports read, in table order: the current ones, then those of an older build. */
+    private static List<String> TRANSPORTS = BASE_TRANSPORTS;
     private static final List<Integer> CHUNKS = List.of(512, 4096, 65536);
 
     /** A ratio target: numerator / denominator at a size, against a floor. */
     private record Target(String numerator, String denominator, int chunk, double atLeast) {
     }
 
+    /** The ring against each peer at every size (at least 1.1x the best of them), and Java-C against the C floor. */
     private static final List<Target> TARGETS = List.of(
-            new Target("javaToJava", "agrona", 512, 1.2),
-            new Target("javaToJava", "cToC", 4096, 0.8),
-            new Target("javaToJava", "cToC", 65536, 0.8));
+            new Target("javaToJava", "agrona", 512, 1.1),
+            new Target("javaToJava", "disruptor", 512, 1.1),
+            new Target("javaToJava", "jctools", 512, 1.1),
+            new Target("javaToJava", "agrona", 4096, 1.1),
+            new Target("javaToJava", "disruptor", 4096, 1.1),
+            new Target("javaToJava", "jctools", 4096, 1.1),
+            new Target("javaToJava", "agrona", 65536, 1.1),
+            new Target("javaToJava", "disruptor", 65536, 1.1),
+            new Target("javaToJava", "jctools", 65536, 1.1),
+            new Target("javaToC", "cToC", 4096, 1.0),
+            new Target("cToJava", "cToC", 4096, 1.0));
 
     private static final String[][] RATIOS = {
-            {"javaToJava", "agrona"}, {"javaToJava", "disruptor"}, {"javaToJava", "cToC"},
-            {"cToJava", "cToC"}, {"javaToC", "cToC"}, {"cToJava", "javaToJava"}, {"javaToC", "javaToJava"}};
+            {"javaToJava", "agrona"}, {"javaToJava", "disruptor"}, {"javaToJava", "jctools"}, {"javaToJava", "cToC"},
+            {"cToJava", "cToC"}, {"javaToC", "cToC"}, {"cToJava", "javaToJava"}, {"javaToC", "javaToJava"},
+            {"javaToJava", "javaToJava" + BEFORE}, {"cToC", "cToC" + BEFORE}, {"cToJava", "cToJava" + BEFORE},
+            {"javaToC", "javaToC" + BEFORE}, {"javaToJava" + BEFORE, "disruptor"}, {"javaToC" + BEFORE, "cToC" + BEFORE}};
 
     private ThroughputSummary() {
     }
@@ -130,8 +149,13 @@ public final class ThroughputSummary {
         }
         Map<String, Cell> cells = new TreeMap<>();
         for (String run : args) {
-            read(Path.of(run, "ring-throughput.json")).forEach((key, cell) -> cells.merge(key, cell, Cell::plus));
+            boolean before = run.startsWith("before:");
+            String directory = before ? run.substring("before:".length()) : run;
+            read(Path.of(directory, "ring-throughput.json"), before ? BEFORE : "").forEach((key, cell) -> cells.merge(key, cell, Cell::plus));
         }
+        List<String> transports = new ArrayList<>(BASE_TRANSPORTS);
+        OURS.stream().map(t -> t + BEFORE).filter(t -> CHUNKS.stream().anyMatch(c -> cells.containsKey(key(t, c)))).forEach(transports::add);
+        TRANSPORTS = List.copyOf(transports);
         StringBuilder out = new StringBuilder();
         if (args.length > 1) {
             out.append("Pooled over ").append(args.length).append(" runs: ").append(String.join(", ", args)).append("\n\n");
@@ -190,6 +214,9 @@ public final class ThroughputSummary {
         out.append("\n#### ").append(table++).append(". Ratios of medians: all / close / far iterations\n\n");
         header(out, "ratio");
         for (String[] pair : RATIOS) {
+            if (!TRANSPORTS.contains(pair[0]) || !TRANSPORTS.contains(pair[1])) {
+                continue;
+            }
             out.append("| ").append(pair[0]).append(" / ").append(pair[1]);
             for (int chunk : CHUNKS) {
                 out.append(" | ");
@@ -285,13 +312,13 @@ public final class ThroughputSummary {
 
     /** Scores in ops/us with one op per byte are MB/s; /1000 gives GB/s. */
     @SuppressWarnings("unchecked")
-    private static Map<String, Cell> read(Path json) throws IOException {
+    private static Map<String, Cell> read(Path json, String suffix) throws IOException {
         List<Object> runs = (List<Object>) new Json(Files.readString(json)).value();
         Map<String, Cell> cells = new TreeMap<>();
         for (Object run : runs) {
             Map<String, Object> r = (Map<String, Object>) run;
             Map<String, Object> params = (Map<String, Object>) r.get("params");
-            String transport = (String) params.get("transport");
+            String transport = params.get("transport") + suffix;
             int chunk = Integer.parseInt((String) params.get("chunk"));
             Map<String, Object> metric = (Map<String, Object>) r.get("primaryMetric");
             if (!"ops/us".equals(metric.get("scoreUnit"))) {

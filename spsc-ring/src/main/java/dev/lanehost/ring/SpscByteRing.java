@@ -45,32 +45,37 @@ import java.util.Objects;
  * <p>Ordering: acquire/release only. The write and read paths allocate nothing.
  *
  * <p>Waiting (Linux): instead of polling, the consumer may sleep until bytes arrive
- * ({@link #awaitReadable}), and whichever side produces, Java or C, wakes it. The 32-bit wake word
- * ({@link SpscByteRingDescriptor#WAKE_WORD_OFFSET}) is a futex word: bit 0 says a consumer is waiting, the
- * bits above are a sequence the producer advances on every publishing write. The protocol, the same in
- * {@code lanehost_ring.h}:
+ * ({@link #awaitReadable}), and whichever side produces, Java or C, wakes it, provided it runs in this
+ * process. The 32-bit wake word ({@link SpscByteRingDescriptor#WAKE_WORD_OFFSET}) is a futex word: bit 0
+ * says a consumer is waiting. The protocol, the same in {@code lanehost_ring.h}:
  * <ol>
  *   <li>Consumer: check {@code readable()}; enough, done, without touching the wake word.</li>
  *   <li>Announce: read the wake word (acquire); if bit 0 is clear, set it with a compare-and-swap
  *       (acquire), retrying with the value a failed one saw. The word now holds the value {@code w} to
  *       sleep on.</li>
+ *   <li>Fence the producer: {@code membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)}; when it returns, every
+ *       other thread of this process has run a full memory barrier.</li>
  *   <li>Re-check {@code readable()}; enough: withdraw (CAS {@code w} to {@code w} without bit 0; if that
- *       fails the producer changed the word and clears the bit itself) and return.</li>
+ *       fails the producer cleared the bit itself) and return.</li>
  *   <li>{@code futex_wait(word, w, remaining time)}: returns at once if the word is no longer {@code w},
  *       when woken, or at the timeout. Once the deadline has passed: withdraw and return false, even if bytes
  *       arrived as it passed (the next read finds them), so a lost wake-up could never pass for a late
  *       success. Otherwise back to 2.</li>
- *   <li>Producer, after the release store of its position in a write that published bytes:
- *       {@code getAndAdd(wake word, 2)} with release. The old value's bit 0 clear: done. That one atomic
- *       read-modify-write is all a write pays when nobody waits: no system call and no full fence.</li>
+ *   <li>Producer, after the release store of its position in a write that published bytes: a compiler
+ *       barrier, then a plain load of the wake word. Bit 0 clear: done. That load of its own cache line is
+ *       all a write pays when nobody waits: no read-modify-write, no fence instruction, no system call.</li>
  *   <li>Bit 0 set: clear it (the consumer announces again if it sleeps again), count a wake
  *       ({@link #wakeCount()}), {@code futex_wake(word)}.</li>
  * </ol>
- * No lost wake-up: every change to the wake word is an atomic read-modify-write, so the changes have one
- * order. If the producer's step 5 comes before the consumer's announce in it, the consumer's acquire
- * synchronizes with the producer's release and the re-check sees the bytes; if after, step 5 finds bit 0
- * set and wakes the consumer. A consumer that reaches {@code futex_wait(w)} after any change to the word
- * returns at once, because the kernel compares the word with {@code w} before sleeping.
+ * No lost wake-up: this is Dekker's pattern (each side stores its flag and loads the other's), which needs
+ * a store-load barrier on both sides; step 3 puts the producer's half into the producer's thread from
+ * outside, only when a consumer is about to sleep. The membarrier splits the producer's instructions at a
+ * full barrier: if its load (6) comes after it, the load sees the bit set in step 2 and the producer wakes
+ * the consumer; if before, the position store that precedes the load is visible when the membarrier
+ * returns and the re-check (4) sees the bytes. A consumer that reaches {@code futex_wait(w)} after step 7
+ * cleared the bit returns at once, because the kernel compares the word with {@code w} before sleeping.
+ * membarrier's private command reaches this process's threads only: a consumer whose producer is in
+ * another process (ring memory shared between processes) must poll.
  */
 public final class SpscByteRing implements AutoCloseable {
     /**
@@ -371,7 +376,7 @@ public final class SpscByteRing implements AutoCloseable {
 
     /**
      * Consumer: waits until at least {@code minBytes} are readable or the timeout passes, sleeping in the
-     * kernel rather than spinning; any producer, Java or C, wakes it with its next write (steps 1 to 4 of
+     * kernel rather than spinning; any producer of this process, Java or C, wakes it with its next write (steps 1 to 5 of
      * the protocol in the class comment). Writes that publish fewer than {@code minBytes} wake it too, and it
      * sleeps again until the count is reached. Linux only. Do not call it where blocking is not allowed: a
      * virtual thread that waits here holds its carrier.
@@ -383,7 +388,7 @@ public final class SpscByteRing implements AutoCloseable {
      *                                       within {@link #INTERRUPT_CHECK_NANOS}: a Java interrupt cannot
      *                                       reach a thread asleep in the kernel)
      * @throws IllegalArgumentException      if {@code minBytes} is not in [1, capacity] or the timeout is negative
-     * @throws UnsupportedOperationException on a platform without Linux futexes
+     * @throws UnsupportedOperationException on a platform without Linux futexes or without membarrier(2)
      */
     public boolean awaitReadable(long minBytes, Duration timeout) throws InterruptedException {
         if (minBytes < 1 || minBytes > capacity) {
@@ -404,20 +409,22 @@ public final class SpscByteRing implements AutoCloseable {
         if (timeoutNanos == 0) {
             return false;
         }
-        if (!Futex.isSupported()) {
-            throw new UnsupportedOperationException("waiting needs Linux futexes (os " + System.getProperty("os.name") + ", arch "
-                    + System.getProperty("os.arch") + "): poll readable() instead");
+        if (!Futex.isSupported() || !ProducerFence.isSupported()) {
+            throw new UnsupportedOperationException("waiting needs Linux futexes and membarrier(2) with the private expedited "
+                    + "command (os " + System.getProperty("os.name") + " " + System.getProperty("os.version") + ", arch "
+                    + System.getProperty("os.arch") + "; Linux 4.14 or later, not forbidden by a seccomp filter): poll readable() instead");
         }
         long start = System.nanoTime();
         while (true) {
             int announced = wakeWord.announce(); // step 2
-            if (readable() >= minBytes) { // step 3
+            wakeWord.fenceProducer(); // step 3
+            if (readable() >= minBytes) { // step 4
                 wakeWord.withdraw(announced);
                 return true;
             }
             long remaining = timeoutNanos - (System.nanoTime() - start);
             if (remaining > 0) {
-                wakeWord.sleep(announced, Math.min(remaining, INTERRUPT_CHECK_NANOS)); // step 4
+                wakeWord.sleep(announced, Math.min(remaining, INTERRUPT_CHECK_NANOS)); // step 5
                 if (Thread.interrupted()) {
                     wakeWord.withdraw(announced);
                     throw new InterruptedException();
@@ -546,7 +553,7 @@ public final class SpscByteRing implements AutoCloseable {
         // Release: a consumer that acquires the new position sees the bytes copied before it.
         LONG.setRelease(memory, (long) PRODUCER_POSITION_OFFSET, tail + count);
         LONG.setRelease(memory, (long) DOORBELL_OFFSET, (long) LONG.get(memory, (long) DOORBELL_OFFSET) + 1);
-        if (wakeWord.advance()) { // steps 5 and 6: a system call only when a consumer announced that it sleeps
+        if (wakeWord.hasWaiterAfterPublish()) { // steps 6 and 7: a system call only when a consumer announced that it sleeps
             wakeWord.wakeWaiter();
         }
     }

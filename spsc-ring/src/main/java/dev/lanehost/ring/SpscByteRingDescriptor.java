@@ -19,7 +19,7 @@ package dev.lanehost.ring;
  *144 |               Overrun count (64 bits)                         |  producer writes
  *152 |             Padding up to byte 192                           ...
  *192 |               Doorbell (64 bits)                              |  producer writes (release)
- *200 |  Wake word (32 bits): bit 0 waiter, bits 1-31 sequence    |  both: atomic read-modify-writes
+ *200 |  Wake word (32 bits): bit 0 waiter, bits 1-31 zero         |  both: atomic read-modify-writes
  *204 |               Reserved, zero (32 bits)                        |
  *208 |               Wake count (64 bits)                            |  producer writes
  *216 |             Padding up to byte 256                           ...
@@ -45,14 +45,18 @@ package dev.lanehost.ring;
  * to sleep, so in the steady state the line stays with the producer.
  *
  * <p>The wake word is a 32-bit Linux futex word: bit 0 ({@link #WAKE_WAITER}) says a consumer announced
- * that it sleeps, and the bits above are a sequence the producer advances by {@link #WAKE_STEP} on every
- * publishing write. {@link SpscByteRing#awaitReadable} lists the protocol as numbered steps.
+ * that it sleeps; the bits above stay zero. The producer only loads it after each publishing write, so in
+ * the steady state nobody writes it. {@link SpscByteRing#awaitReadable} lists the protocol as numbered steps.
  */
 public final class SpscByteRingDescriptor {
     /** "LHRB" read as a little-endian int. */
     public static final int MAGIC = 0x4C485242;
-    /** Bumped on any change to this layout; 2 added the wake word and the wake count. */
-    public static final int LAYOUT_VERSION = 2;
+    /**
+     * Bumped on any change to this layout or its protocol; 2 added the wake word and the wake count; 3 kept
+     * the bytes and changed the waiting protocol (the producer only loads the wake word; a consumer about to
+     * sleep fences the producer with membarrier), so a version-2 side would lose wake-ups with it.
+     */
+    public static final int LAYOUT_VERSION = 3;
     public static final int CACHE_LINE_LENGTH = 64;
     /**
      * Ring memory must start on a pair of cache lines: that is the C header struct's own alignment (so a
@@ -65,8 +69,6 @@ public final class SpscByteRingDescriptor {
     public static final long MAX_CAPACITY = 1L << 62;
     /** The wake word's bit 0: a consumer has announced that it is going to sleep. */
     public static final int WAKE_WAITER = 1;
-    /** What the producer adds to the wake word per publishing write: the sequence above the waiter bit. */
-    public static final int WAKE_STEP = 2;
 
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = 4;
@@ -118,6 +120,7 @@ public final class SpscByteRingDescriptor {
     public static final int STATUS_CORRUPT = -9;
     public static final int STATUS_TIMED_OUT = -10;
     public static final int STATUS_INTERRUPTED = -11;
+    public static final int STATUS_UNSUPPORTED = -12;
 
     private SpscByteRingDescriptor() {
     }

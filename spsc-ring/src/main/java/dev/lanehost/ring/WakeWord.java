@@ -1,7 +1,6 @@
 package dev.lanehost.ring;
 
 import static dev.lanehost.ring.SpscByteRingDescriptor.WAKE_COUNT_OFFSET;
-import static dev.lanehost.ring.SpscByteRingDescriptor.WAKE_STEP;
 import static dev.lanehost.ring.SpscByteRingDescriptor.WAKE_WAITER;
 import static dev.lanehost.ring.SpscByteRingDescriptor.WAKE_WORD_OFFSET;
 
@@ -10,8 +9,8 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 
 /**
- * The wake word of one ring: what the producer does after each publishing write (steps 5 and 6) and what
- * a consumer does to sleep (steps 2 to 4) in the protocol {@link SpscByteRing#awaitReadable} lists. The
+ * The wake word of one ring: what the producer does after each publishing write (steps 6 and 7) and what
+ * a consumer does to sleep (steps 2 to 5) in the protocol {@link SpscByteRing#awaitReadable} lists. The
  * same steps as {@code lanehost_ring.h}, on the same word, so either side may be C.
  */
 final class WakeWord {
@@ -29,17 +28,18 @@ final class WakeWord {
     // ---------------------------------------------------------------- producer
 
     /**
-     * Step 5, after the release store of the producer position: advances the sequence and reports whether
-     * a consumer had announced that it sleeps. Release, and a read-modify-write rather than a load: a
-     * consumer whose announce comes later in the word's order acquires this and sees the position; one
-     * whose announce came earlier left its bit for this to find. No full fence needed.
+     * Step 6, after the release store of the producer position: whether a consumer announced that it sleeps.
+     * A plain load of the producer's own line, no read-modify-write and no fence instruction: the consumer's
+     * membarrier (step 3) supplies the hardware's store-load order. The release fence before it is the
+     * compiler's half: C2 keeps every memory access on its side of it (so this load stays below the position
+     * store), and on x86 it emits nothing.
      */
-    boolean advance() {
-        int before = (int) INT.getAndAddRelease(memory, (long) WAKE_WORD_OFFSET, WAKE_STEP);
-        return (before & WAKE_WAITER) != 0;
+    boolean hasWaiterAfterPublish() {
+        VarHandle.releaseFence();
+        return ((int) INT.get(memory, (long) WAKE_WORD_OFFSET) & WAKE_WAITER) != 0;
     }
 
-    /** Step 6: clears the announcement (the consumer announces again if it sleeps again) and wakes it. */
+    /** Step 7: clears the announcement (the consumer announces again if it sleeps again) and wakes it. */
     void wakeWaiter() {
         INT.getAndBitwiseAndRelease(memory, (long) WAKE_WORD_OFFSET, ~WAKE_WAITER);
         // Opaque: only the producer writes the counter; observers read it with getOpaque.
@@ -52,8 +52,8 @@ final class WakeWord {
     // ---------------------------------------------------------------- consumer
 
     /**
-     * Step 2: sets the waiter bit unless it is set, and returns the word to sleep on. Acquire, on success
-     * and on failure: a producer release earlier in the word's order is then seen by the re-check.
+     * Step 2: sets the waiter bit unless it is set, and returns the word to sleep on. The order that makes
+     * the protocol safe comes from {@link #fenceProducer()}; acquire only keeps the re-check below this.
      */
     int announce() {
         int word = (int) INT.getAcquire(memory, (long) WAKE_WORD_OFFSET);
@@ -67,12 +67,20 @@ final class WakeWord {
         return word | WAKE_WAITER;
     }
 
+    /**
+     * Step 3, after the announce: every other thread of this process runs a full barrier, so a producer
+     * either sees the waiter bit or has made its position visible to the re-check.
+     */
+    void fenceProducer() {
+        ProducerFence.fenceOtherThreads();
+    }
+
     /** Takes the announcement back, unless the producer changed the word since (then it clears the bit itself). */
     void withdraw(int announced) {
         INT.compareAndSet(memory, (long) WAKE_WORD_OFFSET, announced, announced & ~WAKE_WAITER);
     }
 
-    /** Step 4: sleeps while the word is still {@code announced}, at most {@code nanos}. */
+    /** Step 5: sleeps while the word is still {@code announced}, at most {@code nanos}. */
     void sleep(int announced, long nanos) {
         if (waiter == null) {
             waiter = new Futex.Waiter();
