@@ -26,8 +26,10 @@ probe() {
 }
 for bench in PingPongBenchmark FanOutFanInBenchmark SpawnStormBenchmark UnbalancedLoadBenchmark RoundTripBenchmark; do
     probe "before-$bench"
-    # warm-up and measurement as each class's annotations say; -foe: a leak found at teardown stops the run
-    nice -n 19 "$JAVA" -Djmh.ignoreLock=true -jar "$JAR" "actors.$bench" -f 1 -foe true -rf json -rff "$OUT/$bench.json" > "$OUT/$bench.txt" 2>&1
+    # warm-up and measurement as each class's annotations say; -foe: a leak found at teardown stops the benchmark
+    # A failed trial (a leak found at teardown, or a contender that crashes) ends this benchmark, not the run.
+    nice -n 19 "$JAVA" -Djmh.ignoreLock=true -jar "$JAR" "actors.$bench" -f 1 -foe true -rf json -rff "$OUT/$bench.json" > "$OUT/$bench.txt" 2>&1 \
+        || echo "$bench: a trial failed; see $OUT/$bench.txt" | tee -a "$OUT/failures.txt"
     probe "after-$bench"
     grep -E '^(Benchmark|[A-Za-z]+Benchmark\.)' "$OUT/$bench.txt" | grep -vE ':p0\.(0|9[0-5]?|999+)0* ' || true
 done
