@@ -254,7 +254,7 @@ public final class CallGate implements AutoCloseable {
         int idleDrives = 0;
         while (call.outcome() == null) {
             if (closed) {
-                call.withdraw(CallStatus.CLOSED, "the gate was closed while the call was pending");
+                call.withdrawClosed();
                 break;
             }
             if (maxTurns > 0 && turns >= maxTurns) {
@@ -339,7 +339,7 @@ public final class CallGate implements AutoCloseable {
         // Then the parked callers (a caller registers, then looks at the flag: one of the two sees the other).
         // Spinning callers and queued turns see the flag themselves (GateCall.await, GateCall.run).
         for (GateCall call : List.copyOf(parkedCallers)) {
-            call.withdraw(CallStatus.CLOSED, "the gate was closed while the call was pending");
+            call.withdrawClosed();
         }
         Runnable action;
         while ((action = closeActions.poll()) != null) {

@@ -231,6 +231,11 @@ final class GateCall implements TurnTask {
      * The caller's side ends the call with a failure: a call not yet started is dequeued (it will never
      * run); a running one finishes later and its result is discarded.
      */
+    /** The gate closed while this call was pending: CLOSED for the caller, and never run if still queued. */
+    void withdrawClosed() {
+        withdraw(CallStatus.CLOSED, "the gate was closed while the call was pending");
+    }
+
     void withdraw(CallStatus status, String detail) {
         cancelIfQueued();
         complete(new Outcome(status, null, detail));
@@ -250,7 +255,7 @@ final class GateCall implements TurnTask {
             Thread.onSpinWait();
             result = outcome;
             if (result == null && gate.isClosed()) {
-                withdraw(CallStatus.CLOSED, "the gate was closed while the call was pending");
+                withdrawClosed();
                 return outcome; // ours, or the result that beat us to it
             }
         }
@@ -267,7 +272,7 @@ final class GateCall implements TurnTask {
     /** Past the spin: registered with the gate, so its close can wake us, then parked until the outcome or the deadline. */
     private Outcome awaitParked(long timeoutNanos) {
         if (!gate.parking(this)) {
-            withdraw(CallStatus.CLOSED, "the gate was closed while the call was pending");
+            withdrawClosed();
             return outcome;
         }
         Outcome result;

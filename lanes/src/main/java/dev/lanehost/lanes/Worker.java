@@ -13,8 +13,9 @@ import java.util.concurrent.locks.LockSupport;
  * <h2>The next slot</h2>
  * A normal actor that one of this worker's turns makes runnable (a send to an idle actor, a spawn) goes into
  * the worker's {@code next} slot instead of a queue, and runs right after the run in progress; an actor already
- * in the slot moves to the back of the shared queue. The slot is the worker's own field: no exchange, no count,
- * no consumer lock, and the letter just written is still in this core's cache. It is filled only inside a run
+ * in the slot moves to the back of the shared queue. The slot is a field of the worker: taking from it is one
+ * uncontended CAS (no exchange, no count, no consumer lock), and the letter just written is still in this core's
+ * cache. It is filled only inside a run
  * and emptied before the worker looks anywhere else, so it is empty whenever the worker steals, idles or
  * parks. {@value #NEXT_RUNS} runs from the slot in a row, and the next one goes to the back of the shared
  * queue instead, so two actors sending to each other cannot keep the queue waiting.
