@@ -53,6 +53,11 @@ final class RunQueue {
      */
     final WorkFlag work;
     private final SchedulePolicy policy;
+    /**
+     * The actors a steal into this queue moves, strung together to be offered at once. Used only by this queue's
+     * worker, the one thread that steals into it.
+     */
+    private final MpscQueue.Chain<ActorCell> arrivals = new MpscQueue.Chain<>();
     /** Called after each offer, e.g. to unpark an idle worker; null for lanes (their host drives them). */
     private final Runnable waker;
     /** Simulated profile only: actors moved out of the MPSC bands, awaiting a seeded pick. Consumer-owned. */
@@ -182,13 +187,18 @@ final class RunQueue {
                 return null;
             }
             long more = Math.min(max - 1, depth() / 2);
+            MpscQueue.Chain<ActorCell> moving = into.arrivals;
             for (long moved = 0; moved < more; moved++) {
                 ActorCell cell = poll();
                 if (cell == null) {
                     break;
                 }
                 cell.home = into; // it was queued here, so nobody else holds it now
-                into.requeue(cell, RunQueue.READY_BAND);
+                moving.add(cell);
+            }
+            if (moving.size() > 0) {
+                into.bands[READY_BAND].offerAll(moving); // one exchange for the lot, not two atomic steps each
+                into.work.raise();
             }
             return first;
         } finally {

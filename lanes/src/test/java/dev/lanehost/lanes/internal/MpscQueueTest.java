@@ -36,6 +36,37 @@ class MpscQueueTest {
     }
 
     @Test
+    void aChainComesOutInItsOrderBehindWhatWasQueuedAndIsEmptiedForReuse() {
+        MpscQueue<Node> queue = new MpscQueue<>();
+        MpscQueue.Chain<Node> chain = new MpscQueue.Chain<>();
+        Node a = new Node();
+        Node b = new Node();
+        Node c = new Node();
+        Node d = new Node();
+        queue.offerAll(chain); // an empty chain changes nothing
+        assertTrue(queue.isEmpty());
+        assertEquals(0, queue.size());
+        queue.offer(a);
+        chain.add(b);
+        chain.add(c);
+        assertEquals(2, chain.size());
+        queue.offerAll(chain);
+        assertEquals(0, chain.size());
+        assertEquals(3, queue.size());
+        queue.offer(d);
+        assertSame(a, queue.poll());
+        assertSame(b, queue.poll());
+        assertSame(c, queue.poll());
+        assertSame(d, queue.poll());
+        assertNull(queue.poll());
+        assertEquals(0, queue.size());
+        chain.add(a); // polled nodes, and the emptied chain, may be used again
+        queue.offerAll(chain);
+        assertSame(a, queue.poll());
+        assertTrue(queue.isEmpty());
+    }
+
+    @Test
     void consumerAndProducerFieldsSitOnSeparateCacheLinePairs() throws Exception {
         long head = offset(MpscQueueConsumerFields.class, "head");
         long polled = offset(MpscQueueConsumerFields.class, "polled");
