@@ -108,6 +108,12 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
             return false;
         }
         mailbox.offer(letter);
+        queued();
+        return true;
+    }
+
+    /** A letter is in the mailbox: make the actor runnable (and wake a blocked receiver). */
+    private void queued() {
         schedule();
         if (blocking) {
             Thread waiting = receiver; // read after the offer: pairs with receive's announce-then-look
@@ -118,7 +124,6 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
         if (runtime.isClosed()) {
             CellTeardown.releaseLateLetters(this); // the actor may have been torn down between our check and our offer
         }
-        return true;
     }
 
     void schedule() {
@@ -183,10 +188,11 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
         if (exitReason != null) {
             return Delivery.TERMINATED;
         }
-        if (!mailbox.admits(mailboxCapacity)) {
+        if (!mailbox.offerIfRoom(letter, mailboxCapacity)) {
             return refused();
         }
-        return deliver(letter) ? Delivery.QUEUED : Delivery.TERMINATED;
+        queued(); // a halt since the check above is the same race as deliver's: the late letter is released
+        return Delivery.QUEUED;
     }
 
     private Delivery refused() {

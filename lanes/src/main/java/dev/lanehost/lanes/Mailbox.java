@@ -26,12 +26,26 @@ final class Mailbox {
     }
 
     /**
-     * Admission for a message or a task: false if this mailbox holds {@code capacity} letters, or its lane its
-     * capacity ({@link ExecutionLane#hasRoom()}). Producers racing past the check overshoot by at most their
-     * number. Any thread.
+     * Admission and offer for a message or a task: queued only if this mailbox holds fewer than {@code capacity}
+     * letters and its lane, if any, has room ({@link ExecutionLane#hasRoom()}). Producers racing for the last
+     * places never overfill the mailbox; past a lane's check they may overfill the lane by at most their number.
+     * Any thread.
+     *
+     * @return true if queued; false if full (nothing queued, nothing counted)
      */
-    boolean admits(long capacity) {
-        return (lane == null || lane.hasRoom()) && letters.hasRoomBelow(capacity);
+    boolean offerIfRoom(Letter letter, long capacity) {
+        if (lane == null) {
+            return letters.offerIfRoom(letter, capacity);
+        }
+        if (!lane.hasRoom()) {
+            return false;
+        }
+        lane.letterQueued(); // first, as in offer
+        if (letters.offerIfRoom(letter, capacity)) {
+            return true;
+        }
+        lane.lettersTaken(1);
+        return false;
     }
 
     /** The next letter, or null. Turn-lock holder only. */

@@ -74,6 +74,39 @@ public final class MpscQueue<T extends MpscNode> extends MpscQueueProducerFields
     public void offer(T node) {
         // Counted first (an atomic add on the producers' own line), so size() never misses a pollable node.
         OFFERED.getAndAdd(this, 1L);
+        link(node);
+    }
+
+    /**
+     * Appends a node only if the queue holds fewer than {@code capacity}: a bounded mailbox's admission and offer
+     * in one. The count is taken first, by the atomic add every offer makes anyway, so a producer fetches the
+     * producers' line once, for writing; a look at the count before the add would fetch it shared and then again
+     * to own it, two transfers of the line on every send to a mailbox other threads send to as well. The
+     * consumer's poll count is read only when the producers' cached copy of it ({@code polledSeen}) says the
+     * queue may be full, as JCTools' producer limit does. Refused: the count is given back.
+     *
+     * <p>Racing producers: each one's add counts before its check, so of producers racing for the last places at
+     * most {@code capacity} are admitted, never more; one may be refused for a place another, itself refused, held
+     * for an instant. Any thread; wait-free.
+     *
+     * @return true if queued, false if the queue was full (nothing queued)
+     */
+    public boolean offerIfRoom(T node, long capacity) {
+        long before = (long) OFFERED.getAndAdd(this, 1L);
+        if (before - (long) POLLED_SEEN.getOpaque(this) >= capacity) {
+            long polled = (long) POLLED.getAcquire(this);
+            POLLED_SEEN.setOpaque(this, polled); // a stale value only makes the next producer look again
+            if (before - polled >= capacity) {
+                OFFERED.getAndAdd(this, -1L);
+                return false;
+            }
+        }
+        link(node);
+        return true;
+    }
+
+    /** The offer's exchange and link, once the node is counted. */
+    private void link(T node) {
         NEXT.set(node, (MpscNode) null); // plain: published by the exchange below
         MpscNode previous = (MpscNode) TAIL.getAndSet(this, node);
         // Release: the consumer that acquires this link sees the node's fields as written before offer.
@@ -128,23 +161,6 @@ public final class MpscQueue<T extends MpscNode> extends MpscQueueProducerFields
             last = null;
             count = 0;
         }
-    }
-
-    /**
-     * True if the queue holds fewer than {@code capacity} nodes, as far as a producer can tell cheaply: from the
-     * producers' own line (the offer count and the last poll count a producer read), reading the consumer's poll
-     * count only when that looks full — as JCTools' producer limit does — so an admission check does not pull
-     * the consumer's line on every offer. Check, then {@link #offer}: producers racing past the same check can
-     * overshoot the capacity by at most their number. Any thread.
-     */
-    public boolean hasRoomBelow(long capacity) {
-        long offered = (long) OFFERED.getOpaque(this);
-        if (offered - (long) POLLED_SEEN.getOpaque(this) < capacity) {
-            return true;
-        }
-        long polled = (long) POLLED.getAcquire(this);
-        POLLED_SEEN.setOpaque(this, polled); // a stale value only makes the next check look again
-        return offered - polled < capacity;
     }
 
     /** Removes the oldest node, or returns null if the queue is empty or a producer is mid-offer. Consumer only. */
@@ -267,6 +283,6 @@ abstract class MpscQueueProducerFields extends MpscQueuePadBeforeTail {
     volatile MpscNode tail = stub;
     /** Nodes offered; atomically added by producers. */
     volatile long offered;
-    /** The consumer's poll count as a producer last read it, for {@code hasRoomBelow}; any producer may store it. */
+    /** The consumer's poll count as a producer last read it, for {@code offerIfRoom}; any producer may store it. */
     long polledSeen;
 }

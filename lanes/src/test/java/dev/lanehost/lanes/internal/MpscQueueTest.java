@@ -1,6 +1,7 @@
 package dev.lanehost.lanes.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -64,6 +65,25 @@ class MpscQueueTest {
         queue.offerAll(chain);
         assertSame(a, queue.poll());
         assertTrue(queue.isEmpty());
+    }
+
+    @Test
+    void offerIfRoomRefusesAtCapacityGivesTheCountBackAndAdmitsOncePolled() {
+        MpscQueue<Node> queue = new MpscQueue<>();
+        Node a = new Node();
+        Node b = new Node();
+        Node c = new Node();
+        assertTrue(queue.offerIfRoom(a, 2));
+        assertTrue(queue.offerIfRoom(b, 2));
+        assertFalse(queue.offerIfRoom(c, 2));
+        assertEquals(2, queue.size()); // the refused offer's count was given back
+        assertSame(a, queue.poll());
+        assertTrue(queue.offerIfRoom(c, 2)); // the producers' cached poll count was stale: it looked again
+        assertFalse(queue.offerIfRoom(new Node(), 2));
+        assertSame(b, queue.poll());
+        assertSame(c, queue.poll());
+        assertNull(queue.poll());
+        assertEquals(0, queue.size());
     }
 
     @Test

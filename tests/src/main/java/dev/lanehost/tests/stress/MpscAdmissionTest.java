@@ -13,10 +13,9 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
 
 /**
- * A mailbox's admission check with one producer: the queue starts with one node at capacity 1, the producer
- * checks {@code hasRoomBelow(1)} and offers a second node only if there is room, while the consumer polls. With
- * one producer the bound is exact: the second node is admitted only if the poll had taken the first, so the queue
- * never holds two nodes. The producer's cached view of the consumer's count may be stale (then it refuses,
+ * A mailbox's admission with one producer: the queue starts with one node at capacity 1, the producer offers a
+ * second node with {@code offerIfRoom(second, 1)} while the consumer polls. The second node is admitted only if
+ * the poll had taken the first, so the queue never holds two nodes. The producer's cached view of the consumer's count may be stale (then it refuses,
  * which is allowed), never ahead.
  *
  * <p>r1 = 1 if the producer admitted its node; r2 = 1 if the consumer's poll got the first node; r3 = nodes left.
@@ -43,10 +42,7 @@ public class MpscAdmissionTest {
 
     @Actor
     public void producer() {
-        if (queue.hasRoomBelow(1)) {
-            queue.offer(second);
-            admitted = 1;
-        }
+        admitted = queue.offerIfRoom(second, 1) ? 1 : 0;
     }
 
     @Actor
@@ -59,6 +55,9 @@ public class MpscAdmissionTest {
         int left = 0;
         while (queue.poll() != null) {
             left++;
+        }
+        if (queue.size() != 0) {
+            left = -1; // a refused offer's count was not given back
         }
         r.r1 = admitted;
         r.r2 = polledFirst;
