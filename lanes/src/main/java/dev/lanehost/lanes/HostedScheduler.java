@@ -238,7 +238,7 @@ final class HostedScheduler extends Scheduler {
             timers.fireDue(System.nanoTime());
             lanes.observeAll(System.nanoTime());
             wait = budgets.observe(System.nanoTime(), maxTimerWaitNanos);
-            pool.rescueStuckSlots();
+            pool.rescueStuckWork();
         }
     }
 }

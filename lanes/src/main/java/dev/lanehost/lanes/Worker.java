@@ -26,7 +26,7 @@ import java.util.concurrent.locks.LockSupport;
  * times in a row (a few microseconds of its spin: a run of short turns ends well before, and the pair of
  * actors stays on one core). A parked worker is not woken for a slot (that would cost a wake-up per message);
  * the budget watch, which looks while turns run, wakes one for a slot it finds stuck
- * ({@link WorkerPool#rescueStuckSlots()}).
+ * ({@link WorkerPool#rescueStuckWork()}).
  *
  * <h2>Park protocol</h2>
  * <ol>
@@ -135,9 +135,7 @@ final class Worker extends Thread {
                     stopSpinning();
                     idleRounds = 0;
                 }
-                int ran = cell.run(pool.turnsPerRun);
-                TURNS.setOpaque(this, (long) TURNS.get(this) + ran);
-                RUNS.setOpaque(this, (long) RUNS.get(this) + 1);
+                runEnded(cell.run(pool.turnsPerRun));
                 continue;
             }
             if (idleRounds == 0) {
@@ -172,6 +170,12 @@ final class Worker extends Thread {
         if (left != null) {
             shared.requeue(left, RunQueue.READY_BAND); // stopped mid-way: queued where the close can see it
         }
+    }
+
+    /** A run of {@code turns} turns has ended: counted for observers, and for thieves and the budget watch to compare. This worker only. */
+    void runEnded(int turns) {
+        TURNS.setOpaque(this, (long) TURNS.get(this) + turns);
+        RUNS.setOpaque(this, (long) RUNS.get(this) + 1);
     }
 
     private void stopSpinning() {

@@ -30,8 +30,9 @@ import java.util.function.Supplier;
  *   <li>An idle worker steals: it takes the next actor of another worker's shared queue (under that queue's
  *       consumer lock, which the owner takes for each poll too) and makes its own shared queue the actor's
  *       home. Pinned and lane actors are never in a shared queue, so they are never stolen.</li>
- *   <li>A send that queues an actor on a busy worker wakes a parked worker to steal, if no worker is
- *       spinning already; a spinning worker steals by itself.</li>
+ *   <li>A send that leaves more than one actor queued on a busy worker wakes a parked worker to steal, if no
+ *       worker is spinning already; a spinning worker steals by itself. A lone actor waits for the run in
+ *       progress, unless the budget watch finds that worker still in the same run at its next look.</li>
  * </ol>
  */
 final class WorkerPool {
@@ -59,9 +60,10 @@ final class WorkerPool {
     private final AtomicInteger spinners = new AtomicInteger();
     private final int maxSpinners;
     private final AtomicInteger nextSpawn = new AtomicInteger();
-    /** {@link #rescueStuckSlots()}'s memory of each worker's slot and runs at its last look. Timer thread only. */
+    /** {@link #rescueStuckWork()}'s memory of each worker's slot, runs and queue at its last look. Timer thread only. */
     private final ActorCell[] slotSeen;
     private final long[] slotRunsSeen;
+    private final boolean[] queuedSeen;
     private volatile boolean running = true;
 
     /** Places each worker on its own thread at its start: the affinity policy, or a placement's CPUs. */
@@ -89,6 +91,7 @@ final class WorkerPool {
         this.workers = new Worker[size];
         this.slotSeen = new ActorCell[size];
         this.slotRunsSeen = new long[size];
+        this.queuedSeen = new boolean[size];
         for (int index = 0; index < size; index++) {
             workers[index] = new Worker(this, index, names.apply(index));
         }
@@ -207,11 +210,12 @@ final class WorkerPool {
     }
 
     /**
-     * The budget watch's look at the slots (timer thread): a worker whose slot has held the same actor since the
-     * last look while it stayed in one run has a stuck slot, and a parked worker is woken to steal it, unless one
-     * is spinning already. Reads only words written when a run ends or a slot changes.
+     * The budget watch's look at the workers (timer thread): a worker that has stayed in one run since the last look
+     * while an actor waited in its slot (the same one) or in its shared queue has stuck work, and a parked worker is
+     * woken to steal it, unless one is spinning already. Reads only words written when a run ends, a slot changes
+     * or a queue is offered to or polled.
      */
-    void rescueStuckSlots() {
+    void rescueStuckWork() {
         if (workers.length < 2) {
             return;
         }
@@ -219,11 +223,13 @@ final class WorkerPool {
             Worker worker = workers[i];
             ActorCell cell = worker.nextInSlot();
             long runs = worker.runs();
-            if (cell != null && cell == slotSeen[i] && runs == slotRunsSeen[i]) {
-                offeredToBusyWorker(worker);
+            boolean sameRun = runs == slotRunsSeen[i];
+            if (sameRun && ((cell != null && cell == slotSeen[i]) || (queuedSeen[i] && worker.shared.depth() > 0))) {
+                wakeAParkedWorker(worker);
             }
             slotSeen[i] = cell;
             slotRunsSeen[i] = runs;
+            queuedSeen[i] = worker.shared.depth() > 0;
         }
     }
 
@@ -238,13 +244,22 @@ final class WorkerPool {
     }
 
     /**
-     * Rule 3, after an offer to the queue of {@code busy}, which is not parked. Under load nobody parks, and this
-     * is one read of a word written only when a worker parks or wakes.
+     * Rule 3, after an offer to a queue of {@code busy}, which is not parked: a parked worker is woken to steal
+     * if no worker spins and {@code busy}'s shared queue holds more than one actor. A lone actor waits for the end of
+     * the run in progress, as a wake-up (a futex call on the sender's path, microseconds) would cost more than most
+     * runs: a caller whose reply comes back while the worker is still leaving its last run would otherwise pay one
+     * every time. If the run goes on, the budget watch wakes a parked worker for it ({@link #rescueStuckWork()}).
+     * Under load nobody parks, and this is one read of a word written only when a worker parks or wakes.
      */
     void offeredToBusyWorker(Worker busy) {
-        if (parkedWorkers.get() == 0) {
+        if (parkedWorkers.get() == 0 || busy.shared.depth() < 2) {
             return;
         }
+        wakeAParkedWorker(busy);
+    }
+
+    /** Wakes one parked worker other than {@code busy}, unless a worker spins (it steals by itself). */
+    private void wakeAParkedWorker(Worker busy) {
         Worker parked = null;
         for (Worker worker : workers) {
             if (worker.spinning) {

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The pool's rules for where a normal actor made runnable goes, checked on a pool whose workers are not started
  * (the test's thread plays every role), so no timing decides the outcome: off the pool, to its home or to a
- * spinning worker; the spinner limit.
+ * spinning worker; the spinner limit; when a parked worker is woken to steal.
  */
 class WorkerPlacementRulesTest {
     private final ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD);
@@ -58,6 +58,47 @@ class WorkerPlacementRulesTest {
         assertSame(zero.shared, spinningHome.home, "its home spins: home");
         assertEquals(2, zero.shared.depth());
         assertEquals(0, one.shared.depth());
+    }
+
+    @Test
+    void aLoneActorQueuedOnABusyWorkerWakesNobodyASecondWakesAParkedWorker() {
+        parks(one);
+        pool.scheduled(homedOn(zero)); // zero is busy (neither parked nor spinning): its run will end soon enough
+        assertTrue(one.parked, "one actor queued: no wake-up");
+        assertEquals(0, one.wakeUps());
+        pool.scheduled(homedOn(zero));
+        assertFalse(one.parked, "two queued: a parked worker is woken to steal");
+        assertEquals(1, one.wakeUps());
+    }
+
+    @Test
+    void theBudgetWatchWakesAParkedWorkerForAnActorQueuedOnAWorkerStillInTheSameRun() {
+        parks(one);
+        pool.scheduled(homedOn(zero));
+        pool.rescueStuckWork(); // the first look only remembers
+        assertTrue(one.parked);
+        pool.rescueStuckWork(); // zero has finished no run since, and the actor still waits
+        assertFalse(one.parked, "woken to steal it");
+        assertEquals(1, one.wakeUps());
+    }
+
+    @Test
+    void theBudgetWatchLeavesAQueueAloneWhoseWorkerFinishedARunSinceItsLastLook() {
+        parks(one);
+        ActorCell first = homedOn(zero);
+        pool.scheduled(first);
+        pool.rescueStuckWork();
+        assertSame(first, zero.shared.pollShared());
+        zero.runEnded(1); // the worker ran it: a run ended between the two looks
+        pool.scheduled(homedOn(zero));
+        pool.rescueStuckWork();
+        assertTrue(one.parked, "the queue moved: nothing is stuck");
+    }
+
+    /** A worker (never started) as its park protocol leaves it parked. */
+    private void parks(Worker worker) {
+        worker.parked = true;
+        pool.parking(1);
     }
 
     @Test
