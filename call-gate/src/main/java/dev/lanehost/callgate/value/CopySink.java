@@ -17,8 +17,8 @@ import java.util.Map;
  */
 final class CopySink implements PlainSink {
     /** Open containers, innermost last: an ArrayList, or a LinkedHashMap with the key waiting for its value. */
-    private final Object[] open = new Object[PlainCodec.MAX_DEPTH];
-    private final String[] keys = new String[PlainCodec.MAX_DEPTH];
+    private Object[] open = new Object[PlainCodec.INITIAL_DEPTH];
+    private String[] keys = new String[PlainCodec.INITIAL_DEPTH];
     private int depth;
     private Object top;
     private long encodedLength;
@@ -117,6 +117,10 @@ final class CopySink implements PlainSink {
 
     private void open(Object container) {
         add(container);
+        if (depth == open.length) { // the writer stops a walk at MAX_DEPTH containers, before this
+            open = Arrays.copyOf(open, 2 * depth);
+            keys = Arrays.copyOf(keys, 2 * depth);
+        }
         open[depth++] = container;
     }
 

@@ -42,6 +42,12 @@ public final class PlainCodec {
      * recursive walks' stack use small on a host thread whose stack size C chose.
      */
     public static final int MAX_DEPTH = 64;
+    /**
+     * Room the walk's stacks start with, doubled as a value nests deeper (up to {@link #MAX_DEPTH}): most values a
+     * gate copies are a list or two deep, and stacks of {@code MAX_DEPTH} from the start were most of a small
+     * copy's time, zeroing memory nobody used.
+     */
+    static final int INITIAL_DEPTH = 4;
 
     /**
      * The largest integer magnitude in bits ({@code BigInteger.bitLength()}): from −2^511 to 2^511−1, room

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.Map;
@@ -23,9 +24,9 @@ final class PlainValueWriter {
 
     private final PlainSink out;
     /** The containers entered and not yet left, top first: {@code open[i]} was reached in {@code i} steps. */
-    private final Object[] open = new Object[PlainCodec.MAX_DEPTH];
+    private Object[] open = new Object[PlainCodec.INITIAL_DEPTH];
     private int depth;
-    private final ValuePath path = new ValuePath(PlainCodec.MAX_DEPTH);
+    private final ValuePath path = new ValuePath();
 
     PlainValueWriter(PlainSink out) {
         this.out = out;
@@ -294,6 +295,9 @@ final class PlainValueWriter {
         if (depth == PlainCodec.MAX_DEPTH) {
             throw notSerializable("the value at " + path() + " nests deeper than " + PlainCodec.MAX_DEPTH
                     + " lists, maps and records");
+        }
+        if (depth == open.length) {
+            open = Arrays.copyOf(open, Math.min(PlainCodec.MAX_DEPTH, 2 * depth));
         }
         open[depth++] = container;
     }

@@ -1,5 +1,7 @@
 package dev.lanehost.callgate.value;
 
+import java.util.Arrays;
+
 /**
  * Where the encoder is in the value, as a stack of steps (a map key or record component name, or a list
  * index), rendered only when something fails: {@code $}, {@code $.users[3].name}, {@code $["two words"]}.
@@ -11,28 +13,32 @@ final class ValuePath {
     /** Keys longer than this are cut in messages: a path is for finding the place, not for echoing data. */
     private static final int MAX_RENDERED_KEY_CHARS = 64;
 
-    private final String[] keys;
-    private final int[] indexes;
+    private String[] keys = new String[PlainCodec.INITIAL_DEPTH];
+    private int[] indexes = new int[PlainCodec.INITIAL_DEPTH];
     private int length;
-
-    ValuePath(int maxSteps) {
-        keys = new String[maxSteps];
-        indexes = new int[maxSteps];
-    }
 
     int length() {
         return length;
     }
 
     void pushKey(String key) {
+        makeRoom();
         keys[length] = key;
         length++;
     }
 
     void pushIndex(int index) {
+        makeRoom();
         keys[length] = null;
         indexes[length] = index;
         length++;
+    }
+
+    private void makeRoom() {
+        if (length == keys.length) {
+            keys = Arrays.copyOf(keys, 2 * length);
+            indexes = Arrays.copyOf(indexes, 2 * length);
+        }
     }
 
     void pop() {

@@ -5,6 +5,7 @@ import static dev.lanehost.callgate.value.PlainValues.hex;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -95,5 +96,27 @@ class PlainCodecCopyTest {
             assertEquals(encoding.failure(), copying.failure());
             assertEquals(encoding.getMessage(), copying.getMessage());
         }
+    }
+
+    @Test
+    void valuesNestedPastTheWalksFirstStacksCopyAndFailAtTheLimitWithTheirPath() throws PlainValueException {
+        Object deepest = "bottom";
+        for (int level = 0; level < PlainCodec.MAX_DEPTH; level++) { // lists and maps by turns, exactly at the limit
+            deepest = level % 2 == 0 ? List.of(deepest) : Map.of("k" + level, deepest);
+        }
+        PlainCodec.Copy copy = codec.copy(deepest);
+        byte[] encoded = codec.encode(deepest);
+        assertPlainEquals(codec.decode(encoded), copy.value());
+        assertEquals(encoded.length, copy.encodedLength());
+
+        PlainValueException tooDeep = assertThrows(PlainValueException.class, () -> codec.copy(List.of(
+                Map.of("a", List.of(Map.of("b", List.of(Map.of("c", List.of(new Object())))))))));
+        assertTrue(tooDeep.getMessage().startsWith("unsupported type java.lang.Object at $[0].a[0].b[0].c[0] "),
+                tooDeep::getMessage);
+        Object pastTheLimit = List.of(deepest);
+        PlainValueException copying = assertThrows(PlainValueException.class, () -> codec.copy(pastTheLimit));
+        PlainValueException encoding = assertThrows(PlainValueException.class, () -> codec.encode(pastTheLimit));
+        assertTrue(copying.getMessage().contains("nests deeper than " + PlainCodec.MAX_DEPTH), copying::getMessage);
+        assertEquals(encoding.getMessage(), copying.getMessage());
     }
 }
