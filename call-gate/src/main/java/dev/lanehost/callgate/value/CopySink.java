@@ -23,6 +23,15 @@ final class CopySink implements PlainSink {
     private Object top;
     private long encodedLength;
 
+    /** Ready for another walk: empty stacks, no copy, no length. */
+    void reset() {
+        Arrays.fill(open, null);
+        Arrays.fill(keys, null);
+        depth = 0;
+        top = null;
+        encodedLength = 0;
+    }
+
     /** The copy, once the walk has written one whole value. */
     Object value() {
         return top;

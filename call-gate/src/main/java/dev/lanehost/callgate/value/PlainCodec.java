@@ -61,6 +61,12 @@ public final class PlainCodec {
     /** A Java array cannot be longer than this (the JDK reserves a few header words). */
     private static final long MAX_ARRAY_LENGTH = Integer.MAX_VALUE - 8;
 
+    /**
+     * Each thread's copying walk, reused: a copy then allocates the copy and nothing of the walk's own (its sink,
+     * writer and stacks were most of a small copy's bytes and time). Reset after every walk, failed or not.
+     */
+    private static final ThreadLocal<CopyWalk> COPY_WALKS = ThreadLocal.withInitial(CopyWalk::new);
+
     private final CBORFactory factory = CBORFactory.builder()
             // Jackson 2.x reads tag 3 as -n rather than RFC 8949's -1-n unless asked. (Bignums are written
             // by PlainValueWriter itself, tag and shortest magnitude, so the generator's twin option is moot.)
@@ -130,17 +136,30 @@ public final class PlainCodec {
      * the same failures; the copy shares nothing mutable with {@code value}.
      */
     public Copy copy(Object value) throws PlainValueException {
-        PlainValueWriter writer = null;
+        CopyWalk walk = COPY_WALKS.get();
+        if (walk.busy) {
+            walk = new CopyWalk(); // a value's own code (a record accessor) copying a value inside this walk
+        }
+        walk.busy = true;
         try {
-            CopySink sink = new CopySink();
-            writer = new PlainValueWriter(sink);
-            writer.write(value);
-            return new Copy(sink.value(), sink.encodedLength());
+            walk.writer.write(value);
+            return new Copy(walk.sink.value(), walk.sink.encodedLength());
         } catch (PlainValueException e) {
             throw e;
         } catch (Exception | Error e) {
-            throw walkFailed("copying", writer, e);
+            throw walkFailed("copying", walk.writer, e);
+        } finally {
+            walk.sink.reset(); // holds nothing of the value once the copy is handed out, nor after a failure
+            walk.writer.reset();
+            walk.busy = false;
         }
+    }
+
+    private static final class CopyWalk {
+        final CopySink sink = new CopySink();
+        final PlainValueWriter writer = new PlainValueWriter(sink);
+        /** In a walk now: a nested copy on this thread takes a walk of its own. */
+        boolean busy;
     }
 
     /**

@@ -32,6 +32,13 @@ final class PlainValueWriter {
         this.out = out;
     }
 
+    /** Ready for another walk, after one that ended or failed anywhere. */
+    void reset() {
+        Arrays.fill(open, null);
+        depth = 0;
+        path.reset();
+    }
+
     /** Where the walk is (or stopped, after a failure). */
     String path() {
         return path.render();

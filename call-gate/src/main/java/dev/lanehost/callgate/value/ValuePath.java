@@ -17,6 +17,11 @@ final class ValuePath {
     private int[] indexes = new int[PlainCodec.INITIAL_DEPTH];
     private int length;
 
+    void reset() {
+        Arrays.fill(keys, null);
+        length = 0;
+    }
+
     int length() {
         return length;
     }

@@ -119,4 +119,30 @@ class PlainCodecCopyTest {
         assertTrue(copying.getMessage().contains("nests deeper than " + PlainCodec.MAX_DEPTH), copying::getMessage);
         assertEquals(encoding.getMessage(), copying.getMessage());
     }
+
+    /** A record whose accessor copies its value with a codec: a walk inside a walk, on one thread. */
+    record Copying(Object inner) {
+        @Override
+        public Object inner() {
+            try {
+                return new PlainCodec().copy(inner).value();
+            } catch (PlainValueException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    @Test
+    void aCopyInsideACopyAndACopyAfterAFailedOneAreWhole() throws PlainValueException {
+        Object value = List.of("before", new Copying(List.of(1, Map.of("k", "v"))), "after");
+        Object copied = codec.copy(value).value();
+        assertPlainEquals(List.of("before", Map.of("inner", List.of(1L, Map.of("k", "v"))), "after"), copied);
+
+        List<Object> cycle = new ArrayList<>();
+        cycle.add(List.of(Map.of("deep", cycle)));
+        assertThrows(PlainValueException.class, () -> codec.copy(cycle)); // fails three containers down
+        PlainCodec.Copy after = codec.copy(List.of("x", 2));
+        assertPlainEquals(List.of("x", 2L), after.value());
+        assertEquals(codec.encode(List.of("x", 2)).length, after.encodedLength());
+    }
 }
