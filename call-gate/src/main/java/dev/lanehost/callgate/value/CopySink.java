@@ -23,11 +23,13 @@ final class CopySink implements PlainSink {
     private Object top;
     private long encodedLength;
 
-    /** Ready for another walk: empty stacks, no copy, no length. */
+    /** Ready for another walk: empty stacks, no copy, no length. A whole walk leaves the stacks empty already. */
     void reset() {
-        Arrays.fill(open, null);
-        Arrays.fill(keys, null);
-        depth = 0;
+        if (depth != 0) { // a failed walk
+            Arrays.fill(open, null);
+            Arrays.fill(keys, null);
+            depth = 0;
+        }
         top = null;
         encodedLength = 0;
     }
@@ -135,6 +137,7 @@ final class CopySink implements PlainSink {
 
     private void close() {
         open[--depth] = null;
+        keys[depth] = null; // the key belongs to the caller's value
     }
 
     @SuppressWarnings("unchecked")

@@ -32,10 +32,12 @@ final class PlainValueWriter {
         this.out = out;
     }
 
-    /** Ready for another walk, after one that ended or failed anywhere. */
+    /** Ready for another walk, after one that ended or failed anywhere. A whole walk leaves nothing to clear. */
     void reset() {
-        Arrays.fill(open, null);
-        depth = 0;
+        if (depth != 0) {
+            Arrays.fill(open, null);
+            depth = 0;
+        }
         path.reset();
     }
 

@@ -52,6 +52,13 @@ enum ValueKind {
     };
 
     static ValueKind of(Class<?> type) {
+        // The commonest leaves first, by identity: a class-value lookup costs more than the rest of such a value's walk.
+        if (type == String.class) {
+            return STRING;
+        }
+        if (type == Integer.class || type == Long.class) {
+            return INTEGER;
+        }
         return KINDS.get(type);
     }
 

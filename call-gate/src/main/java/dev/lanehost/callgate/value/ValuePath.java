@@ -18,8 +18,10 @@ final class ValuePath {
     private int length;
 
     void reset() {
-        Arrays.fill(keys, null);
-        length = 0;
+        if (length != 0) { // a failed walk leaves its path behind
+            Arrays.fill(keys, null);
+            length = 0;
+        }
     }
 
     int length() {
