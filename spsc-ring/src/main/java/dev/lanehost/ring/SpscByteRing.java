@@ -85,6 +85,8 @@ public final class SpscByteRing implements AutoCloseable {
      */
     public static final long INTERRUPT_CHECK_NANOS = 50_000_000L;
 
+    /** {@link #announceAndRecheck}: the re-check found the bytes (a wake word to sleep on is never negative). */
+    static final int ENOUGH_READABLE = -1;
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
     /** The words of {@code lanehost_ring_status_text(LANEHOST_RING_CORRUPT)}, so both languages say the same. */
@@ -416,10 +418,8 @@ public final class SpscByteRing implements AutoCloseable {
         }
         long start = System.nanoTime();
         while (true) {
-            int announced = wakeWord.announce(); // step 2
-            wakeWord.fenceProducer(); // step 3
-            if (readable() >= minBytes) { // step 4
-                wakeWord.withdraw(announced);
+            int announced = announceAndRecheck(minBytes);
+            if (announced == ENOUGH_READABLE) {
                 return true;
             }
             long remaining = timeoutNanos - (System.nanoTime() - start);
@@ -437,6 +437,22 @@ public final class SpscByteRing implements AutoCloseable {
                 return false;
             }
         }
+    }
+
+    /**
+     * Steps 2 to 4 of {@link #awaitReadable}: announce, fence the producer, re-check. Consumer only.
+     *
+     * @return {@link #ENOUGH_READABLE} if the re-check found {@code minBytes} (the announcement withdrawn), else the
+     *         announced wake word, to sleep on
+     */
+    int announceAndRecheck(long minBytes) {
+        int announced = wakeWord.announce(); // step 2
+        wakeWord.fenceProducer(); // step 3
+        if (readable() >= minBytes) { // step 4
+            wakeWord.withdraw(announced);
+            return ENOUGH_READABLE;
+        }
+        return announced;
     }
 
     private static long saturatedNanos(Duration duration) {
