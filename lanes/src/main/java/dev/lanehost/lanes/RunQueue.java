@@ -109,9 +109,11 @@ final class RunQueue {
     /** Queues an actor in a band. Any thread. */
     void offer(ActorCell cell, int band) {
         bands[band].offer(cell); // counts the offer on the band's producer line: senders share no counter with the consumer
-        work.raise(); // after the offer's exchange: the flag's handshake needs the node in first
-        if (waker != null) {
+        if (waker != null) { // a worker's queue
+            work.raiseAtOnce(); // after the offer's exchange: the flag's handshake needs the node in first
             waker.run();
+        } else {
+            work.raise();
         }
     }
 

@@ -50,6 +50,16 @@ class WorkFlag {
         }
     }
 
+    /**
+     * As {@link #raise()}, without looking first: one store, which does not hold up its producer, where the look
+     * would wait for the line (the consumer lowered the flag, so it holds it) and the store then take it back. For a
+     * queue whose consumer polls it only while idle; a lane's host reads its flag on every drive, and producers that
+     * find it raised must leave that line alone ({@link #raise()}).
+     */
+    final void raiseAtOnce() {
+        RAISED.setRelease(this, 1);
+    }
+
     /** Consumer: false only if everything offered before this call has been taken. */
     final boolean isRaised() {
         return (int) RAISED.getVolatile(this) != 0;
