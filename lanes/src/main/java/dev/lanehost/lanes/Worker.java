@@ -50,6 +50,7 @@ final class Worker extends Thread {
     private static final VarHandle NEXT;
     private static final VarHandle RUNS;
     private static final VarHandle PARKED;
+    private static final VarHandle WOKEN_AT;
 
     static {
         try {
@@ -61,6 +62,7 @@ final class Worker extends Thread {
             NEXT = lookup.findVarHandle(Worker.class, "next", ActorCell.class);
             RUNS = lookup.findVarHandle(Worker.class, "runs", long.class);
             PARKED = lookup.findVarHandle(Worker.class, "parked", boolean.class);
+            WOKEN_AT = lookup.findVarHandle(Worker.class, "wokenAt", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -98,6 +100,9 @@ final class Worker extends Thread {
     private long stealAttempts;
     @SuppressWarnings("unused")
     private long steals;
+    /** When a sender last called this worker's wake-up ({@link System#nanoTime()}); written by the waker. */
+    @SuppressWarnings("unused")
+    private long wokenAt;
     /** Times a sender unparked this worker. */
     @SuppressWarnings("unused")
     private long wakeUps;
@@ -163,7 +168,7 @@ final class Worker extends Thread {
             } else {
                 long parkedAt = System.nanoTime();
                 park();
-                budget.parked(parkedAt - idleSince, System.nanoTime() - parkedAt);
+                budget.parked(parkedAt - idleSince, waited(parkedAt, (long) WOKEN_AT.getAcquire(this), System.nanoTime()));
             }
         }
         ActorCell left = takeNext();
@@ -176,6 +181,17 @@ final class Worker extends Thread {
     void runEnded(int turns) {
         TURNS.setOpaque(this, (long) TURNS.get(this) + turns);
         RUNS.setOpaque(this, (long) RUNS.get(this) + 1);
+    }
+
+    /**
+     * How long after {@code parkedAt} work came, for the spin budget: until the sender's wake-up call
+     * ({@code wokenAt}) if it came during this park, else until {@code now} (a timed or spurious return, or a look
+     * that found work). Not until the thread resumed: a wake-up's own latency (microseconds on a VM) says nothing
+     * about how long a spin would have had to last, and counting it made every park look long, so that a budget
+     * once shrunk to its least never grew back (each call then paid a wake-up).
+     */
+    static long waited(long parkedAt, long wokenAt, long now) {
+        return wokenAt - parkedAt >= 0 && now - wokenAt >= 0 ? wokenAt - parkedAt : now - parkedAt;
     }
 
     private void stopSpinning() {
@@ -307,6 +323,7 @@ final class Worker extends Thread {
             return false;
         }
         WAKE_UPS.setOpaque(this, (long) WAKE_UPS.get(this) + 1); // racy between wakers: a metric, not a count
+        WOKEN_AT.setRelease(this, System.nanoTime());
         LockSupport.unpark(this);
         return true;
     }

@@ -39,4 +39,20 @@ class SpinBudgetTest {
         assertThrows(IllegalArgumentException.class, () -> IdleStrategy.adaptive(-1, 5));
         assertThrows(IllegalArgumentException.class, () -> IdleStrategy.adaptive(10, 5));
     }
+
+    @Test
+    void aParkLastsUntilTheWakeUpWasCalledNotUntilTheWorkerResumed() {
+        assertEquals(300, Worker.waited(1_000, 1_300, 9_000), "woken 300 ns in; resumed 8 us in");
+        assertEquals(8_000, Worker.waited(1_000, 500, 9_000), "a stamp from an earlier park: until now");
+        assertEquals(8_000, Worker.waited(1_000, 0, 9_000), "never woken (a timed return): until now");
+        SpinBudget budget = new SpinBudget(16, 4_000);
+        for (int i = 0; i < 20; i++) {
+            budget.parked(800, 6_000); // a least spin, then a wake-up that took 6 us to resume
+        }
+        assertEquals(16, budget.rounds(), "measured to the resumption, every park looked long");
+        for (int i = 0; i < 20; i++) {
+            budget.parked(800, Worker.waited(0, 300, 6_000)); // the sender called 300 ns after the park
+        }
+        assertEquals(4_000, budget.rounds(), "measured to the wake-up call, the spin grows back");
+    }
 }
