@@ -4,7 +4,6 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import dev.lanehost.lanes.internal.MpscNode;
 import dev.lanehost.lanes.internal.MpscQueue;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -29,20 +28,12 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 @Outcome(expect = FORBIDDEN, desc = "a chain node ahead of its first, a node lost or twice, the chain out of order, or a miscount")
 @State
 public class MpscChainTest {
-    static final class Node extends MpscNode {
-        final int value;
-
-        Node(int value) {
-            this.value = value;
-        }
-    }
-
-    private final MpscQueue<Node> queue = new MpscQueue<>();
-    private final MpscQueue.Chain<Node> chain = new MpscQueue.Chain<>();
-    private final Node one = new Node(1);
-    private final Node two = new Node(2);
-    private final Node eight = new Node(8);
-    private final Node four = new Node(4);
+    private final MpscQueue<ValuedNode> queue = new MpscQueue<>();
+    private final MpscQueue.Chain<ValuedNode> chain = new MpscQueue.Chain<>();
+    private final ValuedNode one = new ValuedNode(1);
+    private final ValuedNode two = new ValuedNode(2);
+    private final ValuedNode eight = new ValuedNode(8);
+    private final ValuedNode four = new ValuedNode(4);
     private int racingPoll;
 
     @Actor
@@ -55,9 +46,7 @@ public class MpscChainTest {
 
     @Actor
     public void producerAndConsumer() {
-        queue.offer(four);
-        Node node = queue.poll();
-        racingPoll = node == null ? 0 : node.value;
+        racingPoll = ValuedNode.offerThenPoll(queue, four);
     }
 
     @Arbiter
@@ -66,7 +55,7 @@ public class MpscChainTest {
         int sum = racingPoll;
         int expectedNext = racingPoll == 1 ? 2 : 1; // the chain's next value due: 1, 2, 8
         boolean inOrder = racingPoll != 2 && racingPoll != 8;
-        for (Node node; (node = queue.poll()) != null; ) {
+        for (ValuedNode node; (node = queue.poll()) != null; ) {
             sum += node.value;
             if (node.value != 4) {
                 if (node.value != expectedNext) {

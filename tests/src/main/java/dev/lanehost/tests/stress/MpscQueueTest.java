@@ -4,7 +4,6 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import dev.lanehost.lanes.internal.MpscNode;
 import dev.lanehost.lanes.internal.MpscQueue;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -32,18 +31,10 @@ import org.openjdk.jcstress.infra.results.III_Result;
 @Outcome(id = ".*, .*, 0", expect = FORBIDDEN, desc = "producer 1's nodes came out of order")
 @State
 public class MpscQueueTest {
-    static final class Node extends MpscNode {
-        final int value;
-
-        Node(int value) {
-            this.value = value;
-        }
-    }
-
-    private final MpscQueue<Node> queue = new MpscQueue<>();
-    private final Node one = new Node(1);
-    private final Node two = new Node(2);
-    private final Node four = new Node(4);
+    private final MpscQueue<ValuedNode> queue = new MpscQueue<>();
+    private final ValuedNode one = new ValuedNode(1);
+    private final ValuedNode two = new ValuedNode(2);
+    private final ValuedNode four = new ValuedNode(4);
     private int racingPoll;
 
     @Actor
@@ -54,9 +45,7 @@ public class MpscQueueTest {
 
     @Actor
     public void producerAndConsumer() {
-        queue.offer(four);
-        Node node = queue.poll();
-        racingPoll = node == null ? 0 : node.value;
+        racingPoll = ValuedNode.offerThenPoll(queue, four);
     }
 
     @Arbiter
@@ -64,7 +53,7 @@ public class MpscQueueTest {
         int sum = racingPoll;
         boolean seenOne = racingPoll == 1;
         boolean inOrder = racingPoll != 2;
-        for (Node node; (node = queue.poll()) != null; ) {
+        for (ValuedNode node; (node = queue.poll()) != null; ) {
             sum += node.value;
             if (node.value == 1) {
                 seenOne = true;
