@@ -99,8 +99,8 @@
  * What it needs: Linux 4.14 or later with membarrier(2) allowed (LANEHOST_RING_UNSUPPORTED otherwise), and
  * the producer in the consumer's process: membarrier's private command reaches only this process's
  * threads, so a consumer of a ring shared with another process must poll, not wait. ThreadSanitizer cannot
- * see the membarrier; the wait tests (thousands of random races per run, and the jcstress RingWakeupTest)
- * check the argument by looking for a lost wake-up.
+ * see the membarrier; test_ring_fence (and jcstress RingFenceTest on the Java side) runs the race itself many
+ * times and finds lost wake-ups when the fence is compiled out, none with it.
  *
  * Each side holds its own lanehost_ring handle whose capacity and mask were validated once, so a
  * corrupted header cannot make either side write outside the region. Positions that no working ring can
