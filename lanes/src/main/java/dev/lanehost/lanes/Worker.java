@@ -177,7 +177,10 @@ final class Worker extends Thread {
         }
     }
 
-    /** A run of {@code turns} turns has ended: counted for observers, and for thieves and the budget watch to compare. This worker only. */
+    /**
+     * A run of {@code turns} turns has ended: counted for observers, and for thieves and the budget watch to
+     * compare. This worker only.
+     */
     void runEnded(int turns) {
         TURNS.setOpaque(this, (long) TURNS.get(this) + turns);
         RUNS.setOpaque(this, (long) RUNS.get(this) + 1);

@@ -52,7 +52,7 @@ enum ValueKind {
     };
 
     static ValueKind of(Class<?> type) {
-        // The commonest leaves first, by identity: a class-value lookup costs more than the rest of such a value's walk.
+        // The commonest leaves first, by identity: a class-value lookup costs more than the rest of their walk.
         if (type == String.class) {
             return STRING;
         }
