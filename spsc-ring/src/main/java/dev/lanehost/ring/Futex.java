@@ -4,12 +4,9 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
-import java.util.Locale;
 
 /**
  * Linux {@code futex(2)} on a 32-bit word of native memory, called through libc's {@code syscall(2)} with
@@ -27,7 +24,7 @@ final class Futex {
     private static final long FUTEX_WAKE = 1;
 
     /** {@code SYS_futex} of this architecture, or -1 where this class cannot wait. */
-    private static final long SYS_FUTEX = systemCallNumber();
+    private static final long SYS_FUTEX = SystemCall.number(202, 98);
     /** {@code struct timespec}: two longs on every LP64 Linux. */
     private static final MemoryLayout TIMESPEC = MemoryLayout.structLayout(JAVA_LONG.withName("tv_sec"), JAVA_LONG.withName("tv_nsec"));
 
@@ -39,15 +36,8 @@ final class Futex {
             WAIT = null;
             WAKE = null;
         } else {
-            Linker linker = Linker.nativeLinker();
-            MemorySegment syscall = linker.defaultLookup().findOrThrow("syscall");
-            // long syscall(long number, ...): every variadic argument passed as a long (the kernel reads registers).
-            WAIT = linker.downcallHandle(syscall,
-                    FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS),
-                    Linker.Option.firstVariadicArg(1));
-            WAKE = linker.downcallHandle(syscall,
-                    FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
-                    Linker.Option.firstVariadicArg(1));
+            WAIT = SystemCall.handle(ADDRESS);
+            WAKE = SystemCall.handle();
         }
     }
 
@@ -89,16 +79,5 @@ final class Futex {
         } catch (Throwable e) {
             throw new IllegalStateException("futex wake failed", e);
         }
-    }
-
-    private static long systemCallNumber() {
-        if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")) {
-            return -1;
-        }
-        return switch (System.getProperty("os.arch", "")) {
-            case "amd64", "x86_64" -> 202;
-            case "aarch64", "riscv64" -> 98; // the generic system call table
-            default -> -1;
-        };
     }
 }

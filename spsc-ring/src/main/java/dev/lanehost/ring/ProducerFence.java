@@ -1,12 +1,6 @@
 package dev.lanehost.ring;
 
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
-
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
-import java.util.Locale;
 
 /**
  * Linux {@code membarrier(2)}, private expedited: a full memory barrier in every other running thread of
@@ -26,7 +20,7 @@ final class ProducerFence {
     private static final int MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED = 1 << 4;
 
     /** {@code SYS_membarrier} of this architecture, or -1 where this class cannot fence. */
-    private static final long SYS_MEMBARRIER = systemCallNumber();
+    private static final long SYS_MEMBARRIER = SystemCall.number(324, 283);
     private static final MethodHandle MEMBARRIER;
     private static final boolean SUPPORTED;
 
@@ -34,12 +28,7 @@ final class ProducerFence {
         MethodHandle membarrier = null;
         boolean supported = false;
         if (SYS_MEMBARRIER >= 0) {
-            Linker linker = Linker.nativeLinker();
-            MemorySegment syscall = linker.defaultLookup().findOrThrow("syscall");
-            // long syscall(long number, ...): every variadic argument passed as a long (the kernel reads registers).
-            membarrier = linker.downcallHandle(syscall,
-                    FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
-                    Linker.Option.firstVariadicArg(1));
+            membarrier = SystemCall.handle();
             supported = call(membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0;
         }
         MEMBARRIER = membarrier;
@@ -72,16 +61,5 @@ final class ProducerFence {
         } catch (Throwable e) {
             throw new IllegalStateException("membarrier system call failed", e);
         }
-    }
-
-    private static long systemCallNumber() {
-        if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")) {
-            return -1;
-        }
-        return switch (System.getProperty("os.arch", "")) {
-            case "amd64", "x86_64" -> 324;
-            case "aarch64", "riscv64" -> 283; // the generic system call table
-            default -> -1;
-        };
     }
 }
