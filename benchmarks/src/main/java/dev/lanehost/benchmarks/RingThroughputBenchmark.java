@@ -357,24 +357,70 @@ public class RingThroughputBenchmark {
         }
     }
 
-    /** {@link SpscByteRing}: a free-running Java producer thread; the JMH thread reads. */
-    static final class JavaToJava extends Transport {
-        private SpscByteRing ring;
-        private volatile boolean running;
+    /**
+     * A transport whose peer is a free-running Java producer thread: its start, pause, resume and stop, written once.
+     * A subclass opens its ring in {@link #open()} and writes in {@link #produce()} while {@link #running}.
+     */
+    abstract static class JavaProducerTransport extends Transport {
+        private final String peerName;
+        volatile boolean running;
         private Thread producer;
 
-        JavaToJava(int chunk) {
+        JavaProducerTransport(int chunk, String peerName) {
             super(chunk);
+            this.peerName = peerName;
+        }
+
+        /** Creates what the producer writes to, before the producer starts. */
+        abstract void open();
+
+        /** The producer thread's loop: returns once {@link #running} is false. */
+        abstract void produce();
+
+        /** After the producer has stopped: frees what {@link #open()} made (nothing unless overridden). */
+        void close() {
         }
 
         @Override
-        void start() {
-            ring = SpscByteRing.allocate(CAPACITY);
+        final void start() {
+            open();
             running = true;
-            producer = startJavaPeer("javaToJava-producer", this::produce);
+            producer = startJavaPeer(peerName + "-producer", this::produce);
         }
 
-        private void produce() {
+        @Override
+        final void pause() throws InterruptedException {
+            pauseJavaPeer(producer);
+        }
+
+        @Override
+        final void resume() {
+            resumeJavaPeer();
+        }
+
+        @Override
+        final void stop() throws InterruptedException {
+            running = false;
+            joinJavaPeer(producer);
+            close();
+        }
+    }
+
+    /** {@link SpscByteRing}: a free-running Java producer thread; the JMH thread reads. */
+    static final class JavaToJava extends JavaProducerTransport {
+        private SpscByteRing ring;
+
+        JavaToJava(int chunk) {
+            super(chunk, "javaToJava");
+        }
+
+        @Override
+        void open() {
+            ring = SpscByteRing.allocate(CAPACITY);
+        }
+
+        @Override
+        void produce() {
             SpscByteRing ring = this.ring;
             byte[] source = this.source;
             int chunk = this.chunk;
@@ -400,19 +446,7 @@ public class RingThroughputBenchmark {
         }
 
         @Override
-        void pause() throws InterruptedException {
-            pauseJavaPeer(producer);
-        }
-
-        @Override
-        void resume() {
-            resumeJavaPeer();
-        }
-
-        @Override
-        void stop() throws InterruptedException {
-            running = false;
-            joinJavaPeer(producer);
+        void close() {
             ring.close();
         }
     }
@@ -528,26 +562,24 @@ public class RingThroughputBenchmark {
      * ours (Agrona's documentation asks for alignment too); {@code chunk}-byte messages of type 1 from a
      * free-running Java producer; the JMH thread reads them with {@code read(handler, limit)}.
      */
-    static final class Agrona extends Transport implements MessageHandler {
+    static final class Agrona extends JavaProducerTransport implements MessageHandler {
         private OneToOneRingBuffer ring;
-        private volatile boolean running;
-        private Thread producer;
         /** Written by the handler, returned by the batch: the last byte of the last message. */
         private byte last;
 
         Agrona(int chunk) {
-            super(chunk);
+            super(chunk, "agrona");
         }
 
         @Override
-        void start() {
+        void open() {
+            // The direct memory is freed by the GC with the ring.
             ring = new OneToOneRingBuffer(new UnsafeBuffer(
                     BufferUtil.allocateDirectAligned(CAPACITY + RingBufferDescriptor.TRAILER_LENGTH, 128)));
-            running = true;
-            producer = startJavaPeer("agrona-producer", this::produce);
         }
 
-        private void produce() {
+        @Override
+        void produce() {
             OneToOneRingBuffer ring = this.ring;
             UnsafeBuffer source = new UnsafeBuffer(this.source);
             int chunk = this.chunk;
@@ -584,23 +616,6 @@ public class RingThroughputBenchmark {
             buffer.getBytes(index, destination, 0, length);
             last = destination[length - 1];
         }
-
-        @Override
-        void pause() throws InterruptedException {
-            pauseJavaPeer(producer);
-        }
-
-        @Override
-        void resume() {
-            resumeJavaPeer();
-        }
-
-        @Override
-        void stop() throws InterruptedException {
-            running = false;
-            joinJavaPeer(producer);
-            // The direct memory is freed by the GC with the ring.
-        }
     }
 
     /**
@@ -613,30 +628,27 @@ public class RingThroughputBenchmark {
      * bytes in flight are the same 1 MiB as every other transport's. Both sides use the relaxed calls
      * ({@code relaxedPoll}/{@code relaxedOffer}), JCTools' fastest for a spinning peer.
      */
-    static final class JcTools extends Transport {
+    static final class JcTools extends JavaProducerTransport {
         private SpscArrayQueue<byte[]> full;
         private SpscArrayQueue<byte[]> free;
-        private volatile boolean running;
-        private Thread producer;
         private byte last;
 
         JcTools(int chunk) {
-            super(chunk);
+            super(chunk, "jctools");
         }
 
         @Override
-        void start() {
+        void open() {
             int buffers = CAPACITY / chunk;
             full = new SpscArrayQueue<>(buffers);
             free = new SpscArrayQueue<>(buffers);
             for (int i = 0; i < buffers; i++) {
                 free.relaxedOffer(new byte[chunk]);
             }
-            running = true;
-            producer = startJavaPeer("jctools-producer", this::produce);
         }
 
-        private void produce() {
+        @Override
+        void produce() {
             SpscArrayQueue<byte[]> full = this.full;
             SpscArrayQueue<byte[]> free = this.free;
             byte[] source = this.source;
@@ -677,22 +689,6 @@ public class RingThroughputBenchmark {
             last = destination[chunk - 1];
             return last;
         }
-
-        @Override
-        void pause() throws InterruptedException {
-            pauseJavaPeer(producer);
-        }
-
-        @Override
-        void resume() {
-            resumeJavaPeer();
-        }
-
-        @Override
-        void stop() throws InterruptedException {
-            running = false;
-            joinJavaPeer(producer);
-        }
     }
 
     /**
@@ -700,7 +696,7 @@ public class RingThroughputBenchmark {
      * {@code byte[chunk]}; a free-running Java producer copies into claimed events; the JMH thread
      * polls an {@link EventPoller} gating the ring and copies each event out.
      */
-    static final class Disruptor extends Transport implements EventPoller.Handler<Disruptor.Slot> {
+    static final class Disruptor extends JavaProducerTransport implements EventPoller.Handler<Disruptor.Slot> {
         /** One event: a chunk's worth of bytes, allocated once when the ring is built. */
         static final class Slot {
             final byte[] bytes;
@@ -712,28 +708,25 @@ public class RingThroughputBenchmark {
 
         private RingBuffer<Slot> ring;
         private EventPoller<Slot> poller;
-        private volatile boolean running;
-        private Thread producer;
         /** Events the current batch still has to take; the handler ends the poll at zero. */
         private int eventsLeft;
         private byte last;
 
         Disruptor(int chunk) {
-            super(chunk);
+            super(chunk, "disruptor");
         }
 
         @Override
-        void start() {
+        void open() {
             int chunk = this.chunk;
             // The wait strategy is never used: nobody blocks on the sequencer, the consumer polls.
             ring = RingBuffer.createSingleProducer(() -> new Slot(chunk), CAPACITY / chunk, new YieldingWaitStrategy());
             poller = ring.newPoller();
             ring.addGatingSequences(poller.getSequence());
-            running = true;
-            producer = startJavaPeer("disruptor-producer", this::produce);
         }
 
-        private void produce() {
+        @Override
+        void produce() {
             RingBuffer<Slot> ring = this.ring;
             byte[] source = this.source;
             int chunk = this.chunk;
@@ -773,22 +766,6 @@ public class RingThroughputBenchmark {
             System.arraycopy(event.bytes, 0, destination, 0, chunk);
             last = destination[chunk - 1];
             return --eventsLeft > 0;
-        }
-
-        @Override
-        void pause() throws InterruptedException {
-            pauseJavaPeer(producer);
-        }
-
-        @Override
-        void resume() {
-            resumeJavaPeer();
-        }
-
-        @Override
-        void stop() throws InterruptedException {
-            running = false;
-            joinJavaPeer(producer);
         }
     }
 }
