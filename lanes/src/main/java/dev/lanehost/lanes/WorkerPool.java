@@ -223,13 +223,13 @@ final class WorkerPool {
             Worker worker = workers[i];
             ActorCell cell = worker.nextInSlot();
             long runs = worker.runs();
-            boolean sameRun = runs == slotRunsSeen[i];
-            if (sameRun && ((cell != null && cell == slotSeen[i]) || (queuedSeen[i] && worker.shared.depth() > 0))) {
+            boolean queued = worker.shared.depth() > 0;
+            if (runs == slotRunsSeen[i] && ((cell != null && cell == slotSeen[i]) || (queued && queuedSeen[i]))) {
                 wakeAParkedWorker(worker);
             }
             slotSeen[i] = cell;
             slotRunsSeen[i] = runs;
-            queuedSeen[i] = worker.shared.depth() > 0;
+            queuedSeen[i] = queued;
         }
     }
 
