@@ -15,9 +15,8 @@ import java.util.concurrent.locks.LockSupport;
  * the worker's {@code next} slot instead of a queue, and runs right after the run in progress; an actor already
  * in the slot moves to the back of the shared queue. The slot is a field of the worker: taking from it is one
  * uncontended CAS (no exchange, no count, no consumer lock), and the letter just written is still in this core's
- * cache. It is filled only inside a run
- * and emptied before the worker looks anywhere else, so it is empty whenever the worker steals, idles or
- * parks. {@value #NEXT_RUNS} runs from the slot in a row, and the next one goes to the back of the shared
+ * cache. It is filled only inside a run (or by a door that closed on an actor, below) and emptied before the worker
+ * looks anywhere else, so it is empty whenever the worker steals, idles or parks. {@value #NEXT_RUNS} runs from the slot in a row, and the next one goes to the back of the shared
  * queue instead, so two actors sending to each other cannot keep the queue waiting.
  *
  * <p>A run that goes on long must not strand the slot's actor, so the slot can be stolen, as Go's
@@ -27,6 +26,14 @@ import java.util.concurrent.locks.LockSupport;
  * actors stays on one core). A parked worker is not woken for a slot (that would cost a wake-up per message);
  * the budget watch, which looks while turns run, wakes one for a slot it finds stuck
  * ({@link WorkerPool#rescueStuckWork()}).
+ *
+ * <h2>The door</h2>
+ * While it spins idle the worker keeps its {@link HandOff door} open, and a thread off the pool that makes a normal
+ * actor runnable hands the actor in there instead of queuing it: the worker reads one line the sender wrote, not the
+ * queue's tail, link and work flag. Taking the actor closes the door; stopping to spin closes it too, and an actor
+ * handed in just before goes to the {@code next} slot. A spinning thief takes an actor that waits at another
+ * spinner's door {@value #DOOR_SIGHTINGS} of its looks in a row: the owner looks at its door every round, so it
+ * is not running (busy-spin workers and a caller on fewer cores).
  *
  * <h2>Park protocol</h2>
  * <ol>
@@ -43,6 +50,8 @@ final class Worker extends Thread {
     static final int NEXT_RUNS = 16;
     /** Sightings of the same actor in a victim's slot, the victim in the same run, before a thief takes it. */
     static final int STUCK_SIGHTINGS = 64;
+    /** Sightings of the same actor at a spinning victim's door before a thief takes it (the victim looks every round). */
+    static final int DOOR_SIGHTINGS = 16;
     private static final VarHandle TURNS;
     private static final VarHandle STEAL_ATTEMPTS;
     private static final VarHandle STEALS;
@@ -51,6 +60,7 @@ final class Worker extends Thread {
     private static final VarHandle RUNS;
     private static final VarHandle PARKED;
     private static final VarHandle WOKEN_AT;
+    private static final VarHandle HAND_OFFS;
 
     static {
         try {
@@ -63,6 +73,7 @@ final class Worker extends Thread {
             RUNS = lookup.findVarHandle(Worker.class, "runs", long.class);
             PARKED = lookup.findVarHandle(Worker.class, "parked", boolean.class);
             WOKEN_AT = lookup.findVarHandle(Worker.class, "wokenAt", long.class);
+            HAND_OFFS = lookup.findVarHandle(Worker.class, "handOffs", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -76,17 +87,17 @@ final class Worker extends Thread {
     volatile boolean parked;
     /** Set while the worker spins or yields, idle: it steals by itself, so a sender need wake nobody. */
     volatile boolean spinning;
+    /** Open while the worker spins: a thread off the pool hands a runnable actor in here ({@link HandOff}). */
+    final HandOff<ActorCell> handOff = new HandOff<>();
     /** The actor to run after the run in progress (see the class comment). Written by this worker, or CAS'd away by a thief. */
     @SuppressWarnings("unused")
     private volatile ActorCell next;
     /** Runs this worker has finished (opaque): a thief compares it across sightings of the slot. */
     @SuppressWarnings("unused")
     private volatile long runs;
-    /** The thief's memory of a victim's slot: the victim, the actor seen there, the victim's runs then, and how often. */
-    private Worker seenVictim;
-    private ActorCell seenCell;
-    private long seenRuns;
-    private int sightings;
+    /** This worker's memory, as a thief, of an actor seen in a victim's slot, and at a victim's door. */
+    private final Sightings inSlots = new Sightings();
+    private final Sightings atDoors = new Sightings();
     /** Runs from {@code next} since this worker last polled a queue. */
     private int nextRuns;
     /** Which queue this worker looks at first next time: they alternate, so neither starves the other. */
@@ -106,6 +117,9 @@ final class Worker extends Thread {
     /** Times a sender unparked this worker. */
     @SuppressWarnings("unused")
     private long wakeUps;
+    /** Actors handed in at the door. */
+    @SuppressWarnings("unused")
+    private long handOffs;
 
     Worker(WorkerPool pool, int index, String name) {
         super(name);
@@ -125,7 +139,7 @@ final class Worker extends Thread {
         int idleRounds = 0;
         long idleSince = 0;
         while (pool.isRunning()) {
-            ActorCell cell = takeNext();
+            ActorCell cell = idleRounds > 0 ? takeHandedIn() : takeNext(); // spinning: the slot is empty, the door open
             if (cell == null) {
                 cell = pollOwn();
             }
@@ -137,7 +151,7 @@ final class Worker extends Thread {
             }
             if (cell != null) {
                 if (idleRounds > 0) {
-                    stopSpinning();
+                    stopSpinning(); // an actor handed in meanwhile goes to the next slot
                     idleRounds = 0;
                 }
                 runEnded(cell.run(pool.turnsPerRun));
@@ -149,6 +163,7 @@ final class Worker extends Thread {
                     continue;
                 }
                 spinning = true;
+                handOff.open();
                 if (budget != null) {
                     idleSince = System.nanoTime();
                 }
@@ -161,8 +176,10 @@ final class Worker extends Thread {
                 }
                 continue;
             }
-            stopSpinning();
             idleRounds = 0;
+            if (stopSpinning()) {
+                continue; // an actor was handed in as the door closed: run it instead of parking
+            }
             if (budget == null) {
                 park();
             } else {
@@ -171,9 +188,14 @@ final class Worker extends Thread {
                 budget.parked(parkedAt - idleSince, waited(parkedAt, (long) WOKEN_AT.getAcquire(this), System.nanoTime()));
             }
         }
-        ActorCell left = takeNext();
-        if (left != null) {
-            shared.requeue(left, RunQueue.READY_BAND); // stopped mid-way: queued where the close can see it
+        requeueLeft(handOff.close());
+        requeueLeft(takeNext());
+    }
+
+    /** The pool stopped with {@code cell} handed in or in the slot: queued where the close can see it. */
+    private void requeueLeft(ActorCell cell) {
+        if (cell != null) {
+            shared.requeue(cell, RunQueue.READY_BAND);
         }
     }
 
@@ -197,9 +219,40 @@ final class Worker extends Thread {
         return wokenAt - parkedAt >= 0 && now - wokenAt >= 0 ? wokenAt - parkedAt : now - parkedAt;
     }
 
-    private void stopSpinning() {
+    /**
+     * Closes the door and leaves the spinners. An actor handed in before the door closed goes to the next slot, to
+     * run after whatever this worker found instead (the slot is empty while the worker spins).
+     *
+     * @return true if an actor was handed in
+     */
+    private boolean stopSpinning() {
+        ActorCell handed = handOff.close();
         spinning = false;
         pool.spinEnded();
+        if (handed == null) {
+            return false;
+        }
+        handedIn();
+        NEXT.setRelease(this, handed);
+        return true;
+    }
+
+    /** An actor handed in at the door (which taking it closes), or null. This worker only, while it spins. */
+    private ActorCell takeHandedIn() {
+        ActorCell cell = handOff.take();
+        if (cell != null) {
+            handedIn();
+        }
+        return cell;
+    }
+
+    private void handedIn() {
+        HAND_OFFS.setOpaque(this, (long) HAND_OFFS.get(this) + 1);
+    }
+
+    /** Actors handed in at this worker's door. Any thread. */
+    long handOffs() {
+        return (long) HAND_OFFS.getOpaque(this);
     }
 
     /**
@@ -239,22 +292,27 @@ final class Worker extends Thread {
      */
     ActorCell stealNextOf(Worker victim) {
         ActorCell cell = (ActorCell) NEXT.getAcquire(victim);
-        if (cell == null) {
+        if (cell == null || !inSlots.again(victim, cell, (long) RUNS.getOpaque(victim), STUCK_SIGHTINGS)
+                || !NEXT.compareAndSet(victim, cell, null)) {
             return null;
         }
-        long victimRuns = (long) RUNS.getOpaque(victim);
-        if (victim != seenVictim || cell != seenCell || victimRuns != seenRuns) {
-            seenVictim = victim;
-            seenCell = cell;
-            seenRuns = victimRuns;
-            sightings = 1;
-            return null;
-        }
-        if (++sightings < STUCK_SIGHTINGS || !NEXT.compareAndSet(victim, cell, null)) {
-            return null;
-        }
-        seenCell = null;
         cell.home = shared; // the slot held it, so nobody else holds it now
+        return cell;
+    }
+
+    /**
+     * A thief (this worker, spinning) looks at {@code victim}'s door: it takes the actor waiting there once it has
+     * seen it {@link #DOOR_SIGHTINGS} times in a row. The victim spins too and would have taken it at its next look,
+     * so its thread is not running (more spinning threads than cores). The actor is homed on this worker.
+     *
+     * @return the actor to run now, or null
+     */
+    ActorCell stealHandedInOf(Worker victim) {
+        ActorCell cell = victim.handOff.peek();
+        if (cell == null || !atDoors.again(victim, cell, 0, DOOR_SIGHTINGS) || !victim.handOff.steal(cell)) {
+            return null;
+        }
+        cell.home = shared; // the door held it, so nobody else holds it now
         return cell;
     }
 

@@ -123,7 +123,7 @@ final class WorkerPool {
     /**
      * A normal actor has just become runnable (rule 1); only the caller that won its scheduled flag calls this. On a
      * worker it runs next there ({@link Worker#runNext}) and that worker's shared queue becomes its home; from any
-     * other thread it is queued on its home.
+     * other thread it is handed to a spinning worker through its door ({@link HandOff}), or else queued on its home.
      */
     void scheduled(ActorCell cell) {
         Worker current = currentWorker();
@@ -131,6 +131,9 @@ final class WorkerPool {
             Worker spinner = spinnerFor(cell.home);
             if (spinner != null) {
                 cell.home = spinner.shared; // it holds the scheduled flag: nobody else moves it now
+                if (spinner.handOff.handIn(cell)) {
+                    return;
+                }
             }
             cell.home.offer(cell, RunQueue.READY_BAND);
         } else {
@@ -141,14 +144,15 @@ final class WorkerPool {
 
     /**
      * A spinning worker to give an actor made runnable off the pool: its home's worker if that one spins, else any
-     * spinner, else null (it stays home). A spinner then finds the actor in its own queue instead of waking
+     * spinner, else null (it stays home). A spinner then finds the actor at its door (or in its queue) instead of waking
      * a parked home worker (a futex wake-up) or stealing it from a busy one (a round trip through another
-     * worker's consumer lock). Reads each worker's spinning flag, which changes only as workers go idle or busy.
+     * worker's consumer lock). Reads each worker's door, a line of its own that changes only as the worker starts or
+     * stops spinning.
      */
     private Worker spinnerFor(RunQueue home) {
         Worker spinner = null;
         for (Worker worker : workers) {
-            if (worker.spinning) {
+            if (worker.handOff.isOpen()) {
                 if (worker.shared == home) {
                     return worker;
                 }
@@ -191,8 +195,9 @@ final class WorkerPool {
     }
 
     /**
-     * Rule 2 for a slot: an idle worker that finds no queued actor to steal takes one that has waited in another
-     * worker's {@code next} slot while that worker stayed in one run ({@link Worker#stealNextOf}), or null.
+     * Rule 2 for a slot and a door: an idle worker that finds no queued actor to steal takes one that has waited in
+     * another worker's {@code next} slot while that worker stayed in one run ({@link Worker#stealNextOf}), or at
+     * another spinning worker's door while that worker's thread did not run ({@link Worker#stealHandedInOf}), or null.
      */
     ActorCell stealNext(Worker thief) {
         for (Worker victim : workers) {
@@ -200,6 +205,9 @@ final class WorkerPool {
                 continue;
             }
             ActorCell cell = thief.stealNextOf(victim);
+            if (cell == null) {
+                cell = thief.stealHandedInOf(victim);
+            }
             if (cell != null) {
                 thief.stealAttempted(true);
                 RuntimeEvents.steal(thief, victim, cell);

@@ -2,6 +2,7 @@ package dev.lanehost.lanes;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The pool's rules for where a normal actor made runnable goes, checked on a pool whose workers are not started
  * (the test's thread plays every role), so no timing decides the outcome: off the pool, to its home or to a
- * spinning worker; the spinner limit; when a parked worker is woken to steal.
+ * spinning worker's door; the spinner limit; when a parked worker is woken to steal.
  */
 class WorkerPlacementRulesTest {
     private final ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD);
@@ -35,14 +36,22 @@ class WorkerPlacementRulesTest {
         return cell;
     }
 
+    /** What a worker does as it starts to spin idle. */
+    private static void spins(Worker worker) {
+        worker.spinning = true;
+        worker.handOff.open();
+    }
+
     @Test
-    void anActorMadeRunnableOffThePoolGoesToASpinningWorkerWhenItsHomeIsNotSpinning() {
-        one.spinning = true;
+    void anActorMadeRunnableOffThePoolIsHandedToASpinningWorkerWhenItsHomeIsNotSpinning() {
+        spins(one);
         ActorCell cell = homedOn(zero);
         pool.scheduled(cell);
         assertSame(one.shared, cell.home, "re-homed on the spinner");
-        assertEquals(1, one.shared.depth());
+        assertEquals(0, one.shared.depth(), "handed in at the door, not queued");
         assertEquals(0, zero.shared.depth());
+        assertSame(cell, one.handOff.take(), "the spinner finds it at its door");
+        assertNull(one.handOff.take(), "taking it closed the door");
     }
 
     @Test
@@ -50,14 +59,63 @@ class WorkerPlacementRulesTest {
         ActorCell idleHome = homedOn(zero);
         pool.scheduled(idleHome);
         assertSame(zero.shared, idleHome.home, "no spinner: home");
+        assertEquals(1, zero.shared.depth(), "no open door: queued");
 
-        zero.spinning = true;
-        one.spinning = true;
+        spins(zero);
+        spins(one);
         ActorCell spinningHome = homedOn(zero);
         pool.scheduled(spinningHome);
         assertSame(zero.shared, spinningHome.home, "its home spins: home");
-        assertEquals(2, zero.shared.depth());
+        assertSame(spinningHome, zero.handOff.close(), "handed in at its home's door");
         assertEquals(0, one.shared.depth());
+        assertNull(one.handOff.close());
+    }
+
+    @Test
+    void anActorFindingEveryDoorTakenOrClosedIsQueued() {
+        spins(zero);
+        ActorCell first = homedOn(zero);
+        pool.scheduled(first);
+        ActorCell second = homedOn(zero);
+        pool.scheduled(second); // zero's door holds the first; nobody else spins
+        assertSame(zero.shared, second.home);
+        assertEquals(1, zero.shared.depth(), "the second waits in the queue");
+        assertSame(first, zero.handOff.take());
+
+        zero.handOff.open();
+        assertNull(zero.handOff.close(), "an empty door closes empty");
+        ActorCell third = homedOn(zero);
+        pool.scheduled(third);
+        assertEquals(2, zero.shared.depth(), "a closed door takes nothing");
+    }
+
+    @Test
+    void aSpinningThiefTakesAnActorThatWaitsAtAnotherSpinnersDoorOnlyAfterSeeingItThereLong() {
+        spins(zero);
+        spins(one);
+        ActorCell cell = homedOn(zero);
+        pool.scheduled(cell);
+        for (int look = 1; look < Worker.DOOR_SIGHTINGS; look++) {
+            assertNull(one.stealHandedInOf(zero), "look " + look + ": zero may still take it");
+        }
+        assertSame(cell, one.stealHandedInOf(zero), "zero has not looked at its door for as long: it is not running");
+        assertSame(one.shared, cell.home, "homed on the thief");
+        assertTrue(zero.handOff.isOpen(), "zero still spins: its door stays open, and empty");
+        assertNull(zero.handOff.take());
+    }
+
+    @Test
+    void aThiefGetsNothingFromADoorWhoseWorkerTookTheActor() {
+        spins(zero);
+        spins(one);
+        ActorCell cell = homedOn(zero);
+        pool.scheduled(cell);
+        for (int look = 1; look < Worker.DOOR_SIGHTINGS; look++) {
+            one.stealHandedInOf(zero);
+        }
+        assertSame(cell, zero.handOff.take(), "the owner looks first");
+        assertNull(one.stealHandedInOf(zero));
+        assertSame(zero.shared, cell.home);
     }
 
     @Test
