@@ -64,6 +64,13 @@ final class GateCall implements TurnTask {
         }
     }
 
+    /**
+     * The outcome word's value for OK, whose result sits in the call's own fields ({@code okResult}, {@code okPlain}):
+     * a caller spinning on the word then reads one line the worker wrote, not that line and then a new outcome
+     * object's. Callers see it only through {@link #resolved}.
+     */
+    private static final Outcome OK_IN_CALL = new Outcome(CallStatus.OK, null, "");
+
     private final CallGate gate;
     private final Object args;
     /** callOnLane: the result must be immediate; a pending CompletionStage is a contract violation. */
@@ -73,6 +80,9 @@ final class GateCall implements TurnTask {
     @SuppressWarnings("unused")
     private volatile int state;
     private volatile Outcome outcome;
+    /** An OK outcome's result, for {@link #OK_IN_CALL}: written by the turn before its CAS publishes the outcome. */
+    private byte[] okResult;
+    private Object okPlain;
     private volatile Thread waiter;
     /** The call no longer occupies the actor (ran, was cancelled before running, or was abandoned). */
     @SuppressWarnings("unused")
@@ -165,7 +175,9 @@ final class GateCall implements TurnTask {
             return new Outcome(CallStatus.OUT_OF_MEMORY, null, "the result is " + length
                     + " bytes, more than the gate's limit of " + gate.maxResultBytes());
         }
-        return new Outcome(CallStatus.OK, encoded, copy == null ? null : copy.value(), "");
+        okResult = encoded;
+        okPlain = copy == null ? null : copy.value();
+        return OK_IN_CALL;
     }
 
     /**
@@ -242,7 +254,12 @@ final class GateCall implements TurnTask {
     }
 
     Outcome outcome() {
-        return outcome;
+        return resolved(outcome);
+    }
+
+    /** The outcome as its callers see it (null while pending). */
+    private Outcome resolved(Outcome word) {
+        return word == OK_IN_CALL ? new Outcome(CallStatus.OK, okResult, okPlain, "") : word;
     }
 
     /**
@@ -256,11 +273,11 @@ final class GateCall implements TurnTask {
             result = outcome;
             if (result == null && gate.isClosed()) {
                 withdrawClosed();
-                return outcome; // ours, or the result that beat us to it
+                return outcome(); // ours, or the result that beat us to it
             }
         }
         if (result != null) {
-            return result;
+            return resolved(result);
         }
         try {
             return awaitParked(timeoutNanos);
@@ -273,7 +290,7 @@ final class GateCall implements TurnTask {
     private Outcome awaitParked(long timeoutNanos) {
         if (!gate.parking(this)) {
             withdrawClosed();
-            return outcome;
+            return outcome();
         }
         Outcome result;
         long deadline = System.nanoTime() + timeoutNanos;
@@ -285,10 +302,10 @@ final class GateCall implements TurnTask {
                 complete(new Outcome(CallStatus.TIMED_OUT, null, neverStarted
                         ? "timed out before the call started; it was removed and will not run"
                         : "timed out while the call was running; its result will be discarded"));
-                return outcome; // ours, or the result that beat us to it
+                return outcome(); // ours, or the result that beat us to it
             }
             LockSupport.parkNanos(this, left);
         }
-        return result;
+        return resolved(result);
     }
 }
