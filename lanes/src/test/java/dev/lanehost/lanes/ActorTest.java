@@ -34,6 +34,38 @@ class ActorTest {
     }
 
     @Test
+    void anIdleActorKeepsNeitherItsLastMessageNorItsLastTask() {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            ActorRef actor = runtime.spawn("idle", () -> (context, message) -> { });
+            java.lang.ref.WeakReference<Object> message = new java.lang.ref.WeakReference<>(tellOnce(actor, new byte[1 << 20]));
+            runtime.runUntilIdle(java.time.Duration.ZERO);
+            java.lang.ref.WeakReference<Object> task = new java.lang.ref.WeakReference<>(submitOnce(actor));
+            runtime.runUntilIdle(java.time.Duration.ZERO);
+            // Nothing the runtime keeps for an idle actor (its mailbox's nodes, its last letter) may hold on to them.
+            for (int gc = 0; gc < 10 && (message.get() != null || task.get() != null); gc++) {
+                System.gc();
+            }
+            assertTrue(message.get() == null, "the handled message is unreachable");
+            assertTrue(task.get() == null, "the run task is unreachable");
+        }
+    }
+
+    private static Object tellOnce(ActorRef actor, Object message) {
+        assertTrue(actor.tell(message));
+        return message;
+    }
+
+    private static Object submitOnce(ActorRef actor) {
+        TurnTask task = new TurnTask() { // a new object, not a lambda (a non-capturing lambda is one shared instance)
+            @Override
+            public void run(ActorContext context) {
+            }
+        };
+        assertTrue(actor.submit(task));
+        return task;
+    }
+
+    @Test
     void startRunsAsTheFirstTurnNotOnSpawn() {
         try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
             List<String> events = new ArrayList<>();
