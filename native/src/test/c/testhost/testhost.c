@@ -537,11 +537,12 @@ int32_t lanehost_testhost_host_thread_start(lanehost_testhost_host_thread **out,
     return LANEHOST_RING_OK;
 }
 
-int32_t lanehost_testhost_host_thread_run(lanehost_testhost_host_thread *t, int32_t op, uint64_t lane, uint64_t gate,
-                                          int32_t max_turns, const uint8_t *args, uint64_t args_length,
-                                          uint8_t *result, uint64_t result_capacity, uint64_t *result_length,
-                                          int64_t timeout_nanos, lanehost_drive_counts *counts) {
-    if (t == NULL) return LANEHOST_INVALID_ARGUMENT;
+/* With the mutex not held: sets a request's fields, has the thread make it `times` times, and returns with the mutex
+ * held so the caller can read the outcome. */
+static void host_thread_request(lanehost_testhost_host_thread *t, int32_t op, uint64_t lane, uint64_t gate,
+                                int32_t max_turns, const uint8_t *args, uint64_t args_length, uint8_t *result,
+                                uint64_t result_capacity, uint64_t *result_length, int64_t timeout_nanos,
+                                lanehost_drive_counts *counts, uint64_t times) {
     pthread_mutex_lock(&t->mutex);
     t->op = op;
     t->lane = lane;
@@ -554,27 +555,39 @@ int32_t lanehost_testhost_host_thread_run(lanehost_testhost_host_thread *t, int3
     t->result_length = result_length;
     t->timeout_nanos = timeout_nanos;
     t->counts = counts;
-    t->repeat = 1;
+    t->repeat = times;
     host_thread_await_request(t);
+}
+
+int32_t lanehost_testhost_host_thread_run(lanehost_testhost_host_thread *t, int32_t op, uint64_t lane, uint64_t gate,
+                                          int32_t max_turns, const uint8_t *args, uint64_t args_length,
+                                          uint8_t *result, uint64_t result_capacity, uint64_t *result_length,
+                                          int64_t timeout_nanos, lanehost_drive_counts *counts) {
+    if (t == NULL) return LANEHOST_INVALID_ARGUMENT;
+    host_thread_request(t, op, lane, gate, max_turns, args, args_length, result, result_capacity, result_length,
+                        timeout_nanos, counts, 1);
     int32_t status = t->status;
     pthread_mutex_unlock(&t->mutex);
     return status;
 }
 
-int64_t lanehost_testhost_host_thread_drive_repeat(lanehost_testhost_host_thread *t, uint64_t lane, int32_t max_turns,
-                                                   uint64_t times) {
+int64_t lanehost_testhost_host_thread_run_repeat(lanehost_testhost_host_thread *t, int32_t op, uint64_t lane,
+                                                 uint64_t gate, int32_t max_turns, const uint8_t *args,
+                                                 uint64_t args_length, uint8_t *result, uint64_t result_capacity,
+                                                 uint64_t *result_length, int64_t timeout_nanos, uint64_t times) {
     if (t == NULL) return LANEHOST_INVALID_ARGUMENT;
     if (times == 0) return 0;
-    pthread_mutex_lock(&t->mutex);
-    t->op = LANEHOST_TESTHOST_DRIVE;
-    t->lane = lane;
-    t->max_turns = max_turns;
-    t->counts = NULL;
-    t->repeat = times;
-    host_thread_await_request(t);
+    host_thread_request(t, op, lane, gate, max_turns, args, args_length, result, result_capacity, result_length,
+                        timeout_nanos, NULL, times);
     int64_t ok_calls = (int64_t)t->ok_calls;
     pthread_mutex_unlock(&t->mutex);
     return ok_calls;
+}
+
+int64_t lanehost_testhost_host_thread_drive_repeat(lanehost_testhost_host_thread *t, uint64_t lane, int32_t max_turns,
+                                                   uint64_t times) {
+    return lanehost_testhost_host_thread_run_repeat(t, LANEHOST_TESTHOST_DRIVE, lane, 0, max_turns, NULL, 0, NULL, 0,
+                                                    NULL, 0, times);
 }
 
 uint64_t lanehost_testhost_host_thread_last_nanos(lanehost_testhost_host_thread *t) {

@@ -156,6 +156,15 @@ LANEHOST_EXPORT int32_t lanehost_testhost_host_thread_run(lanehost_testhost_host
                                                           uint64_t *result_length, int64_t timeout_nanos,
                                                           lanehost_drive_counts *counts);
 
+/* Has the host thread make the call `op` `times` times back to back (a benchmark's batch; the counts pointer is
+ * NULL); returns how many returned LANEHOST_OK. */
+LANEHOST_EXPORT int64_t lanehost_testhost_host_thread_run_repeat(lanehost_testhost_host_thread *thread, int32_t op,
+                                                                 uint64_t lane, uint64_t gate, int32_t max_turns,
+                                                                 const uint8_t *args, uint64_t args_length,
+                                                                 uint8_t *result, uint64_t result_capacity,
+                                                                 uint64_t *result_length, int64_t timeout_nanos,
+                                                                 uint64_t times);
+
 /* Has the host thread call api->lane_drive(lane, max_turns, NULL) `times` times back to back (a benchmark's
  * batch); returns how many returned LANEHOST_OK. */
 LANEHOST_EXPORT int64_t lanehost_testhost_host_thread_drive_repeat(lanehost_testhost_host_thread *thread, uint64_t lane,

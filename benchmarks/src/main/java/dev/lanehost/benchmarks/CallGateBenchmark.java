@@ -2,11 +2,19 @@ package dev.lanehost.benchmarks;
 
 import dev.lanehost.callgate.CallGate;
 import dev.lanehost.callgate.CallResult;
+import dev.lanehost.callgate.EncodedCallResult;
+import dev.lanehost.callgate.value.PlainCodec;
+import dev.lanehost.callgate.value.PlainValueException;
 import dev.lanehost.lanes.ActorRef;
 import dev.lanehost.lanes.ActorRuntime;
 import dev.lanehost.lanes.IdleStrategy;
 import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.Profile;
+import dev.lanehost.nativeabi.HostAbi;
+import dev.lanehost.testhost.TestHost;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.reflect.InvocationTargetException;
 import java.time.Duration;
 import java.util.List;
@@ -18,6 +26,7 @@ import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -31,6 +40,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * <ul>
  *   <li>{@code callOnLane}: a host callback (the JMH thread, bound to the lane) calls a lane actor with small
  *       arguments and drives the lane until the answer is ready (target ≤ 1 µs);</li>
+ *   <li>{@code callOnLaneEncoded}: the same call through the CBOR entry a native host uses: CBOR arguments in, the
+ *       CBOR result out;</li>
+ *   <li>{@code tableCallOnLane}: a C pthread calls {@code gate_call_on_lane} through the host function table,
+ *       {@value #TABLE_BATCH} calls back to back, the result into its own buffer (average ns per call: the whole
+ *       native path, the upcall included);</li>
  *   <li>{@code blockingCall}: the blocking entry from another thread to an actor on a HOSTED worker, with each idle
  *       strategy ({@code idle}: the default spin-then-park, or a busy spin)
  *       (target p50 ≤ 10 µs);</li>
@@ -45,6 +59,17 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-Djava.awt.headless=true"})
 public class CallGateBenchmark {
     static final List<Object> SMALL_ARGS = List.of(7, "frame");
+    /** {@link #SMALL_ARGS} as a native host sends them. */
+    static final byte[] SMALL_CBOR_ARGS = encode(SMALL_ARGS);
+    static final int TABLE_BATCH = 10_000;
+
+    private static byte[] encode(Object value) {
+        try {
+            return new PlainCodec().encode(value);
+        } catch (PlainValueException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 
     /** One runtime per JMH thread: the thread that first drives the lane owns it. */
     @State(Scope.Thread)
@@ -65,6 +90,52 @@ public class CallGateBenchmark {
         @TearDown(Level.Trial)
         public void tearDown() {
             runtime.close();
+        }
+    }
+
+    /** A C pthread that calls a lane actor's gate through the host function table; the lane is bound to it. */
+    @State(Scope.Benchmark)
+    public static class TableHost {
+        ActorRuntime runtime;
+        HostAbi abi;
+        TestHost.HostThread host;
+        Arena arena;
+        long gate;
+        long lane;
+        MemorySegment args;
+        MemorySegment result;
+        MemorySegment resultLength;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            runtime = ActorRuntime.create(Profile.SINGLE_THREAD);
+            ExecutionLane frame = runtime.registerLane("frame");
+            ActorRef actor = runtime.spawnOnLane("frame", "renderer", () -> (c, m) -> { });
+            abi = HostAbi.open(runtime);
+            lane = abi.exportLane(frame);
+            gate = abi.exportGate("renderer", CallGate.open(actor, (context, args) -> ((List<?>) args).get(0)));
+            arena = Arena.ofShared();
+            args = arena.allocate(SMALL_CBOR_ARGS.length);
+            args.copyFrom(MemorySegment.ofArray(SMALL_CBOR_ARGS));
+            result = arena.allocate(64);
+            resultLength = arena.allocate(ValueLayout.JAVA_LONG);
+            host = TestHost.startHostThread(abi.table());
+            if (call(1) != 1) { // attaches the pthread and binds the lane before measuring
+                throw new IllegalStateException("the first gate_call_on_lane failed");
+            }
+        }
+
+        long call(long times) {
+            return host.runRepeat(TestHost.HostThread.GATE_CALL_ON_LANE, lane, gate, 0, args, SMALL_CBOR_ARGS.length,
+                    result, result.byteSize(), resultLength, 0, times);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            host.close();
+            abi.close();
+            runtime.close();
+            arena.close();
         }
     }
 
@@ -97,6 +168,22 @@ public class CallGateBenchmark {
     @Benchmark
     public CallResult callOnLane(LaneHost host) {
         return host.gate.callOnLane(host.lane, SMALL_ARGS, 0);
+    }
+
+    @Benchmark
+    public EncodedCallResult callOnLaneEncoded(LaneHost host) {
+        return host.gate.callOnLaneEncoded(host.lane, SMALL_CBOR_ARGS, 0);
+    }
+
+    @Benchmark
+    @BenchmarkMode(Mode.AverageTime)
+    @OperationsPerInvocation(TABLE_BATCH)
+    public long tableCallOnLane(TableHost host) {
+        long ok = host.call(TABLE_BATCH);
+        if (ok != TABLE_BATCH) {
+            throw new IllegalStateException((TABLE_BATCH - ok) + " of " + TABLE_BATCH + " gate_call_on_lane calls failed");
+        }
+        return ok;
     }
 
     @Benchmark

@@ -89,6 +89,9 @@ public final class TestHost {
     private static final MethodHandle HOST_THREAD_RUN = downcall("lanehost_testhost_host_thread_run",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS,
                     JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS));
+    private static final MethodHandle HOST_THREAD_RUN_REPEAT = downcall("lanehost_testhost_host_thread_run_repeat",
+            FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS,
+                    JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG));
     private static final MethodHandle HOST_THREAD_DRIVE_REPEAT = downcall("lanehost_testhost_host_thread_drive_repeat",
             FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_LONG));
     private static final MethodHandle HOST_THREAD_LAST_NANOS = downcall("lanehost_testhost_host_thread_last_nanos",
@@ -336,6 +339,24 @@ public final class TestHost {
             }
             try {
                 return (long) HOST_THREAD_DRIVE_REPEAT.invokeExact(handle, lane, maxTurns, times);
+            } catch (Throwable e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        /**
+         * {@code op} {@code times} times back to back on the pthread (a benchmark's batch), with the arguments it uses.
+         * @return how many returned OK
+         */
+        public long runRepeat(int op, long lane, long gate, int maxTurns, MemorySegment args, long argsLength,
+                              MemorySegment result, long resultCapacity, MemorySegment resultLength, long timeoutNanos,
+                              long times) {
+            if (handle == null) {
+                throw new IllegalStateException("this host thread was stopped");
+            }
+            try {
+                return (long) HOST_THREAD_RUN_REPEAT.invokeExact(handle, op, lane, gate, maxTurns, args, argsLength, result,
+                        resultCapacity, resultLength, timeoutNanos, times);
             } catch (Throwable e) {
                 throw new IllegalStateException(e);
             }
