@@ -53,8 +53,8 @@ typedef struct lanehost_embed_options {
 
     /*
      * The JVM's class path (entries separated by ':'): lanehost-native and its dependencies (lanehost-lanes,
-     * lanehost-call-gate, lanehost-spsc-ring, lanehost-affinity-native, lanehost-native-loader, jackson-core,
-     * jackson-dataformat-cbor) and the setup class. Becomes -Djava.class.path.
+     * lanehost-call-gate, lanehost-spsc-ring, lanehost-affinity-native, lanehost-native-loader) and the setup
+     * class. Becomes -Djava.class.path.
      */
     const char *class_path;
 

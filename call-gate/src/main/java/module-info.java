@@ -5,8 +5,6 @@
  */
 module dev.lanehost.callgate {
     requires transitive dev.lanehost.lanes;
-    requires com.fasterxml.jackson.core;
-    requires com.fasterxml.jackson.dataformat.cbor;
 
     exports dev.lanehost.callgate;
     exports dev.lanehost.callgate.value;

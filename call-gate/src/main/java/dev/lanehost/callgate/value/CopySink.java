@@ -1,6 +1,5 @@
 package dev.lanehost.callgate.value;
 
-import com.fasterxml.jackson.core.SerializableString;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -99,7 +98,7 @@ final class CopySink implements PlainSink {
     }
 
     @Override
-    public void writeKey(String key, SerializableString encoded) {
+    public void writeKey(String key, byte[] encodedKey) {
         encodedLength += utf8Item(key);
         keys[depth - 1] = key;
     }

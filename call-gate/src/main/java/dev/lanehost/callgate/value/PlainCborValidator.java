@@ -1,18 +1,12 @@
 package dev.lanehost.callgate.value;
 
-import java.util.BitSet;
-
 /**
- * Checks that a byte region holds exactly one well-formed CBOR data item of the plain subset, before
- * Jackson reads any of it. It reads heads, and string contents only to check that text is UTF-8.
+ * Checks that a byte region holds exactly one well-formed CBOR data item of the plain subset, before any value is
+ * built from it. It reads heads, and string contents only to check that text is UTF-8.
  *
- * <p>Why it exists: Jackson's {@code CBORParser} is lenient where a gate must not be, trusts declared
- * lengths, and where it does refuse (invalid UTF-8) names the end of the string, not the bad byte.
- * Measured on 2.23: it turns integer and byte-string map keys into names, skips unknown tags
- * (and returns nothing at all for a lone tag), reads the simple value 16 as the number 16 and
- * {@code undefined} as null, reads several top-level items one after another, and sizes a byte-string
- * buffer from its header before finding the input too short. After this check every declared length fits
- * in the input, so nothing Jackson allocates is larger than the input itself.
+ * <p>Why it is a pass of its own: {@link PlainCborReader} then builds values without checking anything but what
+ * only values show, and nothing is built from input that turns out to be malformed further on. Every declared
+ * length fits in the input after this check, so nothing the reader allocates is larger than the input itself.
  *
  * <p>What it accepts (RFC 8949 section numbers in brackets):
  * <ol>
@@ -30,10 +24,6 @@ import java.util.BitSet;
  * </ol>
  * Every error names the offending byte: for UTF-8, the byte that no valid sequence can have there.
  * It recurses once per nesting level, so its stack use is bounded by the depth limit, not by the input.
- *
- * <p>It also reports the one value it knows better than Jackson: where a negative bignum over an empty
- * byte string starts (RFC 8949: −1 − 0 = −1; Jackson 2.23 reads 0). The answer comes from the parsed tag
- * number and length, so every spelling of the heads counts, not only {@code c3 40}.
  */
 final class PlainCborValidator {
 
@@ -47,8 +37,6 @@ final class PlainCborValidator {
     private final int start;
     private final int end;
     private int position;
-    /** Array positions of the tag heads of negative bignums over an empty byte string; null while there are none. */
-    private BitSet emptyNegativeBignums;
 
     private PlainCborValidator(byte[] input, int offset, int length) {
         this.input = input;
@@ -57,12 +45,8 @@ final class PlainCborValidator {
         this.position = offset;
     }
 
-    /**
-     * Throws {@code INVALID_ARGUMENT} naming the first problem and its byte offset from {@code offset}.
-     * Returns the positions in {@code input} (not in the region) where a negative bignum over an empty byte
-     * string starts: each is −1, whatever Jackson makes of it.
-     */
-    static BitSet validate(byte[] input, int offset, int length) throws PlainValueException {
+    /** Throws {@code INVALID_ARGUMENT} naming the first problem and its byte offset from {@code offset}. */
+    static void validate(byte[] input, int offset, int length) throws PlainValueException {
         if (length == 0) {
             throw new PlainValueException(PlainValueFailure.INVALID_ARGUMENT, "no value: the input is empty");
         }
@@ -72,7 +56,6 @@ final class PlainCborValidator {
             throw validator.invalid(validator.position, "trailing bytes: the value ends at byte "
                     + (validator.position - offset) + " but the input has " + length + " bytes");
         }
-        return validator.emptyNegativeBignums == null ? new BitSet(0) : validator.emptyNegativeBignums;
     }
 
     /** One data item enclosed by {@code depth} arrays and maps. */
@@ -221,12 +204,6 @@ final class PlainCborValidator {
                     + PlainCodec.MAX_BIGNUM_BYTES);
         }
         skip(length, contentAt, "the bignum");
-        if (tag == 3 && length == 0) {
-            if (emptyNegativeBignums == null) {
-                emptyNegativeBignums = new BitSet();
-            }
-            emptyNegativeBignums.set(at);
-        }
     }
 
     private void simpleOrFloat(int info, int at) throws PlainValueException {

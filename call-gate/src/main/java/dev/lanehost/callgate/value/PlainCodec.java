@@ -1,18 +1,8 @@
 package dev.lanehost.callgate.value;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.StreamWriteConstraints;
-import com.fasterxml.jackson.dataformat.cbor.CBORFactory;
-import com.fasterxml.jackson.dataformat.cbor.CBORGenerator;
-import com.fasterxml.jackson.dataformat.cbor.CBORParser;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.BitSet;
+import java.util.Arrays;
 
 /**
  * Encodes plain values to CBOR (RFC 8949) and decodes them back: the values that cross a call gate.
@@ -66,21 +56,8 @@ public final class PlainCodec {
      * writer and stacks were most of a small copy's bytes and time). Reset after every walk, failed or not.
      */
     private static final ThreadLocal<CopyWalk> COPY_WALKS = ThreadLocal.withInitial(CopyWalk::new);
-
-    private final CBORFactory factory = CBORFactory.builder()
-            // Jackson 2.x reads tag 3 as -n rather than RFC 8949's -1-n unless asked. (Bignums are written
-            // by PlainValueWriter itself, tag and shortest magnitude, so the generator's twin option is moot.)
-            .enable(CBORParser.Feature.DECODE_USING_STANDARD_NEGATIVE_BIGINT_ENCODING)
-            .enable(CBORGenerator.Feature.WRITE_MINIMAL_INTS)
-            // Nesting is limited here too, as a second guard. Strings need no length limit: the validator
-            // has checked every declared length against the input, so none is longer than the input.
-            .streamReadConstraints(StreamReadConstraints.builder()
-                    .maxNestingDepth(MAX_DEPTH)
-                    .maxStringLength(Integer.MAX_VALUE)
-                    .maxNameLength(Integer.MAX_VALUE)
-                    .build())
-            .streamWriteConstraints(StreamWriteConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
-            .build();
+    /** Each thread's encoding walk and its writer's array, reused the same way. */
+    private static final ThreadLocal<EncodeWalk> ENCODE_WALKS = ThreadLocal.withInitial(EncodeWalk::new);
 
     /** A codec; share it. */
     public PlainCodec() {
@@ -88,33 +65,42 @@ public final class PlainCodec {
 
     /** The CBOR encoding of {@code value}, in a new array. */
     public byte[] encode(Object value) throws PlainValueException {
+        EncodeWalk walk = encodeWalk();
         try {
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-            encode(value, bytes);
-            return bytes.toByteArray();
+            walk.write(value);
+            return Arrays.copyOf(walk.out.bytes(), walk.out.length());
         } catch (OutOfMemoryError e) {
             throw outOfMemory("encoding the value", e);
+        } finally {
+            walk.release();
         }
     }
 
     /**
      * Encodes {@code value} into {@code buffer[offset, offset + length)} and returns the number of bytes
-     * written from {@code offset}. Nothing is written outside that region; after a failure, what the region
-     * holds is unspecified.
+     * written from {@code offset}. Nothing is written outside that region, nor anything at all after a failure.
      *
      * @throws PlainValueException {@code OUT_OF_MEMORY} if the encoding is longer than {@code length};
      *         {@code INVALID_ARGUMENT} for a null buffer or a region outside it
      */
     public int encode(Object value, byte[] buffer, int offset, int length) throws PlainValueException {
         checkRegion(buffer, offset, length);
-        RegionOutput region = RegionOutput.of(buffer, offset, length);
-        encode(value, region);
-        return (int) region.written();
+        EncodeWalk walk = encodeWalk();
+        try {
+            walk.out.limitTo(length);
+            walk.write(value);
+            int written = walk.out.length();
+            System.arraycopy(walk.out.bytes(), 0, buffer, offset, written);
+            return written;
+        } finally {
+            walk.release();
+        }
     }
 
     /**
      * Encodes {@code value} into the {@code length} bytes of {@code segment} from {@code offset} — a C
-     * caller's buffer — and returns the number of bytes written. Nothing is written outside that region.
+     * caller's buffer — and returns the number of bytes written. Nothing is written outside that region, nor
+     * anything at all after a failure.
      *
      * @throws PlainValueException {@code OUT_OF_MEMORY} if the encoding is longer than {@code length};
      *         {@code INVALID_ARGUMENT} for a null, read-only, closed or other-thread segment, or a region
@@ -125,9 +111,55 @@ public final class PlainCodec {
         if (segment.isReadOnly()) {
             throw invalidArgument("the buffer segment is read-only");
         }
-        RegionOutput region = RegionOutput.of(segment, offset, length);
-        encode(value, region);
-        return region.written();
+        EncodeWalk walk = encodeWalk();
+        try {
+            walk.out.limitTo(length);
+            walk.write(value);
+            int written = walk.out.length();
+            try {
+                MemorySegment.copy(walk.out.bytes(), 0, segment, ValueLayout.JAVA_BYTE, offset, written);
+            } catch (RuntimeException e) { // its arena closed, or its owner changed, while the value was encoded
+                throw invalidArgument("the buffer segment became inaccessible: " + e.getMessage());
+            }
+            return written;
+        } finally {
+            walk.release();
+        }
+    }
+
+    /** This thread's encoding walk, or a walk of its own for a value's code (a record accessor) encoding inside it. */
+    private static EncodeWalk encodeWalk() {
+        EncodeWalk walk = ENCODE_WALKS.get();
+        if (walk.busy) {
+            walk = new EncodeWalk();
+        }
+        walk.busy = true;
+        return walk;
+    }
+
+    /** A thread's CBOR writer and the walk over it, reused; the writer keeps its array up to a bound. */
+    private static final class EncodeWalk {
+        final CborWriter out = new CborWriter();
+        final PlainValueWriter writer = new PlainValueWriter(out);
+        boolean busy;
+
+        void write(Object value) throws PlainValueException {
+            try {
+                writer.write(value);
+            } catch (PlainValueException e) {
+                throw e;
+            } catch (CborWriter.Refused e) {
+                throw new PlainValueException(PlainValueFailure.OUT_OF_MEMORY, e.getMessage(), e);
+            } catch (Exception | Error e) {
+                throw walkFailed("encoding", writer, e);
+            }
+        }
+
+        void release() {
+            out.reset();
+            writer.reset();
+            busy = false;
+        }
     }
 
     /**
@@ -188,24 +220,17 @@ public final class PlainCodec {
     public Object decode(byte[] bytes, int offset, int length) throws PlainValueException {
         checkRegion(bytes, offset, length);
         try {
-            BitSet emptyNegativeBignums = PlainCborValidator.validate(bytes, offset, length);
-            try (JsonParser parser = factory.createParser(bytes, offset, length)) {
-                return new PlainValueReader(parser, emptyNegativeBignums, offset).readTop();
-            }
-        } catch (JsonProcessingException e) {
-            // Jackson's own checks while reading contents (UTF-8), a second guard: the validator has
-            // checked UTF-8 already and names the bad byte, where Jackson names the string's end.
-            String at = e.getLocation() == null ? "" : " at byte " + (e.getLocation().getByteOffset() - offset);
-            throw new PlainValueException(PlainValueFailure.INVALID_ARGUMENT, "malformed CBOR" + at + ": " + e.getOriginalMessage(), e);
-        } catch (IOException e) {
-            throw new PlainValueException(PlainValueFailure.INVALID_ARGUMENT, "malformed CBOR: " + e.getMessage(), e);
+            PlainCborValidator.validate(bytes, offset, length);
+            return PlainCborReader.read(bytes, offset);
+        } catch (PlainValueException e) {
+            throw e;
         } catch (OutOfMemoryError | StackOverflowError e) {
             throw outOfMemory("decoding the value", e);
         } catch (VirtualMachineError e) {
             throw e; // the JVM itself is failing; no status would be true
         } catch (RuntimeException | Error e) {
             // Not expected after validation; a gate must still answer with a status rather than throw.
-            throw new PlainValueException(PlainValueFailure.INVALID_ARGUMENT, "the CBOR library failed on this input: " + e, e);
+            throw new PlainValueException(PlainValueFailure.INVALID_ARGUMENT, "decoding failed on this input: " + e, e);
         }
     }
 
@@ -228,28 +253,6 @@ public final class PlainCodec {
             throw invalidArgument("the input segment became inaccessible: " + e.getMessage());
         }
         return decode(bytes, 0, bytes.length);
-    }
-
-    private void encode(Object value, OutputStream sink) throws PlainValueException {
-        PlainValueWriter writer = null;
-        try {
-            CBORGenerator generator = factory.createGenerator(sink);
-            writer = new PlainValueWriter(new CborSink(generator));
-            writer.write(value);
-            // Flushes the generator's buffer into the sink. Not done after a failure: it would flush a
-            // half-written value into the caller's region for nothing.
-            generator.close();
-        } catch (PlainValueException e) {
-            throw e;
-        } catch (RegionOutput.Refused e) {
-            throw new PlainValueException(e.status, e.getMessage(), e);
-        } catch (IOException e) {
-            // Jackson's own checks on what it is asked to write; the walk is built not to trip them.
-            throw new PlainValueException(PlainValueFailure.NOT_SERIALIZABLE, "cannot encode the value at " + where(writer)
-                    + ": " + e.getMessage(), e);
-        } catch (Exception | Error e) {
-            throw walkFailed("encoding", writer, e);
-        }
     }
 
     /**

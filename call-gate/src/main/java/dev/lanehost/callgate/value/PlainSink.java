@@ -1,11 +1,10 @@
 package dev.lanehost.callgate.value;
 
-import com.fasterxml.jackson.core.SerializableString;
 import java.io.IOException;
 import java.math.BigInteger;
 
 /**
- * Where {@link PlainValueWriter}'s walk of a value goes: CBOR bytes ({@link CborSink}), or a plain copy built
+ * Where {@link PlainValueWriter}'s walk of a value goes: CBOR bytes ({@link CborWriter}), or a plain copy built
  * directly ({@link CopySink}), which is what {@code decode(encode(v))} gives without the bytes in between. The
  * walk decides what is written (and every failure); a sink only writes it.
  */
@@ -28,8 +27,8 @@ interface PlainSink {
 
     void writeBytes(byte[] bytes, int offset, int length) throws IOException;
 
-    /** A map key: {@code encoded} is the same key pre-encoded (a record's component name), or null. */
-    void writeKey(String key, SerializableString encoded) throws IOException;
+    /** A map key: {@code encodedKey} is the same key as a CBOR text string item (a record's component name), or null. */
+    void writeKey(String key, byte[] encodedKey) throws IOException;
 
     void startList(Object list, int size) throws IOException;
 

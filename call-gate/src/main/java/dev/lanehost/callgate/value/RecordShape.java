@@ -1,7 +1,5 @@
 package dev.lanehost.callgate.value;
 
-import com.fasterxml.jackson.core.SerializableString;
-import com.fasterxml.jackson.core.io.SerializedString;
 import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
 
@@ -23,16 +21,17 @@ final class RecordShape {
     };
 
     private final String[] names;
-    private final SerializableString[] encodedNames;
+    /** Each name as a CBOR text string item, head and UTF-8: written as a map key with one copy. */
+    private final byte[][] encodedNames;
     private final Method[] accessors;
 
     private RecordShape(RecordComponent[] components) {
         names = new String[components.length];
-        encodedNames = new SerializableString[components.length];
+        encodedNames = new byte[components.length][];
         accessors = new Method[components.length];
         for (int i = 0; i < components.length; i++) {
             names[i] = components[i].getName();
-            encodedNames[i] = new SerializedString(names[i]);
+            encodedNames[i] = CborWriter.encodeKey(names[i]);
             accessors[i] = components[i].getAccessor();
             // A refusal here is not an error yet: a public record in an exported package needs no help.
             accessors[i].trySetAccessible();
@@ -51,7 +50,7 @@ final class RecordShape {
         return names[component];
     }
 
-    SerializableString encodedName(int component) {
+    byte[] encodedName(int component) {
         return encodedNames[component];
     }
 

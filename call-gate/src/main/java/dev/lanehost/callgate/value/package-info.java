@@ -1,7 +1,8 @@
 /**
  * Plain values: what crosses a call gate as arguments and results, encoded as CBOR (RFC 8949) by
- * {@link dev.lanehost.callgate.value.PlainCodec}. The project walks the value model; Jackson's streaming
- * {@code CBORGenerator} and {@code CBORParser} write and read the bytes.
+ * {@link dev.lanehost.callgate.value.PlainCodec}, with no CBOR library: {@code PlainValueWriter} walks the value
+ * model into a sink — {@code CborWriter} (the bytes) or {@code CopySink} (a copy, no bytes) — and decoding is the
+ * two passes below.
  *
  * <p>Invariants:
  * <ol>
@@ -24,12 +25,9 @@
  *   <li>Check the region's bounds (a C caller's pointer and length).</li>
  *   <li>{@code PlainCborValidator} reads every head once: declared lengths fit in what remains,
  *       indefinite lengths are closed, keys are text, text is well-formed UTF-8 (the error names the bad
- *       byte), tags are bignums, nesting is within the limit, and nothing follows the item. Jackson is
- *       lenient on most of these; the validator is not. It also marks where a negative bignum over an
- *       empty byte string starts, from the tag and length it parsed.</li>
- *   <li>{@code PlainValueReader} builds values from Jackson's tokens: it reads each marked bignum as −1
- *       (Jackson reads 0), and refuses duplicate keys and out-of-range bignums. Jackson checks UTF-8 a
- *       second time.</li>
+ *       byte), tags are bignums, nesting is within the limit, and nothing follows the item.</li>
+ *   <li>{@code PlainCborReader} builds the values in one pass over the checked bytes (a bignum per RFC 8949:
+ *       tag 3 over n is −1 − n), and refuses duplicate keys and out-of-range bignums.</li>
  * </ol>
  */
 package dev.lanehost.callgate.value;

@@ -1,17 +1,36 @@
 package dev.lanehost.callgate.value;
 
-import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.core.io.SerializedString;
+import com.fasterxml.jackson.dataformat.cbor.CBORFactory;
 import com.fasterxml.jackson.dataformat.cbor.CBORGenerator;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 
-/** A walk written as CBOR through a Jackson generator: every string and container definite-length. */
-final class CborSink implements PlainSink {
+/**
+ * A walk written as CBOR through Jackson's generator, configured as lanehost's codec used it before it wrote CBOR
+ * itself: the independent implementation {@link CborWriter}'s bytes are compared with.
+ */
+final class JacksonCborSink implements PlainSink {
+    private static final CBORFactory FACTORY = CBORFactory.builder()
+            .enable(CBORGenerator.Feature.WRITE_MINIMAL_INTS)
+            .streamWriteConstraints(StreamWriteConstraints.builder().maxNestingDepth(PlainCodec.MAX_DEPTH).build())
+            .build();
+
     private final CBORGenerator out;
 
-    CborSink(CBORGenerator out) {
+    /** {@code value} as Jackson writes it, through the same walk as {@link PlainCodec#encode(Object)}. */
+    static byte[] encode(Object value) throws IOException, PlainValueException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (CBORGenerator generator = FACTORY.createGenerator(bytes)) {
+            new PlainValueWriter(new JacksonCborSink(generator)).write(value);
+        }
+        return bytes.toByteArray();
+    }
+
+    JacksonCborSink(CBORGenerator out) {
         this.out = out;
     }
 
@@ -71,9 +90,8 @@ final class CborSink implements PlainSink {
     }
 
     @Override
-    public void writeKey(String key, SerializableString encoded) throws IOException {
-        // definite-length too, unlike writeFieldName(String)
-        out.writeFieldName(encoded != null ? encoded : new SerializedString(key));
+    public void writeKey(String key, byte[] encodedKey) throws IOException {
+        out.writeFieldName(new SerializedString(key)); // definite-length too, unlike writeFieldName(String)
     }
 
     @Override

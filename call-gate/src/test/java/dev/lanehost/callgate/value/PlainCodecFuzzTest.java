@@ -63,6 +63,17 @@ class PlainCodecFuzzTest {
     }
 
     @Test
+    void validEncodingsAreTheBytesJacksonWritesForTheSameWalk() throws Exception {
+        RandomGenerator random = RandomGeneratorFactory.of("L64X128MixRandom").create(SEED + 2);
+        for (int i = 0; i < VALUE_TREES; i++) {
+            Object value = randomValue(random, 0);
+            byte[] encoded = codec.encode(value);
+            byte[] jackson = JacksonCborSink.encode(value);
+            assertEquals(hex(jackson), hex(encoded), "tree " + i);
+        }
+    }
+
+    @Test
     void validEncodingsRoundTripAndTheirMutantsDecodeOrAreInvalidArguments() throws PlainValueException {
         RandomGenerator random = RandomGeneratorFactory.of("L64X128MixRandom").create(SEED + 1);
         for (int i = 0; i < VALUE_TREES; i++) {
