@@ -48,6 +48,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code blockingCall}: the blocking entry from another thread to an actor on a HOSTED worker, with each idle
  *       strategy ({@code idle}: the default spin-then-park, or a busy spin)
  *       (target p50 ≤ 10 µs);</li>
+ *   <li>{@code blockingCallEncoded}: the blocking entry through CBOR, as a native host's {@code gate_call} makes
+ *       it;</li>
  *   <li>{@code swingInvokeAndWait}: the same empty work through {@code SwingUtilities.invokeAndWait} on a
  *       headless EDT, the closest thing users have today (target: the blocking call ≥ 3× faster).</li>
  * </ul>
@@ -189,6 +191,11 @@ public class CallGateBenchmark {
     @Benchmark
     public CallResult blockingCall(Hosted hosted) {
         return hosted.gate.call(SMALL_ARGS, Duration.ofSeconds(10));
+    }
+
+    @Benchmark
+    public EncodedCallResult blockingCallEncoded(Hosted hosted) {
+        return hosted.gate.callEncoded(SMALL_CBOR_ARGS, 10_000_000_000L);
     }
 
     @Benchmark
