@@ -10,8 +10,11 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdalign.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "lanehost/lanehost_ring.h"
@@ -50,10 +53,12 @@ typedef struct waiter {
     uint64_t min_bytes;
     _Atomic int64_t result;
     _Atomic int done;
+    _Atomic long tid; /* the waiter's kernel thread id, for await_sleeping_waiter; 0 until it has started */
 } waiter;
 
 static void *run_waiter(void *argument) {
     waiter *self = argument;
+    atomic_store(&self->tid, syscall(SYS_gettid));
     atomic_store(&self->result, lanehost_ring_wait_readable(&self->ring, self->min_bytes, LONG_TIMEOUT_NANOS));
     atomic_store(&self->done, 1);
     return NULL;
@@ -66,10 +71,28 @@ static void start_waiter(waiter *self, uint64_t min_bytes) {
     CHECK_EQ(0, pthread_create(&self->thread, NULL, run_waiter, self));
 }
 
-/* Until the consumer has announced that it sleeps (or 30 s pass: a failure, reported by the caller). */
-static int await_announced_waiter(const lanehost_ring *ring) {
+/* Whether thread `tid` of this process is inside the futex system call now (/proc: its syscall number first). */
+static int in_futex_call(long tid) {
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/self/task/%ld/syscall", tid);
+    FILE *file = fopen(path, "r");
+    if (file == NULL) return 0;
+    long number = -1;
+    int parsed = fscanf(file, "%ld", &number);
+    fclose(file);
+    return parsed == 1 && number == SYS_futex;
+}
+
+/*
+ * Until the consumer has announced that it sleeps and is inside its futex wait (or 30 s pass: a failure, reported
+ * by the caller). Announced is not enough: between its announce and its re-check a consumer can still find bytes
+ * written meanwhile and return without sleeping, and the write then rightly wakes nobody. Once it is in the futex
+ * call its re-check found nothing, so the next write must see the announce and wake it.
+ */
+static int await_sleeping_waiter(const lanehost_ring *ring, waiter *consumer) {
     const int64_t deadline = now_nanos() + LONG_TIMEOUT_NANOS;
-    while (!lanehost_ring_has_waiter(ring)) {
+    while (!lanehost_ring_has_waiter(ring) || atomic_load(&consumer->tid) == 0
+           || !in_futex_call(atomic_load(&consumer->tid))) {
         if (now_nanos() > deadline) return 0;
         sched_yield();
     }
@@ -86,7 +109,7 @@ static void announcedWaiterIsWokenByTheNextWrite(void) {
     lanehost_ring producer = fresh_ring();
     waiter consumer;
     start_waiter(&consumer, 1);
-    CHECK(await_announced_waiter(&producer));
+    CHECK(await_sleeping_waiter(&producer, &consumer));
     CHECK_EQ(0, lanehost_ring_wake_count(&producer));
 
     CHECK_EQ(5, lanehost_ring_write(&producer, "hello", 5));
@@ -107,7 +130,7 @@ static void waiterForMoreBytesSleepsThroughSmallerWrites(void) {
     uint8_t chunk[10] = {0};
     for (int round = 0; round < 10; round++) {
         /* Each write wakes the consumer; it finds too few bytes and announces again before sleeping. */
-        CHECK(await_announced_waiter(&producer));
+        CHECK(await_sleeping_waiter(&producer, &consumer));
         CHECK_EQ(0, atomic_load(&consumer.done));
         CHECK_EQ(10, lanehost_ring_write(&producer, chunk, sizeof(chunk)));
     }

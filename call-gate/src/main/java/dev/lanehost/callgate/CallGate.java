@@ -3,7 +3,8 @@ package dev.lanehost.callgate;
 import dev.lanehost.callgate.value.PlainCodec;
 import dev.lanehost.callgate.value.PlainValueException;
 import dev.lanehost.lanes.ActorRef;
-import dev.lanehost.lanes.DriveResult;
+import dev.lanehost.lanes.DriveCounts;
+import dev.lanehost.lanes.DriveStatus;
 import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.ExitReason;
 import dev.lanehost.lanes.Placement;
@@ -198,7 +199,7 @@ public final class CallGate implements AutoCloseable {
         return cborArgs == null || cborArgs.length == 0 ? null : CODEC.decode(cborArgs, 0, cborArgs.length);
     }
 
-    private EncodedCallResult countedEncoded(GateCall.Outcome outcome) {
+    private EncodedCallResult countedEncoded(CallAnswer outcome) {
         return countedEncoded(outcome.status(), outcome.result(), outcome.detail());
     }
 
@@ -210,21 +211,21 @@ public final class CallGate implements AutoCloseable {
     // ---------------------------------------------------------------- shared by the Java and CBOR entries
 
     /** Queues a call with already-plain arguments and waits for it. */
-    GateCall.Outcome callPlain(Object plainArgs, long timeoutNanos, boolean encodedResult) {
+    CallAnswer callPlain(Object plainArgs, long timeoutNanos, boolean encodedResult) {
         if (actor.isPlacementThread()) {
             return new GateCall.Outcome(CallStatus.WRONG_THREAD, null,
                     "the blocking call entry was used on the thread that runs actor " + actor.name()
                             + "'s turns: it would wait on itself (a host callback on a lane thread uses callOnLane)");
         }
         GateCall call = new GateCall(this, plainArgs, false, encodedResult);
-        GateCall.Outcome refused = admit(call);
+        CallAnswer refused = admit(call);
         if (refused != null) {
             return refused;
         }
         return call.await(timeoutNanos);
     }
 
-    GateCall.Outcome callOnLanePlain(ExecutionLane lane, Object plainArgs, int maxTurns, boolean encodedResult) {
+    CallAnswer callOnLanePlain(ExecutionLane lane, Object plainArgs, int maxTurns, boolean encodedResult) {
         if (!(actor.placement() instanceof Placement.Lane onLane) || !onLane.name().equals(lane.name())) {
             return new GateCall.Outcome(CallStatus.INVALID_ARGUMENT, null, "actor " + actor.name() + " is placed "
                     + actor.placement() + ", not on lane " + lane.name());
@@ -246,13 +247,14 @@ public final class CallGate implements AutoCloseable {
             }
         }
         GateCall call = new GateCall(this, plainArgs, true, encodedResult);
-        GateCall.Outcome refused = admit(call);
+        CallAnswer refused = admit(call);
         if (refused != null) {
             return refused;
         }
+        DriveCounts counts = DRIVE_COUNTS.get();
         int turns = 0;
         int idleDrives = 0;
-        while (call.outcome() == null) {
+        while (!call.answered()) {
             if (closed) {
                 call.withdrawClosed();
                 break;
@@ -261,20 +263,22 @@ public final class CallGate implements AutoCloseable {
                 call.withdraw(CallStatus.TIMED_OUT, "older work on lane " + lane.name() + " used up the " + maxTurns + "-turn bound");
                 break;
             }
-            DriveResult driven = lane.drive(1);
-            switch (driven.status()) {
+            int code = lane.drive(1, counts);
+            DriveStatus driven = code == DriveStatus.OK.code() ? DriveStatus.OK : refusal(code);
+            switch (driven) {
                 case OK -> { }
                 case REENTRANT -> call.withdraw(CallStatus.WRONG_THREAD, "callOnLane was used inside a turn of lane "
                         + lane.name() + "; it is for host callbacks outside turns");
                 case CLOSED -> call.withdraw(CallStatus.CLOSED, "the runtime is closed");
-                default -> call.withdraw(CallStatus.WRONG_THREAD, "lane " + lane.name() + " refused the drive: " + driven.status());
+                default -> call.withdraw(CallStatus.WRONG_THREAD, "lane " + lane.name() + " refused the drive: " + driven);
             }
-            turns += driven.turns();
-            if (driven.turns() == 0 && ++idleDrives > MAX_IDLE_DRIVES) {
+            int ran = counts.turns();
+            turns += ran;
+            if (ran == 0 && ++idleDrives > MAX_IDLE_DRIVES) {
                 // Nothing ran and our call did not finish: a sender was mid-queue, or the lane lost the actor.
                 call.withdraw(CallStatus.TIMED_OUT, "lane " + lane.name()
                         + " had nothing runnable while the call was pending");
-            } else if (driven.turns() > 0) {
+            } else if (ran > 0) {
                 idleDrives = 0;
             }
         }
@@ -283,8 +287,19 @@ public final class CallGate implements AutoCloseable {
 
     /** Drives that run nothing while our call is queued can only be a sender caught mid-offer; this many is plenty. */
     private static final int MAX_IDLE_DRIVES = 10_000;
+    private static DriveStatus refusal(int code) {
+        for (DriveStatus status : DriveStatus.values()) {
+            if (status.code() == code) {
+                return status;
+            }
+        }
+        throw new IllegalStateException("a drive returned the unknown status code " + code);
+    }
 
-    private GateCall.Outcome admit(GateCall call) {
+    /** Each lane thread's counts for the drives of its calls: {@code drive(int)} would allocate a result per drive. */
+    private static final ThreadLocal<DriveCounts> DRIVE_COUNTS = ThreadLocal.withInitial(DriveCounts::new);
+
+    private CallAnswer admit(GateCall call) {
         if (closed) {
             return new GateCall.Outcome(CallStatus.CLOSED, null, "the gate is closed");
         }
@@ -417,7 +432,7 @@ public final class CallGate implements AutoCloseable {
         return result;
     }
 
-    private static CallResult toResult(GateCall.Outcome outcome) {
+    private static CallResult toResult(CallAnswer outcome) {
         if (outcome.status() != CallStatus.OK) {
             return CallResult.failure(outcome.status(), outcome.detail());
         }

@@ -33,7 +33,7 @@ import java.util.concurrent.locks.LockSupport;
  *       (the stage's completion) has taken that duty over.</li>
  * </ol>
  */
-final class GateCall implements TurnTask {
+final class GateCall implements TurnTask, CallAnswer {
     private static final int QUEUED = 0;
     private static final int RUNNING = 1;
     private static final int CANCELLED = 2;
@@ -58,7 +58,7 @@ final class GateCall implements TurnTask {
      * A status and, for OK, the result: encoded for a CBOR caller ({@code result}), a plain copy for a Java caller
      * ({@code plain}).
      */
-    record Outcome(CallStatus status, byte[] result, Object plain, String detail) {
+    record Outcome(CallStatus status, byte[] result, Object plain, String detail) implements CallAnswer {
         Outcome(CallStatus status, byte[] result, String detail) {
             this(status, result, null, detail);
         }
@@ -253,20 +253,48 @@ final class GateCall implements TurnTask {
         complete(new Outcome(status, null, detail));
     }
 
-    Outcome outcome() {
+    /** The answer once the call has one, else null. */
+    CallAnswer outcome() {
         return resolved(outcome);
     }
 
-    /** The outcome as its callers see it (null while pending). */
-    private Outcome resolved(Outcome word) {
-        return word == OK_IN_CALL ? new Outcome(CallStatus.OK, okResult, okPlain, "") : word;
+    /** Whether the call has its answer. */
+    boolean answered() {
+        return outcome != null;
+    }
+
+    /** The outcome as its callers see it (null while pending): an OK call answers with its own fields. */
+    private CallAnswer resolved(Outcome word) {
+        return word == OK_IN_CALL ? this : word;
+    }
+
+    // The call as its own answer: handed out only once its outcome word holds OK_IN_CALL, whose CAS published these.
+
+    @Override
+    public CallStatus status() {
+        return CallStatus.OK;
+    }
+
+    @Override
+    public byte[] result() {
+        return okResult;
+    }
+
+    @Override
+    public Object plain() {
+        return okPlain;
+    }
+
+    @Override
+    public String detail() {
+        return "";
     }
 
     /**
      * Waits for the outcome up to {@code timeoutNanos}. On timeout a call not yet started is removed (it
      * will never run); one already running completes later and its result is discarded.
      */
-    Outcome await(long timeoutNanos) {
+    CallAnswer await(long timeoutNanos) {
         Outcome result = outcome;
         for (int spin = 0; result == null && spin < SPINS_BEFORE_PARK; spin++) {
             Thread.onSpinWait();
@@ -287,7 +315,7 @@ final class GateCall implements TurnTask {
     }
 
     /** Past the spin: registered with the gate, so its close can wake us, then parked until the outcome or the deadline. */
-    private Outcome awaitParked(long timeoutNanos) {
+    private CallAnswer awaitParked(long timeoutNanos) {
         if (!gate.parking(this)) {
             withdrawClosed();
             return outcome();

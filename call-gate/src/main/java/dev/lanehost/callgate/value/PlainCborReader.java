@@ -22,20 +22,28 @@ final class PlainCborReader {
     private static final int INDEFINITE = 31;
     private static final int BREAK = 0xff;
 
-    private final byte[] in;
+    /** Each thread's reader, aimed at each input in turn (as the validator is: a recursive walk's object escapes). */
+    private static final ThreadLocal<PlainCborReader> READERS = ThreadLocal.withInitial(PlainCborReader::new);
+
+    private byte[] in;
     /** Where the region starts; positions in messages count from here. */
-    private final int start;
+    private int start;
     private int position;
 
-    private PlainCborReader(byte[] in, int offset) {
-        this.in = in;
-        this.start = offset;
-        this.position = offset;
+    private PlainCborReader() {
     }
 
     /** The one item at {@code input[offset...]}, which the validator has accepted. */
     static Object read(byte[] input, int offset) throws PlainValueException {
-        return new PlainCborReader(input, offset).item();
+        PlainCborReader reader = READERS.get();
+        reader.in = input;
+        reader.start = offset;
+        reader.position = offset;
+        try {
+            return reader.item();
+        } finally {
+            reader.in = null; // holds no caller's bytes between calls
+        }
     }
 
     private Object item() throws PlainValueException {

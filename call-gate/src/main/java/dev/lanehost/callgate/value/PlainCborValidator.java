@@ -32,17 +32,20 @@ final class PlainCborValidator {
     private static final int MAJOR_BYTES = 2;
     private static final int MAJOR_TEXT = 3;
 
-    private final byte[] input;
+    /**
+     * Each thread's validator, aimed at each input in turn: its recursive walk keeps a validator of its own from
+     * being scalar-replaced, and a small gate call would allocate one per call. No user code runs while it
+     * validates, so a thread never needs two at once.
+     */
+    private static final ThreadLocal<PlainCborValidator> VALIDATORS = ThreadLocal.withInitial(PlainCborValidator::new);
+
+    private byte[] input;
     /** Where the region starts; positions in messages count from here. */
-    private final int start;
-    private final int end;
+    private int start;
+    private int end;
     private int position;
 
-    private PlainCborValidator(byte[] input, int offset, int length) {
-        this.input = input;
-        this.start = offset;
-        this.end = offset + length;
-        this.position = offset;
+    private PlainCborValidator() {
     }
 
     /** Throws {@code INVALID_ARGUMENT} naming the first problem and its byte offset from {@code offset}. */
@@ -50,11 +53,19 @@ final class PlainCborValidator {
         if (length == 0) {
             throw new PlainValueException(PlainValueFailure.INVALID_ARGUMENT, "no value: the input is empty");
         }
-        PlainCborValidator validator = new PlainCborValidator(input, offset, length);
-        validator.item(0);
-        if (validator.position != validator.end) {
-            throw validator.invalid(validator.position, "trailing bytes: the value ends at byte "
-                    + (validator.position - offset) + " but the input has " + length + " bytes");
+        PlainCborValidator validator = VALIDATORS.get();
+        validator.input = input;
+        validator.start = offset;
+        validator.end = offset + length;
+        validator.position = offset;
+        try {
+            validator.item(0);
+            if (validator.position != validator.end) {
+                throw validator.invalid(validator.position, "trailing bytes: the value ends at byte "
+                        + (validator.position - offset) + " but the input has " + length + " bytes");
+            }
+        } finally {
+            validator.input = null; // holds no caller's bytes between calls
         }
     }
 
