@@ -264,7 +264,7 @@ public final class CallGate implements AutoCloseable {
                 break;
             }
             int code = lane.drive(1, counts);
-            DriveStatus driven = code == DriveStatus.OK.code() ? DriveStatus.OK : refusal(code);
+            DriveStatus driven = DriveStatus.ofCode(code);
             switch (driven) {
                 case OK -> { }
                 case REENTRANT -> call.withdraw(CallStatus.WRONG_THREAD, "callOnLane was used inside a turn of lane "
@@ -287,15 +287,6 @@ public final class CallGate implements AutoCloseable {
 
     /** Drives that run nothing while our call is queued can only be a sender caught mid-offer; this many is plenty. */
     private static final int MAX_IDLE_DRIVES = 10_000;
-    private static DriveStatus refusal(int code) {
-        for (DriveStatus status : DriveStatus.values()) {
-            if (status.code() == code) {
-                return status;
-            }
-        }
-        throw new IllegalStateException("a drive returned the unknown status code " + code);
-    }
-
     /** Each lane thread's counts for the drives of its calls: {@code drive(int)} would allocate a result per drive. */
     private static final ThreadLocal<DriveCounts> DRIVE_COUNTS = ThreadLocal.withInitial(DriveCounts::new);
 

@@ -25,7 +25,8 @@ public enum DriveStatus {
         return code;
     }
 
-    static DriveStatus ofCode(int code) {
+    /** The status with this {@link #code()}, as {@link ExecutionLane#drive(int, DriveCounts)} returns it. */
+    public static DriveStatus ofCode(int code) {
         return BY_CODE[code];
     }
 }
