@@ -1,7 +1,10 @@
 package dev.lanehost.benchmarks;
 
 import dev.lanehost.callgate.CallGate;
+import dev.lanehost.callgate.CallReply;
 import dev.lanehost.callgate.CallResult;
+import dev.lanehost.callgate.CallStatus;
+import dev.lanehost.callgate.CborCallHandler;
 import dev.lanehost.callgate.EncodedCallResult;
 import dev.lanehost.callgate.value.PlainCodec;
 import dev.lanehost.callgate.value.PlainValueException;
@@ -42,14 +45,17 @@ import org.openjdk.jmh.annotations.Warmup;
  *       arguments and drives the lane until the answer is ready (target ≤ 1 µs);</li>
  *   <li>{@code callOnLaneEncoded}: the same call through the CBOR entry a native host uses: CBOR arguments in, the
  *       CBOR result out;</li>
+ *   <li>{@code callOnLaneReply}, {@code callOnLaneCbor}: the CBOR entry that answers into a {@link CallReply} the
+ *       caller keeps, to a gate with a plain handler (values decoded and encoded) and to one whose handler reads and
+ *       writes CBOR in place ({@link CallGate#openCbor}: nothing allocated);</li>
  *   <li>{@code tableCallOnLane}: a C pthread calls {@code gate_call_on_lane} through the host function table,
  *       {@value #TABLE_BATCH} calls back to back, the result into its own buffer (average ns per call: the whole
- *       native path, the upcall included);</li>
+ *       native path, the upcall included), to a plain or a CBOR gate ({@code handler});</li>
  *   <li>{@code blockingCall}: the blocking entry from another thread to an actor on a HOSTED worker, with each idle
  *       strategy ({@code idle}: the default spin-then-park, or a busy spin)
  *       (target p50 ≤ 10 µs);</li>
- *   <li>{@code blockingCallEncoded}: the blocking entry through CBOR, as a native host's {@code gate_call} makes
- *       it;</li>
+ *   <li>{@code blockingCallEncoded}: the blocking entry through CBOR, in new arrays; {@code blockingCallCbor}: into
+ *       a reply, to a CBOR gate, as a native host's {@code gate_call} makes it;</li>
  *   <li>{@code swingInvokeAndWait}: the same empty work through {@code SwingUtilities.invokeAndWait} on a
  *       headless EDT, the closest thing users have today (target: the blocking call ≥ 3× faster).</li>
  * </ul>
@@ -64,6 +70,11 @@ public class CallGateBenchmark {
     /** {@link #SMALL_ARGS} as a native host sends them. */
     static final byte[] SMALL_CBOR_ARGS = encode(SMALL_ARGS);
     static final int TABLE_BATCH = 10_000;
+    /** The plain handler's work, in place: the first argument back. */
+    static final CborCallHandler FIRST_ARGUMENT = (context, in, out) -> {
+        in.readArray();
+        out.writeLong(in.readLong());
+    };
 
     private static byte[] encode(Object value) {
         try {
@@ -79,6 +90,9 @@ public class CallGateBenchmark {
         ActorRuntime runtime;
         ExecutionLane lane;
         CallGate gate;
+        CallGate cborGate;
+        CallReply reply;
+        MemorySegment args;
 
         @Setup(Level.Trial)
         public void setUp() {
@@ -86,6 +100,9 @@ public class CallGateBenchmark {
             lane = runtime.registerLane("frame");
             ActorRef actor = runtime.spawnOnLane("frame", "renderer", () -> (c, m) -> { });
             gate = CallGate.open(actor, (context, args) -> ((List<?>) args).get(0));
+            cborGate = CallGate.openCbor(actor, FIRST_ARGUMENT);
+            reply = new CallReply();
+            args = MemorySegment.ofArray(SMALL_CBOR_ARGS);
             lane.drive(0);
         }
 
@@ -98,6 +115,9 @@ public class CallGateBenchmark {
     /** A C pthread that calls a lane actor's gate through the host function table; the lane is bound to it. */
     @State(Scope.Benchmark)
     public static class TableHost {
+        /** The gate's handler: plain values ({@link CallGate#open}) or CBOR in place ({@link CallGate#openCbor}). */
+        @Param({"plain", "cbor"})
+        public String handler;
         ActorRuntime runtime;
         HostAbi abi;
         TestHost.HostThread host;
@@ -115,7 +135,8 @@ public class CallGateBenchmark {
             ActorRef actor = runtime.spawnOnLane("frame", "renderer", () -> (c, m) -> { });
             abi = HostAbi.open(runtime);
             lane = abi.exportLane(frame);
-            gate = abi.exportGate("renderer", CallGate.open(actor, (context, args) -> ((List<?>) args).get(0)));
+            gate = abi.exportGate("renderer", handler.equals("cbor") ? CallGate.openCbor(actor, FIRST_ARGUMENT)
+                    : CallGate.open(actor, (context, args) -> ((List<?>) args).get(0)));
             arena = Arena.ofShared();
             args = arena.allocate(SMALL_CBOR_ARGS.length);
             args.copyFrom(MemorySegment.ofArray(SMALL_CBOR_ARGS));
@@ -148,9 +169,14 @@ public class CallGateBenchmark {
         public String idle;
         ActorRuntime runtime;
         CallGate gate;
+        CallGate cborGate;
+        CallReply reply;
+        MemorySegment args;
 
         @Setup(Level.Trial)
         public void setUp() {
+            reply = new CallReply();
+            args = MemorySegment.ofArray(SMALL_CBOR_ARGS);
             runtime = ActorRuntime.builder(Profile.HOSTED)
                     .idleStrategy(switch (idle) {
                         case "busySpin" -> IdleStrategy.busySpin();
@@ -159,6 +185,7 @@ public class CallGateBenchmark {
                     }).build();
             ActorRef actor = runtime.spawn("service", () -> (c, m) -> { });
             gate = CallGate.open(actor, (context, args) -> ((List<?>) args).get(0));
+            cborGate = CallGate.openCbor(actor, FIRST_ARGUMENT);
         }
 
         @TearDown(Level.Trial)
@@ -175,6 +202,16 @@ public class CallGateBenchmark {
     @Benchmark
     public EncodedCallResult callOnLaneEncoded(LaneHost host) {
         return host.gate.callOnLaneEncoded(host.lane, SMALL_CBOR_ARGS, 0);
+    }
+
+    @Benchmark
+    public CallStatus callOnLaneReply(LaneHost host) {
+        return host.gate.callOnLaneEncoded(host.lane, host.args, 0, host.args.byteSize(), 0, host.reply);
+    }
+
+    @Benchmark
+    public CallStatus callOnLaneCbor(LaneHost host) {
+        return host.cborGate.callOnLaneEncoded(host.lane, host.args, 0, host.args.byteSize(), 0, host.reply);
     }
 
     @Benchmark
@@ -196,6 +233,11 @@ public class CallGateBenchmark {
     @Benchmark
     public EncodedCallResult blockingCallEncoded(Hosted hosted) {
         return hosted.gate.callEncoded(SMALL_CBOR_ARGS, 10_000_000_000L);
+    }
+
+    @Benchmark
+    public CallStatus blockingCallCbor(Hosted hosted) {
+        return hosted.cborGate.callEncoded(hosted.args, 0, hosted.args.byteSize(), 10_000_000_000L, hosted.reply);
     }
 
     @Benchmark

@@ -8,6 +8,7 @@ import dev.lanehost.lanes.DriveStatus;
 import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.ExitReason;
 import dev.lanehost.lanes.Placement;
+import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -47,7 +48,9 @@ public final class CallGate implements AutoCloseable {
     public static final int DEFAULT_MAX_RESULT_BYTES = 16 << 20;
 
     private final ActorRef actor;
+    /** The gate's handler: one of these two, the other null. */
     private final CallHandler handler;
+    private final CborCallHandler cborHandler;
     private final int maxPending;
     private final int maxResultBytes;
     /**
@@ -67,9 +70,10 @@ public final class CallGate implements AutoCloseable {
     private volatile boolean closed;
     private final Queue<Runnable> closeActions = new ConcurrentLinkedQueue<>();
 
-    private CallGate(ActorRef actor, CallHandler handler, int maxPending, int maxResultBytes) {
+    private CallGate(ActorRef actor, CallHandler handler, CborCallHandler cborHandler, int maxPending, int maxResultBytes) {
         this.actor = actor;
         this.handler = handler;
+        this.cborHandler = cborHandler;
         this.maxPending = maxPending;
         this.maxResultBytes = maxResultBytes;
         for (int i = 0; i < byStatus.length; i++) {
@@ -89,15 +93,36 @@ public final class CallGate implements AutoCloseable {
      * @param maxResultBytes the largest encoded result a Java caller accepts, at least 1
      */
     public static CallGate open(ActorRef actor, CallHandler handler, int maxPending, int maxResultBytes) {
-        Objects.requireNonNull(actor, "actor");
         Objects.requireNonNull(handler, "handler");
+        checkBounds(actor, maxPending, maxResultBytes);
+        return new CallGate(actor, handler, null, maxPending, maxResultBytes);
+    }
+
+    /**
+     * Opens a gate whose handler reads its arguments and writes its result as CBOR in place ({@link CborCallHandler}),
+     * with the default admission bound and result limit: through the entries that take a {@link CallReply}, a call
+     * allocates nothing. Java callers with objects may call it too (their arguments are encoded for the handler, its
+     * result decoded for them).
+     */
+    public static CallGate openCbor(ActorRef actor, CborCallHandler handler) {
+        return openCbor(actor, handler, DEFAULT_MAX_PENDING, DEFAULT_MAX_RESULT_BYTES);
+    }
+
+    /** {@link #openCbor(ActorRef, CborCallHandler)} with an admission bound and a result limit ({@link #open(ActorRef, CallHandler, int, int)}). */
+    public static CallGate openCbor(ActorRef actor, CborCallHandler handler, int maxPending, int maxResultBytes) {
+        Objects.requireNonNull(handler, "handler");
+        checkBounds(actor, maxPending, maxResultBytes);
+        return new CallGate(actor, null, handler, maxPending, maxResultBytes);
+    }
+
+    private static void checkBounds(ActorRef actor, int maxPending, int maxResultBytes) {
+        Objects.requireNonNull(actor, "actor");
         if (maxPending < 1) {
             throw new IllegalArgumentException("maxPending must be at least 1, got " + maxPending);
         }
         if (maxResultBytes < 1) {
             throw new IllegalArgumentException("maxResultBytes must be at least 1, got " + maxResultBytes);
         }
-        return new CallGate(actor, handler, maxPending, maxResultBytes);
     }
 
     public ActorRef actor() {
@@ -119,13 +144,13 @@ public final class CallGate implements AutoCloseable {
             if (timeout == null || timeout.isNegative()) {
                 return counted(CallResult.failure(CallStatus.INVALID_ARGUMENT, "the timeout must be zero or positive, got " + timeout));
             }
-            Object plainArgs;
+            GateCall call;
             try {
-                plainArgs = copyOf(args);
+                call = javaCall(copyOf(args), false);
             } catch (PlainValueException e) {
                 return counted(CallResult.failure(CallStatus.of(e.failure()), "arguments: " + e.getMessage()));
             }
-            return counted(toResult(callPlain(plainArgs, saturatedNanos(timeout), false)));
+            return counted(toResult(callBlocking(call, saturatedNanos(timeout))));
         } catch (Throwable unexpected) {
             return counted(internalError("call", unexpected));
         }
@@ -144,13 +169,13 @@ public final class CallGate implements AutoCloseable {
                 return counted(CallResult.failure(CallStatus.INVALID_ARGUMENT,
                         lane == null ? "no lane given" : "maxTurns must be >= 0, got " + maxTurns));
             }
-            Object plainArgs;
+            GateCall call;
             try {
-                plainArgs = copyOf(args);
+                call = javaCall(copyOf(args), true);
             } catch (PlainValueException e) {
                 return counted(CallResult.failure(CallStatus.of(e.failure()), "arguments: " + e.getMessage()));
             }
-            return counted(toResult(callOnLanePlain(lane, plainArgs, maxTurns, false)));
+            return counted(toResult(callOnLane(lane, call, maxTurns)));
         } catch (Throwable unexpected) {
             return counted(internalError("callOnLane", unexpected));
         }
@@ -159,65 +184,151 @@ public final class CallGate implements AutoCloseable {
     // ---------------------------------------------------------------- CBOR entries (the host ABI)
 
     /**
-     * {@link #call} with CBOR arguments (RFC 8949; an empty array means none) and a CBOR result. The bytes
-     * are decoded and validated before the call is queued: malformed CBOR is
-     * {@link CallStatus#INVALID_ARGUMENT} and never reaches the actor. Never throws.
+     * {@link #call} with CBOR arguments (RFC 8949; an empty array means none) and a CBOR result, in new arrays:
+     * {@link #callEncoded(MemorySegment, long, long, long, CallReply)} without the reply. Never throws.
      *
      * @param timeoutNanos how long to wait; negative is {@link CallStatus#INVALID_ARGUMENT}
      */
     public EncodedCallResult callEncoded(byte[] cborArgs, long timeoutNanos) {
+        CallReply reply = REPLIES.get();
+        CallStatus status = callEncoded(segmentOf(cborArgs), 0, cborArgs == null ? 0 : cborArgs.length, timeoutNanos, reply);
+        return new EncodedCallResult(status, reply.resultBytes(), reply.detail());
+    }
+
+    /** {@link #callOnLane} with CBOR arguments and result, as {@link #callEncoded(byte[], long)}. Never throws. */
+    public EncodedCallResult callOnLaneEncoded(ExecutionLane lane, byte[] cborArgs, int maxTurns) {
+        CallReply reply = REPLIES.get();
+        CallStatus status = callOnLaneEncoded(lane, segmentOf(cborArgs), 0, cborArgs == null ? 0 : cborArgs.length, maxTurns, reply);
+        return new EncodedCallResult(status, reply.resultBytes(), reply.detail());
+    }
+
+    /**
+     * {@link #call} with the CBOR arguments in {@code args[offset, offset + length)} (length 0: none), answering into
+     * {@code reply}: the status it returns, and after OK the encoded result. The arguments are copied and checked
+     * whole before the call is queued: malformed CBOR is {@link CallStatus#INVALID_ARGUMENT} and never reaches the
+     * actor; the region is not read after this returns. With a gate opened by {@link #openCbor} and a reply kept
+     * by the calling thread, a call allocates nothing. Never throws.
+     *
+     * @param timeoutNanos how long to wait; negative is {@link CallStatus#INVALID_ARGUMENT}
+     */
+    public CallStatus callEncoded(MemorySegment args, long offset, long length, long timeoutNanos, CallReply reply) {
+        if (reply == null) {
+            count(CallStatus.INVALID_ARGUMENT);
+            return CallStatus.INVALID_ARGUMENT;
+        }
         try {
             if (timeoutNanos < 0) {
-                return countedEncoded(CallStatus.INVALID_ARGUMENT, null, "the timeout must be zero or positive, got " + timeoutNanos);
+                return counted(reply.failed(CallStatus.INVALID_ARGUMENT, "the timeout must be zero or positive, got " + timeoutNanos));
             }
-            return countedEncoded(callPlain(decodeArgs(cborArgs), timeoutNanos, true));
+            if (actor.isPlacementThread()) {
+                return counted(reply.answer(wrongThreadForBlocking()));
+            }
+            GateCall call = reply.call(this, false);
+            String badRegion = loadArguments(call, args, offset, length);
+            if (badRegion != null) {
+                return counted(reply.failed(CallStatus.INVALID_ARGUMENT, badRegion));
+            }
+            return counted(reply.answer(callBlocking(call, timeoutNanos)));
         } catch (PlainValueException e) {
-            return countedEncoded(CallStatus.of(e.failure()), null, "arguments: " + e.getMessage());
+            return counted(reply.failed(CallStatus.of(e.failure()), "arguments: " + e.getMessage()));
         } catch (Throwable unexpected) {
             CallResult failure = internalError("callEncoded", unexpected);
-            return countedEncoded(failure.status(), null, failure.detail());
+            return counted(reply.failed(failure.status(), failure.detail()));
         }
     }
 
-    /** {@link #callOnLane} with CBOR arguments and result, as {@link #callEncoded}. Never throws. */
-    public EncodedCallResult callOnLaneEncoded(ExecutionLane lane, byte[] cborArgs, int maxTurns) {
+    /**
+     * {@link #callOnLane} with CBOR arguments, answering into {@code reply}, as
+     * {@link #callEncoded(MemorySegment, long, long, long, CallReply)}. Never throws.
+     */
+    public CallStatus callOnLaneEncoded(ExecutionLane lane, MemorySegment args, long offset, long length, int maxTurns,
+                                        CallReply reply) {
+        if (reply == null) {
+            count(CallStatus.INVALID_ARGUMENT);
+            return CallStatus.INVALID_ARGUMENT;
+        }
         try {
             if (lane == null || maxTurns < 0) {
-                return countedEncoded(CallStatus.INVALID_ARGUMENT, null,
-                        lane == null ? "no lane given" : "maxTurns must be >= 0, got " + maxTurns);
+                return counted(reply.failed(CallStatus.INVALID_ARGUMENT,
+                        lane == null ? "no lane given" : "maxTurns must be >= 0, got " + maxTurns));
             }
-            return countedEncoded(callOnLanePlain(lane, decodeArgs(cborArgs), maxTurns, true));
+            GateCall call = reply.call(this, true);
+            String badRegion = loadArguments(call, args, offset, length);
+            if (badRegion != null) {
+                return counted(reply.failed(CallStatus.INVALID_ARGUMENT, badRegion));
+            }
+            return counted(reply.answer(callOnLane(lane, call, maxTurns)));
         } catch (PlainValueException e) {
-            return countedEncoded(CallStatus.of(e.failure()), null, "arguments: " + e.getMessage());
+            return counted(reply.failed(CallStatus.of(e.failure()), "arguments: " + e.getMessage()));
         } catch (Throwable unexpected) {
             CallResult failure = internalError("callOnLaneEncoded", unexpected);
-            return countedEncoded(failure.status(), null, failure.detail());
+            return counted(reply.failed(failure.status(), failure.detail()));
         }
     }
 
-    private static Object decodeArgs(byte[] cborArgs) throws PlainValueException {
-        return cborArgs == null || cborArgs.length == 0 ? null : CODEC.decode(cborArgs, 0, cborArgs.length);
+    /**
+     * Each thread's reply for the entries that answer in new arrays: its calls and buffers are reused, and only the
+     * answer's own objects are new. A handler on this thread that calls a gate inside such a call (a lane turn that a
+     * {@code callOnLaneEncoded} drives) shares it safely: the reply's calls are taken only once the runtime is done
+     * with them, and each entry reads its answer back before returning.
+     */
+    private static final ThreadLocal<CallReply> REPLIES = ThreadLocal.withInitial(CallReply::new);
+
+    private static MemorySegment segmentOf(byte[] bytes) {
+        return bytes == null ? MemorySegment.NULL : MemorySegment.ofArray(bytes);
     }
 
-    private EncodedCallResult countedEncoded(CallAnswer outcome) {
-        return countedEncoded(outcome.status(), outcome.result(), outcome.detail());
+    /**
+     * The caller's CBOR into the call, checked (a CBOR gate) or decoded (a plain gate) before anything is queued.
+     *
+     * @return null, or what is wrong with the region (nothing was loaded)
+     */
+    private String loadArguments(GateCall call, MemorySegment args, long offset, long length) throws PlainValueException {
+        if (length < 0 || length > MAX_ARGUMENT_BYTES) {
+            return "the arguments' length must be 0.." + MAX_ARGUMENT_BYTES + ", got " + length;
+        }
+        if (length > 0 && (args == null || offset < 0 || offset > args.byteSize() - length)) {
+            return "the arguments' region [" + offset + ", +" + length + ") is not inside "
+                    + (args == null ? "a null segment" : "the " + args.byteSize() + "-byte segment");
+        }
+        try {
+            call.copyArguments(args, offset, (int) length);
+        } catch (IllegalStateException | WrongThreadException e) { // its arena closed, or it is confined elsewhere
+            return "the arguments' segment cannot be read here: " + e.getMessage();
+        }
+        if (cborHandler != null) {
+            call.validateArguments();
+        } else {
+            call.decodeArguments();
+        }
+        return null;
     }
 
-    private EncodedCallResult countedEncoded(CallStatus status, byte[] cbor, String detail) {
-        count(status);
-        return new EncodedCallResult(status, cbor, detail);
-    }
+    /** The most argument bytes a call takes: a Java array's bound. */
+    private static final long MAX_ARGUMENT_BYTES = Integer.MAX_VALUE - 8;
 
     // ---------------------------------------------------------------- shared by the Java and CBOR entries
 
-    /** Queues a call with already-plain arguments and waits for it. */
-    CallAnswer callPlain(Object plainArgs, long timeoutNanos, boolean encodedResult) {
-        if (actor.isPlacementThread()) {
-            return new GateCall.Outcome(CallStatus.WRONG_THREAD, null,
-                    "the blocking call entry was used on the thread that runs actor " + actor.name()
-                            + "'s turns: it would wait on itself (a host callback on a lane thread uses callOnLane)");
+    /** A Java caller's call: its plain arguments, encoded for a CBOR gate's handler. */
+    private GateCall javaCall(Object plainArgs, boolean immediate) throws PlainValueException {
+        GateCall call = new GateCall(this, plainArgs, immediate);
+        if (cborHandler != null) {
+            call.encodeArguments(plainArgs);
         }
-        GateCall call = new GateCall(this, plainArgs, false, encodedResult);
+        return call;
+    }
+
+    private GateCall.Outcome wrongThreadForBlocking() {
+        return new GateCall.Outcome(CallStatus.WRONG_THREAD,
+                "the blocking call entry was used on the thread that runs actor " + actor.name()
+                        + "'s turns: it would wait on itself (a host callback on a lane thread uses callOnLane)");
+    }
+
+    /** Queues a call whose arguments are loaded and waits for it. */
+    private CallAnswer callBlocking(GateCall call, long timeoutNanos) {
+        if (actor.isPlacementThread()) {
+            return wrongThreadForBlocking();
+        }
         CallAnswer refused = admit(call);
         if (refused != null) {
             return refused;
@@ -225,28 +336,27 @@ public final class CallGate implements AutoCloseable {
         return call.await(timeoutNanos);
     }
 
-    CallAnswer callOnLanePlain(ExecutionLane lane, Object plainArgs, int maxTurns, boolean encodedResult) {
+    private CallAnswer callOnLane(ExecutionLane lane, GateCall call, int maxTurns) {
         if (!(actor.placement() instanceof Placement.Lane onLane) || !onLane.name().equals(lane.name())) {
-            return new GateCall.Outcome(CallStatus.INVALID_ARGUMENT, null, "actor " + actor.name() + " is placed "
+            return new GateCall.Outcome(CallStatus.INVALID_ARGUMENT, "actor " + actor.name() + " is placed "
                     + actor.placement() + ", not on lane " + lane.name());
         }
         // Binding first: a lane whose host restarted its callback thread follows it here, as a drive would.
         switch (lane.bind()) {
             case OK -> { }
             case CLOSED -> {
-                return new GateCall.Outcome(CallStatus.CLOSED, null, "the runtime is closed");
+                return new GateCall.Outcome(CallStatus.CLOSED, "the runtime is closed");
             }
             case REENTRANT -> {
-                return new GateCall.Outcome(CallStatus.WRONG_THREAD, null, "callOnLane was used inside a turn of lane "
+                return new GateCall.Outcome(CallStatus.WRONG_THREAD, "callOnLane was used inside a turn of lane "
                         + lane.name() + "; it is for host callbacks outside turns");
             }
             default -> {
                 Thread bound = lane.boundThread();
-                return new GateCall.Outcome(CallStatus.WRONG_THREAD, null, "callOnLane must run on lane " + lane.name()
+                return new GateCall.Outcome(CallStatus.WRONG_THREAD, "callOnLane must run on lane " + lane.name()
                         + "'s thread (" + (bound == null ? "none" : bound.getName()) + ")");
             }
         }
-        GateCall call = new GateCall(this, plainArgs, true, encodedResult);
         CallAnswer refused = admit(call);
         if (refused != null) {
             return refused;
@@ -292,17 +402,18 @@ public final class CallGate implements AutoCloseable {
 
     private CallAnswer admit(GateCall call) {
         if (closed) {
-            return new GateCall.Outcome(CallStatus.CLOSED, null, "the gate is closed");
+            return new GateCall.Outcome(CallStatus.CLOSED, "the gate is closed");
         }
         if (actor.isTerminated()) {
             return terminated();
         }
         if (!counts.admit(maxPending)) {
-            return new GateCall.Outcome(CallStatus.REFUSED, null, "actor " + actor.name() + " already has " + maxPending
+            return new GateCall.Outcome(CallStatus.REFUSED, "actor " + actor.name() + " already has " + maxPending
                     + " calls of this gate pending (the gate's admission bound)");
         }
         switch (actor.offerTask(call)) {
             case QUEUED -> {
+                call.queued();
                 return null;
             }
             case FULL -> call.withdraw(CallStatus.REFUSED, "actor " + actor.name()
@@ -317,7 +428,7 @@ public final class CallGate implements AutoCloseable {
 
     private GateCall.Outcome terminated() {
         CallStatus status = terminatedStatus();
-        return new GateCall.Outcome(status, null, status == CallStatus.CLOSED
+        return new GateCall.Outcome(status, status == CallStatus.CLOSED
                 ? "the runtime is closed" : "actor " + actor.name() + " has halted");
     }
 
@@ -345,7 +456,7 @@ public final class CallGate implements AutoCloseable {
         // Then the parked callers (a caller registers, then looks at the flag: one of the two sees the other).
         // Spinning callers and queued turns see the flag themselves (GateCall.await, GateCall.run).
         for (GateCall call : List.copyOf(parkedCallers)) {
-            call.withdrawClosed();
+            call.withdrawParkedClosed();
         }
         Runnable action;
         while ((action = closeActions.poll()) != null) {
@@ -392,6 +503,10 @@ public final class CallGate implements AutoCloseable {
         return handler;
     }
 
+    CborCallHandler cborHandler() {
+        return cborHandler;
+    }
+
     int maxResultBytes() {
         return maxResultBytes;
     }
@@ -421,6 +536,11 @@ public final class CallGate implements AutoCloseable {
     private CallResult counted(CallResult result) {
         count(result.status());
         return result;
+    }
+
+    private CallStatus counted(CallStatus status) {
+        count(status);
+        return status;
     }
 
     private static CallResult toResult(CallAnswer outcome) {

@@ -1,10 +1,13 @@
 package dev.lanehost.callgate;
 
+import dev.lanehost.callgate.value.CborIn;
+import dev.lanehost.callgate.value.CborOut;
 import dev.lanehost.callgate.value.PlainCodec;
 import dev.lanehost.callgate.value.PlainValueException;
 import dev.lanehost.lanes.ActorContext;
 import dev.lanehost.lanes.Park;
-import dev.lanehost.lanes.TurnTask;
+import dev.lanehost.lanes.ReusableTask;
+import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
@@ -12,7 +15,9 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One call in flight: the letter queued on the actor (a {@link TurnTask}) and the caller's rendezvous.
+ * One call in flight: the letter queued on the actor (a {@link ReusableTask}, so queuing it allocates nothing) and
+ * the caller's rendezvous. A caller through the CBOR entries keeps its calls in its {@link CallReply} and reuses one
+ * once the runtime is done with it ({@link #reusable}).
  *
  * <h2>Protocol</h2>
  * <ol>
@@ -31,17 +36,34 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>Whatever the handler does — return, throw, return a stage whose methods throw — the turn ends
  *       through one {@code finally} that completes the call and frees its slot, unless a later turn
  *       (the stage's completion) has taken that duty over.</li>
+ *   <li>Reuse: the turn (or the teardown that abandons the call) sets {@code done} as the last thing it does with
+ *       the call. A call is reused only when it was never queued, or when it is done, has freed its slot, is out of
+ *       the queue, never waited for a stage (a park's hooks keep such a call) and was not claimed by a closing gate
+ *       while its caller was parked (the caller leaving the park and the close each try to move the park word: only
+ *       the first of them acts, so a close never withdraws a call its caller has left). Between one use and the
+ *       next its caller has read the answer, so nothing else refers to it.</li>
  * </ol>
  */
-final class GateCall implements TurnTask, CallAnswer {
+final class GateCall extends ReusableTask implements CallAnswer {
     private static final int QUEUED = 0;
     private static final int RUNNING = 1;
     private static final int CANCELLED = 2;
     private static final VarHandle STATE;
     private static final VarHandle OUTCOME;
     private static final VarHandle SLOT_RELEASED;
+    private static final VarHandle DONE;
+    private static final VarHandle WAITER;
+    private static final VarHandle PARK_WORD;
+    private static final int NOT_PARKED = 0;
+    private static final int PARKED = 1;
+    private static final int LEFT = 2;
+    private static final int CLOSING = 3;
     /** Spins before parking: a call that completes within a few microseconds never pays for a park/unpark. */
     private static final int SPINS_BEFORE_PARK = 2_000;
+    /** A call without arguments: a CBOR handler reads null. */
+    private static final byte[] NULL_ITEM = {(byte) 0xf6};
+    /** An argument buffer a reused call keeps between calls; a call that grew past this gives it up. */
+    private static final int KEPT_ARGUMENT_BYTES = 64 << 10;
 
     static {
         try {
@@ -49,56 +71,158 @@ final class GateCall implements TurnTask, CallAnswer {
             STATE = lookup.findVarHandle(GateCall.class, "state", int.class);
             OUTCOME = lookup.findVarHandle(GateCall.class, "outcome", Outcome.class);
             SLOT_RELEASED = lookup.findVarHandle(GateCall.class, "slotReleased", boolean.class);
+            DONE = lookup.findVarHandle(GateCall.class, "done", boolean.class);
+            WAITER = lookup.findVarHandle(GateCall.class, "waiter", Thread.class);
+            PARK_WORD = lookup.findVarHandle(GateCall.class, "parkWord", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    /**
-     * A status and, for OK, the result: encoded for a CBOR caller ({@code result}), a plain copy for a Java caller
-     * ({@code plain}).
-     */
-    record Outcome(CallStatus status, byte[] result, Object plain, String detail) implements CallAnswer {
-        Outcome(CallStatus status, byte[] result, String detail) {
-            this(status, result, null, detail);
+    /** A failure's status and why. OK is never an outcome of its own: an OK call answers with itself. */
+    record Outcome(CallStatus status, String detail) implements CallAnswer {
+        @Override
+        public CborOut encoded() {
+            return null;
+        }
+
+        @Override
+        public Object plain() {
+            return null;
         }
     }
 
     /**
-     * The outcome word's value for OK, whose result sits in the call's own fields ({@code okResult}, {@code okPlain}):
+     * The outcome word's value for OK, whose result sits in the call's own fields ({@code out}, {@code okPlain}):
      * a caller spinning on the word then reads one line the worker wrote, not that line and then a new outcome
      * object's. Callers see it only through {@link #resolved}.
      */
-    private static final Outcome OK_IN_CALL = new Outcome(CallStatus.OK, null, "");
+    private static final Outcome OK_IN_CALL = new Outcome(CallStatus.OK, "");
 
-    private final CallGate gate;
-    private final Object args;
+    private CallGate gate;
+    /** The arguments as plain values, for a {@link CallHandler}. */
+    private Object args;
+    /** The arguments as CBOR, {@code argBytes[0, argLength)}, for a {@link CborCallHandler}; the array is the call's. */
+    private byte[] argBytes;
+    /** {@code argBytes} as a segment, made with the array: a copy into a bare array wraps it anew each time (~56 B when the JIT does not remove it). */
+    private MemorySegment argSegment;
+    private int argLength;
     /** callOnLane: the result must be immediate; a pending CompletionStage is a contract violation. */
-    private final boolean immediate;
-    /** A CBOR caller (the host ABI): the result is encoded; a Java caller gets a plain copy, no bytes. */
-    private final boolean encodedResult;
+    private boolean immediate;
+    /** A CBOR caller: the result stays encoded (in {@code out}); a Java caller gets a plain copy, no bytes. */
+    private boolean encodedResult;
+    /** The offer queued it: it is the runtime's until {@code done}. */
+    private boolean queuedOnce;
+    /** It waited for a stage: a park's hooks refer to it, so it is never reused. */
+    private boolean awaitedStage;
+    /**
+     * A closing gate claimed it while its caller was parked: the close may withdraw it at any moment, so it is never
+     * reused (a close must not withdraw the next call, maybe to another gate).
+     */
+    private boolean claimedByClose;
+    /** {@link #NOT_PARKED}, {@link #PARKED}, {@link #LEFT} (the caller left the park), {@link #CLOSING} (a close claimed it). */
+    @SuppressWarnings("unused")
+    private volatile int parkWord;
+    private CborIn reader;
+    private CborOut out;
     @SuppressWarnings("unused")
     private volatile int state;
     private volatile Outcome outcome;
-    /** An OK outcome's result, for {@link #OK_IN_CALL}: written by the turn before its CAS publishes the outcome. */
-    private byte[] okResult;
+    /** An OK outcome's plain result, for {@link #OK_IN_CALL}: written by the turn before its CAS publishes the outcome. */
     private Object okPlain;
     private volatile Thread waiter;
     /** The call no longer occupies the actor (ran, was cancelled before running, or was abandoned). */
     @SuppressWarnings("unused")
     private volatile boolean slotReleased;
+    /** The turn or the teardown is done with the call: the last write either makes. */
+    @SuppressWarnings("unused")
+    private volatile boolean done;
 
-    GateCall(CallGate gate, Object args, boolean immediate, boolean encodedResult) {
+    /** A Java caller's call: plain arguments in, a plain copy of the result out. */
+    GateCall(CallGate gate, Object args, boolean immediate) {
         this.gate = gate;
         this.args = args;
         this.immediate = immediate;
-        this.encodedResult = encodedResult;
+    }
+
+    /** A call for {@link CallReply}'s pool, made ready by {@link #reset} before each use. */
+    GateCall() {
+    }
+
+    /** Ready for a CBOR caller's next call. Plain stores: the offer's exchange publishes them to the actor's thread. */
+    void reset(CallGate gate, boolean immediate) {
+        this.gate = gate;
+        this.args = null;
+        this.argLength = 0;
+        this.immediate = immediate;
+        this.encodedResult = true;
+        this.queuedOnce = false;
+        this.awaitedStage = false;
+        this.claimedByClose = false;
+        PARK_WORD.set(this, NOT_PARKED);
+        this.okPlain = null;
+        STATE.set(this, QUEUED);
+        OUTCOME.set(this, (Outcome) null);
+        WAITER.set(this, (Thread) null);
+        SLOT_RELEASED.set(this, false);
+        DONE.set(this, false);
+    }
+
+    /** Whether the runtime is done with this call and its caller may make it the next one. Its caller's thread. */
+    boolean reusable() {
+        return !claimedByClose && (!queuedOnce || (done && slotReleased && !awaitedStage && !isQueued()));
+    }
+
+    void queued() {
+        queuedOnce = true;
+    }
+
+    /**
+     * The caller's CBOR arguments, copied into the call's own array ({@code length} 0: none). A blocking caller may
+     * time out and reuse its buffer while the turn still reads: the turn reads only the copy.
+     */
+    void copyArguments(MemorySegment source, long offset, int length) {
+        if (argSegment == null || argBytes.length < length || argBytes.length > KEPT_ARGUMENT_BYTES && length <= KEPT_ARGUMENT_BYTES) {
+            argBytes = new byte[Math.max(length, 64)];
+            argSegment = MemorySegment.ofArray(argBytes);
+        }
+        if (length > 0) {
+            MemorySegment.copy(source, offset, argSegment, 0, length);
+        }
+        argLength = length;
+    }
+
+    /** A Java caller's plain arguments for a CBOR gate: encoded once, at the call. */
+    void encodeArguments(Object plainArgs) throws PlainValueException {
+        argBytes = CallGate.CODEC.encode(plainArgs);
+        argSegment = null; // not this array's: the next copy makes its own
+        argLength = argBytes.length;
+    }
+
+    /** For a plain gate: the CBOR arguments as the handler's values, decoded (and refused if malformed) before queuing. */
+    void decodeArguments() throws PlainValueException {
+        args = argLength == 0 ? null : CallGate.CODEC.decode(argBytes, 0, argLength);
+    }
+
+    /** For a CBOR gate: the arguments checked whole before queuing, so the handler meets well-formed input. */
+    void validateArguments() throws PlainValueException {
+        if (argLength > 0) {
+            PlainCodec.validate(argBytes, 0, argLength);
+        }
     }
 
     // ---------------------------------------------------------------- the actor's turn
 
     @Override
     public void run(ActorContext context) throws Exception {
+        try {
+            runTurn(context);
+        } finally {
+            DONE.setRelease(this, true);
+        }
+    }
+
+    private void runTurn(ActorContext context) throws Exception {
         if (gate.isClosed()) {
             withdraw(CallStatus.CLOSED, "the gate was closed while the call was queued"); // a queued call never runs
             return;
@@ -112,12 +236,17 @@ final class GateCall implements TurnTask, CallAnswer {
         Outcome ending = null;
         boolean laterTurnFinishes = false;
         try {
+            CborCallHandler cborHandler = gate.cborHandler();
+            if (cborHandler != null) {
+                ending = handleCbor(cborHandler, context);
+                return;
+            }
             Object value = gate.handler().handle(context, args);
             if (value instanceof CompletionStage<?> stage) {
                 CompletableFuture<?> future = stage.toCompletableFuture();
                 if (!future.isDone()) {
                     if (immediate) {
-                        ending = new Outcome(CallStatus.CALLBACK_SUSPENDED, null,
+                        ending = new Outcome(CallStatus.CALLBACK_SUSPENDED,
                                 "the handler returned a pending CompletionStage, which callOnLane cannot wait for");
                         throw new CallbackSuspendedException(gate.actor().name());
                     }
@@ -130,52 +259,92 @@ final class GateCall implements TurnTask, CallAnswer {
             ending = outcomeOf(value);
         } catch (Throwable failure) {
             if (ending == null) {
-                ending = new Outcome(CallStatus.CALLBACK_FAILED, null, "the handler threw " + describe(failure));
+                ending = new Outcome(CallStatus.CALLBACK_FAILED, "the handler threw " + describe(failure));
             }
             throw failure; // and the actor halts by the normal rules
         } finally {
             if (!laterTurnFinishes) {
-                finish(ending != null ? ending : new Outcome(CallStatus.CALLBACK_FAILED, null, "the handler did not return"));
+                finish(ending != null ? ending : new Outcome(CallStatus.CALLBACK_FAILED, "the handler did not return"));
             }
         }
     }
 
+    /**
+     * A CBOR handler's turn: it reads the arguments where they lie and writes the result into the call's writer. A
+     * {@link PlainValueException} it lets out is the call's answer, not the actor's failure.
+     */
+    private Outcome handleCbor(CborCallHandler cborHandler, ActorContext context) throws Exception {
+        CborIn in = reader == null ? reader = new CborIn() : reader;
+        if (argLength == 0) {
+            in.wrap(NULL_ITEM, 0, 1);
+        } else {
+            in.wrap(argBytes, 0, argLength);
+        }
+        CborOut result = resultWriter().limit(gate.maxResultBytes());
+        try {
+            cborHandler.handle(context, in, result);
+            if (result.length() == 0) {
+                result.writeNull();
+            }
+        } catch (PlainValueException e) {
+            return new Outcome(CallStatus.of(e.failure()), "the handler: " + e.getMessage());
+        }
+        try {
+            PlainCodec.validate(result.array(), 0, result.length());
+        } catch (PlainValueException e) {
+            return new Outcome(CallStatus.NOT_SERIALIZABLE, "the handler's result is not one plain CBOR item: " + e.getMessage());
+        }
+        if (!encodedResult) {
+            try {
+                okPlain = CallGate.CODEC.decode(result.array(), 0, result.length());
+            } catch (PlainValueException e) {
+                return new Outcome(CallStatus.NOT_SERIALIZABLE, "the handler's result: " + e.getMessage());
+            }
+        }
+        return OK_IN_CALL;
+    }
+
+    /** The call's result writer, empty. */
+    private CborOut resultWriter() {
+        return out == null ? out = new CborOut() : out.clear();
+    }
+
     /** The blocking entry: finish in a later turn of the actor, when the stage completes. */
     private void awaitStage(ActorContext context, CompletableFuture<?> future) {
+        awaitedStage = true;
         Park<Object[]> park = context.park((c, completion) -> {
             if (completion[1] != null) {
-                finish(new Outcome(CallStatus.CALLBACK_FAILED, null,
+                finish(new Outcome(CallStatus.CALLBACK_FAILED,
                         "the handler's CompletionStage failed with " + describe((Throwable) completion[1])));
             } else {
                 finish(outcomeOf(completion[0]));
             }
-        }, () -> finish(new Outcome(gate.terminatedStatus(), null, "the actor halted before the result was ready")));
+        }, () -> finish(new Outcome(gate.terminatedStatus(), "the actor halted before the result was ready")));
         future.whenComplete((value, failure) -> park.complete(new Object[] {value, failure}));
     }
 
     /** The handler's value as the caller's outcome, encoded or copied now. Never throws. */
     private Outcome outcomeOf(Object value) {
-        byte[] encoded = null;
         PlainCodec.Copy copy = null;
         long length;
         try {
             if (encodedResult) {
-                encoded = CallGate.CODEC.encode(value);
-                length = encoded.length;
+                CborOut result = resultWriter();
+                CallGate.CODEC.encode(value, result);
+                length = result.length();
             } else {
                 copy = CallGate.CODEC.copy(value);
                 length = copy.encodedLength();
             }
         } catch (PlainValueException e) {
-            return new Outcome(CallStatus.of(e.failure()), null, e.getMessage());
+            return new Outcome(CallStatus.of(e.failure()), e.getMessage());
         } catch (Throwable e) { // OutOfMemoryError, StackOverflowError, or a codec bug: the caller still gets an answer
-            return new Outcome(CallStatus.OUT_OF_MEMORY, null, "encoding the result failed: " + e.getClass().getName());
+            return new Outcome(CallStatus.OUT_OF_MEMORY, "encoding the result failed: " + e.getClass().getName());
         }
         if (length > gate.maxResultBytes()) {
-            return new Outcome(CallStatus.OUT_OF_MEMORY, null, "the result is " + length
+            return new Outcome(CallStatus.OUT_OF_MEMORY, "the result is " + length
                     + " bytes, more than the gate's limit of " + gate.maxResultBytes());
         }
-        okResult = encoded;
         okPlain = copy == null ? null : copy.value();
         return OK_IN_CALL;
     }
@@ -190,8 +359,12 @@ final class GateCall implements TurnTask, CallAnswer {
 
     @Override
     public void abandoned() {
-        releaseSlot();
-        complete(new Outcome(gate.terminatedStatus(), null, "the actor halted with the call still queued"));
+        try {
+            releaseSlot();
+            complete(new Outcome(gate.terminatedStatus(), "the actor halted with the call still queued"));
+        } finally {
+            DONE.setRelease(this, true);
+        }
     }
 
     /**
@@ -240,17 +413,27 @@ final class GateCall implements TurnTask, CallAnswer {
     }
 
     /**
-     * The caller's side ends the call with a failure: a call not yet started is dequeued (it will never
-     * run); a running one finishes later and its result is discarded.
+     * A closing gate found this call's caller parked: withdraw it, unless the caller has left the park (it then has
+     * its answer and may already be using the call for its next call).
      */
+    void withdrawParkedClosed() {
+        if (PARK_WORD.compareAndSet(this, PARKED, CLOSING)) {
+            withdrawClosed();
+        }
+    }
+
     /** The gate closed while this call was pending: CLOSED for the caller, and never run if still queued. */
     void withdrawClosed() {
         withdraw(CallStatus.CLOSED, "the gate was closed while the call was pending");
     }
 
+    /**
+     * The caller's side ends the call with a failure: a call not yet started is dequeued (it will never
+     * run); a running one finishes later and its result is discarded.
+     */
     void withdraw(CallStatus status, String detail) {
         cancelIfQueued();
-        complete(new Outcome(status, null, detail));
+        complete(new Outcome(status, detail));
     }
 
     /** The answer once the call has one, else null. */
@@ -276,8 +459,8 @@ final class GateCall implements TurnTask, CallAnswer {
     }
 
     @Override
-    public byte[] result() {
-        return okResult;
+    public CborOut encoded() {
+        return encodedResult ? out : null;
     }
 
     @Override
@@ -311,11 +494,15 @@ final class GateCall implements TurnTask, CallAnswer {
             return awaitParked(timeoutNanos);
         } finally {
             gate.parked(this);
+            if (!PARK_WORD.compareAndSet(this, PARKED, LEFT)) {
+                claimedByClose = true; // a close has it (or it never registered): the close's, not ours to reuse
+            }
         }
     }
 
     /** Past the spin: registered with the gate, so its close can wake us, then parked until the outcome or the deadline. */
     private CallAnswer awaitParked(long timeoutNanos) {
+        PARK_WORD.setVolatile(this, PARKED); // before the gate's set holds it: a close that finds it can claim it
         if (!gate.parking(this)) {
             withdrawClosed();
             return outcome();
@@ -327,7 +514,7 @@ final class GateCall implements TurnTask, CallAnswer {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 boolean neverStarted = cancelIfQueued();
-                complete(new Outcome(CallStatus.TIMED_OUT, null, neverStarted
+                complete(new Outcome(CallStatus.TIMED_OUT, neverStarted
                         ? "timed out before the call started; it was removed and will not run"
                         : "timed out while the call was running; its result will be discarded"));
                 return outcome(); // ours, or the result that beat us to it

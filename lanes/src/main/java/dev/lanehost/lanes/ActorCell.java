@@ -176,7 +176,17 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
 
     @Override
     public Delivery offerTask(TurnTask task) {
-        return admit(new Letter.Task(task));
+        if (!(task instanceof ReusableTask reusable)) {
+            return admit(new Letter.Task(task));
+        }
+        if (!reusable.claim()) {
+            throw new IllegalStateException("the task is already queued; a ReusableTask may be offered again once it has run or been abandoned");
+        }
+        Delivery delivery = admit(reusable);
+        if (delivery != Delivery.QUEUED) {
+            reusable.unclaim(); // never queued
+        }
+        return delivery;
     }
 
     /**

@@ -57,7 +57,12 @@ public final class ActorRef {
         return offerTask(task) == Delivery.QUEUED;
     }
 
-    /** As {@link #submit}, saying what became of the task ({@link #offer} for the answers). Any thread. */
+    /**
+     * As {@link #submit}, saying what became of the task ({@link #offer} for the answers). Any thread. A
+     * {@link ReusableTask} is queued as it is, with no letter around it.
+     *
+     * @throws IllegalStateException if {@code task} is a {@link ReusableTask} that is queued already
+     */
     public Delivery offerTask(TurnTask task) {
         java.util.Objects.requireNonNull(task, "task");
         return cell.offerTask(task);

@@ -68,7 +68,7 @@ final class BudgetWatch {
                 nextDeadline = Math.min(nextDeadline, cell.context.clock.raise(now));
             }
         }
-        for (ExecutionLane lane : lanes.all()) {
+        for (ExecutionLane lane : lanes.array()) {
             turns += lane.queue.turnsStarted();
             cell = lane.queue.running();
             if (cell != null) {

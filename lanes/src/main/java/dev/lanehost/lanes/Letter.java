@@ -17,9 +17,11 @@ import dev.lanehost.lanes.internal.MpscNode;
  * these: a receiver the profile has not seen at a call site with three or more kinds is an ordinary virtual
  * call, not a deoptimization, and the warm-up ({@link ThreadWarmUp}) delivers three kinds.
  */
-abstract sealed class Letter extends MpscNode {
+abstract sealed class Letter extends MpscNode
+        permits Letter.Start, Letter.Message, Letter.DownNotice, Letter.Exit, Letter.TimerDue, Letter.SignalFired,
+                Letter.ParkCompleted, Letter.Task, ReusableTask {
     /** No budget flags: the turn of any letter but a start. */
-    private static final int NO_FLAGS = 0;
+    static final int NO_FLAGS = 0;
 
     /**
      * The flags the turn's pause word begins with: {@link BudgetLimits#START} for an actor's start (budgeted
@@ -28,7 +30,7 @@ abstract sealed class Letter extends MpscNode {
      */
     final int turnFlags;
 
-    private Letter(int turnFlags) {
+    Letter(int turnFlags) {
         this.turnFlags = turnFlags;
     }
 

@@ -80,17 +80,24 @@ final class Mailbox {
                 if (letter instanceof Letter.ParkCompleted completed) {
                     completed.park.releaseUnconsumed();
                 } else if (letter instanceof Letter.Task submitted) {
-                    try {
-                        submitted.task.abandoned();
-                    } catch (Throwable e) {
-                        RuntimeLog.hookFailed(owner.describe(), "TurnTask.abandoned", e);
-                    }
+                    abandon(owner, submitted.task);
+                } else if (letter instanceof ReusableTask reusable) {
+                    reusable.unclaim();
+                    abandon(owner, reusable);
                 }
             }
         } finally {
             if (dropped > 0 && lane != null) {
                 lane.lettersTaken(dropped);
             }
+        }
+    }
+
+    private static void abandon(ActorCell owner, TurnTask task) {
+        try {
+            task.abandoned();
+        } catch (Throwable e) {
+            RuntimeLog.hookFailed(owner.describe(), "TurnTask.abandoned", e);
         }
     }
 }

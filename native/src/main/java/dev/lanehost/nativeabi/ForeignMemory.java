@@ -28,6 +28,11 @@ final class ForeignMemory {
     private ForeignMemory() {
     }
 
+    /** The segment spanning the address space: an address is its own offset in it. */
+    static MemorySegment everything() {
+        return EVERYTHING;
+    }
+
     static void requireNonNull(long address, String what) {
         if (address == 0) {
             throw new InvalidArgument(what + " is NULL");

@@ -2,8 +2,8 @@ package dev.lanehost.nativeabi;
 
 import dev.lanehost.nativeabi.internal.HandleTable;
 import dev.lanehost.callgate.CallGate;
+import dev.lanehost.callgate.CallReply;
 import dev.lanehost.callgate.CallStatus;
-import dev.lanehost.callgate.EncodedCallResult;
 import dev.lanehost.callgate.InternalErrors;
 import dev.lanehost.lanes.DriveCounts;
 import dev.lanehost.lanes.DriveStatus;
@@ -43,6 +43,8 @@ final class HostEntries {
      * frees a ring's memory, so it must still find its reference.
      */
     private final HandleTable<HostRing> ringReferences;
+    /** Each host thread's answers to its gate calls, which also keep its calls from one to the next: a call allocates nothing. */
+    private final ThreadLocal<CallReply> replies = ThreadLocal.withInitial(CallReply::new);
     /** The calling thread's last failure, for {@code last_error}; written only when an entry fails. */
     private final ThreadLocal<String> lastError = new ThreadLocal<>();
 
@@ -145,7 +147,9 @@ final class HostEntries {
             if (timeoutNanos < 0) {
                 throw new ForeignMemory.InvalidArgument("timeout_nanos must be >= 0, got " + timeoutNanos);
             }
-            return deliver(gate.callEncoded(ForeignMemory.copy(args, argsLength), timeoutNanos), result, resultCapacity, resultLength);
+            CallReply reply = replies.get();
+            return deliver(gate.callEncoded(ForeignMemory.everything(), args, argsLength, timeoutNanos, reply), reply,
+                    result, resultCapacity, resultLength);
         } catch (Throwable t) {
             return failed("gate_call", t);
         }
@@ -162,7 +166,8 @@ final class HostEntries {
             if (maxTurns < 0) {
                 throw new ForeignMemory.InvalidArgument("max_turns must be >= 0, got " + maxTurns);
             }
-            return deliver(gate.callOnLaneEncoded(lane, ForeignMemory.copy(args, argsLength), maxTurns),
+            CallReply reply = replies.get();
+            return deliver(gate.callOnLaneEncoded(lane, ForeignMemory.everything(), args, argsLength, maxTurns, reply), reply,
                     result, resultCapacity, resultLength);
         } catch (Throwable t) {
             return failed("gate_call_on_lane", t);
@@ -340,16 +345,16 @@ final class HostEntries {
     }
 
     /** Copies an OK result into the caller's buffer, or says how much room it needs. */
-    private int deliver(EncodedCallResult outcome, long result, long resultCapacity, long resultLength) {
-        if (!outcome.isOk()) {
-            return fail(outcome.status(), outcome.detail());
+    private int deliver(CallStatus status, CallReply reply, long result, long resultCapacity, long resultLength) {
+        if (status != CallStatus.OK) {
+            return fail(status, reply.detail());
         }
-        byte[] encoded = outcome.cbor();
-        ForeignMemory.putLong(resultLength, encoded.length);
-        if (encoded.length > resultCapacity) {
-            return fail(CallStatus.OUT_OF_MEMORY, "the result is " + encoded.length + " bytes; result_capacity is " + resultCapacity);
+        int length = reply.resultLength();
+        ForeignMemory.putLong(resultLength, length);
+        if (length > resultCapacity) {
+            return fail(CallStatus.OUT_OF_MEMORY, "the result is " + length + " bytes; result_capacity is " + resultCapacity);
         }
-        ForeignMemory.copyOut(encoded, result);
+        reply.copyResult(ForeignMemory.everything(), result);
         return OK;
     }
 

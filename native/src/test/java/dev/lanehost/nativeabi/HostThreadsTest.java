@@ -158,6 +158,44 @@ class HostThreadsTest {
         }
     }
 
+    @Test
+    void gateCallsFromAHostThreadToACborGateAllocateNothingOnIt() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED); HostAbi abi = HostAbi.open(runtime)) {
+            ExecutionLane lane = runtime.registerLane("process");
+            long laneHandle = abi.exportLane(lane);
+            AtomicLong hostThreadId = new AtomicLong();
+            ActorRef mixer = runtime.spawnOnLane("process", "mixer", () -> (c, m) -> { });
+            long gate = abi.exportGate("mixer", dev.lanehost.callgate.CallGate.openCbor(mixer, (context, in, out) -> {
+                hostThreadId.set(Thread.currentThread().threadId());
+                in.readArray();
+                out.writeLong(in.readLong() * 2);
+            }));
+            var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+            try (TestHost.HostThread host = TestHost.startHostThread(abi.table());
+                 java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared()) {
+                byte[] encoded = new dev.lanehost.callgate.value.PlainCodec().encode(List.of(21, "frame"));
+                MemorySegment args = arena.allocate(encoded.length);
+                args.copyFrom(MemorySegment.ofArray(encoded));
+                MemorySegment result = arena.allocate(16);
+                MemorySegment resultLength = arena.allocate(8);
+                int warmUp = 100_000;
+                int measured = 20_000;
+                assertEquals(warmUp, host.runRepeat(TestHost.HostThread.GATE_CALL_ON_LANE, laneHandle, gate, 0, args,
+                        encoded.length, result, result.byteSize(), resultLength, 0, warmUp));
+                long before = threads.getThreadAllocatedBytes(hostThreadId.get());
+                assertEquals(measured, host.runRepeat(TestHost.HostThread.GATE_CALL_ON_LANE, laneHandle, gate, 0, args,
+                        encoded.length, result, result.byteSize(), resultLength, 0, measured));
+                long after = threads.getThreadAllocatedBytes(hostThreadId.get());
+                assertEquals(2, resultLength.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0), "42 is two bytes of CBOR");
+                assertEquals(42L, new dev.lanehost.callgate.value.PlainCodec().decode(result, 0, 2));
+                assertTrue(before > 0, "the host thread's allocation is measurable (" + before + ")");
+                // As for drives: any allocation per call would be 16 B times the calls at least; the bound is a byte a call.
+                assertTrue(after - before < measured, (after - before) + " bytes allocated on the host pthread by "
+                        + measured + " gate calls");
+            }
+        }
+    }
+
     private static int run(TestHost.HostThread thread, int op, long lane) {
         return thread.run(op, lane, 0, 0, MemorySegment.NULL, 0, MemorySegment.NULL, 0, MemorySegment.NULL, 0, MemorySegment.NULL);
     }

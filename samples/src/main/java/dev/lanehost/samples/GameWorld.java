@@ -2,6 +2,9 @@ package dev.lanehost.samples;
 
 import dev.lanehost.callgate.CallGate;
 import dev.lanehost.callgate.CallResult;
+import dev.lanehost.callgate.value.CborIn;
+import dev.lanehost.callgate.value.CborOut;
+import dev.lanehost.callgate.value.PlainValueException;
 import dev.lanehost.lanes.ActorContext;
 import dev.lanehost.lanes.ActorRef;
 import dev.lanehost.lanes.ActorRuntime;
@@ -12,7 +15,6 @@ import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.Timer;
 import dev.lanehost.nativeabi.HostAbi;
 import java.time.Duration;
-import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
@@ -57,11 +59,25 @@ public final class GameWorld {
             }
         }
 
-        Object input(Object event) {
-            Map<?, ?> input = (Map<?, ?>) event;
-            playerX += (Long) input.get("dx");
+        /** An input event read where it lies, {"dx": n, "seq": s}, answered with its {@code seq}: nothing allocated. */
+        void input(CborIn event, CborOut answer) throws PlainValueException {
+            long dx = 0;
+            long seq = 0;
+            for (int i = 0, entries = event.readMap(); i < entries; i++) {
+                if (event.nextTextIs("dx")) {
+                    event.skip();
+                    dx = event.readLong();
+                } else if (event.nextTextIs("seq")) {
+                    event.skip();
+                    seq = event.readLong();
+                } else {
+                    event.skip(); // a key this version does not know, and its value
+                    event.skip();
+                }
+            }
+            playerX += dx;
             inputEvents++;
-            return input.get("seq");
+            answer.writeLong(seq);
         }
     }
 
@@ -120,7 +136,7 @@ public final class GameWorld {
         abi.exportLane(lane);
         GameState state = new GameState();
         ActorRef stateRef = runtime.spawnOnLane(LANE, "game-state", () -> state);
-        abi.exportGate(INPUT_GATE, CallGate.open(stateRef, (context, event) -> state.input(event)));
+        abi.exportGate(INPUT_GATE, CallGate.openCbor(stateRef, (context, event, answer) -> state.input(event, answer)));
         World world = new World(stateRef);
         ActorRef worldRef = runtime.spawn("world", () -> world);
         CallGate stop = CallGate.open(worldRef, (context, args) -> {

@@ -33,6 +33,18 @@ final class CborWriter implements PlainSink {
         return length;
     }
 
+    /** Forgets what was written past {@code mark}, a length this writer had. */
+    void truncate(int mark) {
+        length = mark;
+    }
+
+    /** Bytes that are CBOR already (a whole item, encoded elsewhere), as they are. */
+    void writeEncoded(byte[] source, int offset, int count) throws IOException {
+        reserve(count);
+        System.arraycopy(source, offset, bytes, length, count);
+        length += count;
+    }
+
     /** The next walk writes at most {@code capacity} bytes, the size of the caller's buffer it is bound for. */
     void limitTo(long capacity) {
         limit = Math.min(capacity, MAX_ARRAY_LENGTH);
@@ -98,6 +110,11 @@ final class CborWriter implements PlainSink {
 
     @Override
     public void writeText(String text) throws IOException {
+        writeChars(text);
+    }
+
+    /** A text string from any characters, as {@link #writeText(String)} writes one; unpaired surrogates are the caller's to refuse. */
+    void writeChars(CharSequence text) throws IOException {
         int chars = text.length();
         long utf8 = chars;
         for (int i = 0; i < chars; i++) {

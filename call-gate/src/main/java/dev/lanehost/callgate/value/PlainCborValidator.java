@@ -97,7 +97,7 @@ final class PlainCborValidator {
         int major = initial >>> 5;
         if ((initial & 0x1f) != INDEFINITE) {
             long length = argument(initial & 0x1f, at);
-            checkFits(length, at, "the " + what);
+            checkFits(length, at, "the ", what); // the message is built only on failure: a valid string allocates nothing
             if (major == MAJOR_TEXT) {
                 checkUtf8(position, position + (int) length, what, at);
             }
@@ -118,7 +118,7 @@ final class PlainCborValidator {
                         + kind(major) + ", not " + describe(chunk));
             }
             long length = argument(chunk & 0x1f, chunkAt);
-            checkFits(length, chunkAt, "the chunk");
+            checkFits(length, chunkAt, "the chunk", "");
             if (major == MAJOR_TEXT) {
                 checkUtf8(position, position + (int) length, "chunk of the " + what, chunkAt);
             }
@@ -326,13 +326,14 @@ final class PlainCborValidator {
 
     /** Skips a string's content after checking its declared length against what remains. */
     private void skip(long length, int at, String what) throws PlainValueException {
-        checkFits(length, at, what);
+        checkFits(length, at, what, "");
         position += (int) length;
     }
 
-    private void checkFits(long length, int at, String what) throws PlainValueException {
+    /** {@code what + whatMore} names the item in the message: two parts, joined only when the check fails. */
+    private void checkFits(long length, int at, String what, String whatMore) throws PlainValueException {
         if (length < 0 || length > end - position) {
-            throw invalid(at, what + " declares " + Long.toUnsignedString(length) + " bytes but only "
+            throw invalid(at, what + whatMore + " declares " + Long.toUnsignedString(length) + " bytes but only "
                     + (end - position) + " remain");
         }
     }

@@ -127,6 +127,37 @@ public final class PlainCodec {
         }
     }
 
+    /**
+     * Appends the CBOR encoding of {@code value} to {@code out}, as one item: a handler's result written with
+     * {@link CborOut}, or a part of one (a value inside a map the handler writes itself).
+     *
+     * @throws PlainValueException as {@link #encode(Object)}, and {@code OUT_OF_MEMORY} past {@code out}'s limit
+     *         (nothing of the value is then written)
+     */
+    public void encode(Object value, CborOut out) throws PlainValueException {
+        EncodeWalk walk = encodeWalk();
+        try {
+            walk.write(value);
+            out.append(walk.out.bytes(), 0, walk.out.length());
+        } catch (OutOfMemoryError e) {
+            throw outOfMemory("encoding the value", e);
+        } finally {
+            walk.release();
+        }
+    }
+
+    /**
+     * Checks that {@code bytes[offset, offset + length)} is exactly one well-formed CBOR item of the plain subset
+     * (what {@link #decode(byte[], int, int)} checks before it builds anything), building nothing.
+     *
+     * @throws PlainValueException {@code INVALID_ARGUMENT} naming the first problem and its byte offset from
+     *         {@code offset}, or a region outside the array
+     */
+    public static void validate(byte[] bytes, int offset, int length) throws PlainValueException {
+        checkRegion(bytes, offset, length);
+        PlainCborValidator.validate(bytes, offset, length);
+    }
+
     /** This thread's encoding walk, or a walk of its own for a value's code (a record accessor) encoding inside it. */
     private static EncodeWalk encodeWalk() {
         EncodeWalk walk = ENCODE_WALKS.get();

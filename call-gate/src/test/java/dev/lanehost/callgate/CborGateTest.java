@@ -1,0 +1,266 @@
+package dev.lanehost.callgate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.lanehost.callgate.value.CborIn;
+import dev.lanehost.callgate.value.CborType;
+import dev.lanehost.callgate.value.PlainCodec;
+import dev.lanehost.lanes.ActorRef;
+import dev.lanehost.lanes.ActorRuntime;
+import dev.lanehost.lanes.ExecutionLane;
+import dev.lanehost.lanes.ExitReason;
+import dev.lanehost.lanes.Profile;
+import java.lang.foreign.MemorySegment;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** A gate whose handler reads and writes CBOR in place: what it answers, and that its calls allocate nothing. */
+class CborGateTest {
+    private static final PlainCodec CODEC = new PlainCodec();
+    private static final Duration LONG = Duration.ofSeconds(30);
+
+    /** {"gain": g, "voice": v} → {"gain": g * 2, "voice": v}. */
+    private static final CborCallHandler MIXER = (context, in, out) -> {
+        double gain = 0;
+        long voice = 0;
+        int entries = in.readMap();
+        for (int i = 0; i < entries; i++) {
+            if (in.nextTextIs("gain")) {
+                in.skip();
+                gain = in.readDouble();
+            } else if (in.nextTextIs("voice")) {
+                in.skip();
+                voice = in.readLong();
+            } else {
+                in.skip();
+                in.skip();
+            }
+        }
+        out.writeMap(2).writeText("gain").writeDouble(gain * 2).writeText("voice").writeLong(voice);
+    };
+
+    private static MemorySegment segment(Object value) throws Exception {
+        return MemorySegment.ofArray(CODEC.encode(value));
+    }
+
+    @Test
+    void aCborGateAnswersTheCborEntriesAndJavaCallersAlike() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            ExecutionLane lane = runtime.registerLane("audio");
+            ActorRef mixer = runtime.spawnOnLane("audio", "mixer", () -> (c, m) -> { });
+            CallGate gate = CallGate.openCbor(mixer, MIXER);
+            CallReply reply = new CallReply();
+            MemorySegment args = segment(Map.of("voice", 3L, "gain", 0.25, "unknown", List.of(1L)));
+            assertEquals(CallStatus.OK, gate.callOnLaneEncoded(lane, args, 0, args.byteSize(), 0, reply), reply.detail());
+            assertEquals(Map.of("gain", 0.5, "voice", 3L), CODEC.decode(reply.resultArray(), 0, reply.resultLength()));
+            CborIn result = reply.resultReader();
+            assertEquals(2, result.readMap());
+
+            CallResult fromJava = gate.callOnLane(lane, Map.of("gain", 1.0, "voice", 4), 0);
+            assertEquals(CallStatus.OK, fromJava.status(), fromJava.detail());
+            assertEquals(Map.of("gain", 2.0, "voice", 4L), fromJava.value(), "a Java caller's objects are encoded for the handler, its result decoded");
+            EncodedCallResult fromBytes = gate.callOnLaneEncoded(lane, CODEC.encode(Map.of("gain", 2.0)), 0);
+            assertEquals(Map.of("gain", 4.0, "voice", 0L), CODEC.decode(fromBytes.cbor()));
+            assertEquals(3, gate.callsWithStatus(CallStatus.OK));
+        }
+    }
+
+    @Test
+    void theBlockingCborEntryAnswersIntoTheReply() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED)) {
+            ActorRef mixer = runtime.spawn("mixer", () -> (c, m) -> { });
+            CallGate gate = CallGate.openCbor(mixer, MIXER);
+            CallReply reply = new CallReply();
+            for (int i = 0; i < 100; i++) {
+                MemorySegment args = segment(Map.of("voice", (long) i, "gain", 1.0));
+                assertEquals(CallStatus.OK, gate.callEncoded(args, 0, args.byteSize(), LONG.toNanos(), reply), reply.detail());
+                assertEquals(Map.of("gain", 2.0, "voice", (long) i), CODEC.decode(reply.resultArray(), 0, reply.resultLength()));
+            }
+            CallResult fromJava = gate.call(Map.of("gain", 3.0), LONG);
+            assertEquals(Map.of("gain", 6.0, "voice", 0L), fromJava.value());
+        }
+    }
+
+    @Test
+    void argumentsOfAnotherShapeAnswerInvalidArgumentAndTheActorGoesOn() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            ExecutionLane lane = runtime.registerLane("audio");
+            ActorRef mixer = runtime.spawnOnLane("audio", "mixer", () -> (c, m) -> { });
+            CallGate gate = CallGate.openCbor(mixer, MIXER);
+            CallReply reply = new CallReply();
+            MemorySegment args = segment(Map.of("gain", "loud"));
+            assertEquals(CallStatus.INVALID_ARGUMENT, gate.callOnLaneEncoded(lane, args, 0, args.byteSize(), 0, reply));
+            assertEquals("the handler: CBOR at byte 6: expected a number, found a text string", reply.detail());
+            assertEquals(0, reply.resultLength());
+            assertTrue(mixer.exitReason().isEmpty(), "the arguments were wrong, not the actor");
+            MemorySegment good = segment(Map.of("gain", 1.0));
+            assertEquals(CallStatus.OK, gate.callOnLaneEncoded(lane, good, 0, good.byteSize(), 0, reply));
+        }
+    }
+
+    @Test
+    void malformedArgumentsNeverReachTheHandler() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            ExecutionLane lane = runtime.registerLane("audio");
+            AtomicInteger ran = new AtomicInteger();
+            ActorRef actor = runtime.spawnOnLane("audio", "a", () -> (c, m) -> { });
+            CallGate gate = CallGate.openCbor(actor, (context, in, out) -> ran.incrementAndGet());
+            CallReply reply = new CallReply();
+            MemorySegment truncated = MemorySegment.ofArray(HexFormat.of().parseHex("a16167"));
+            assertEquals(CallStatus.INVALID_ARGUMENT, gate.callOnLaneEncoded(lane, truncated, 0, 3, 0, reply));
+            assertTrue(reply.detail().startsWith("arguments: "), reply.detail());
+            assertEquals(CallStatus.INVALID_ARGUMENT, gate.callOnLaneEncoded(lane, truncated, 2, 3, 0, reply));
+            assertTrue(reply.detail().contains("is not inside the 3-byte segment"), reply.detail());
+            assertEquals(CallStatus.INVALID_ARGUMENT, gate.callOnLaneEncoded(lane, truncated, 0, -1, 0, reply));
+            assertEquals(CallStatus.INVALID_ARGUMENT, gate.callOnLaneEncoded(lane, null, 0, 1, 0, reply));
+            assertEquals(CallStatus.INVALID_ARGUMENT, gate.callOnLaneEncoded(lane, truncated, 0, 3, 0, null));
+            assertEquals(0, ran.get());
+        }
+    }
+
+    @Test
+    void theHandlersResultMustBeOneWholeItemAndNothingIsNull() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            ExecutionLane lane = runtime.registerLane("audio");
+            ActorRef actor = runtime.spawnOnLane("audio", "a", () -> (c, m) -> { });
+            AtomicInteger mode = new AtomicInteger();
+            CallGate gate = CallGate.openCbor(actor, (context, in, out) -> {
+                assertTrue(in.readNull(), "no arguments read as null");
+                assertEquals(CborType.END, in.next());
+                switch (mode.get()) {
+                    case 0 -> { } // nothing: null
+                    case 1 -> out.writeLong(1).writeLong(2); // two items
+                    default -> out.writeMap(1).writeText("half"); // a key without its value
+                }
+            });
+            CallReply reply = new CallReply();
+            assertEquals(CallStatus.OK, gate.callOnLaneEncoded(lane, MemorySegment.NULL, 0, 0, 0, reply));
+            assertEquals(1, reply.resultLength());
+            assertNull(CODEC.decode(reply.resultArray(), 0, 1));
+            mode.set(1);
+            assertEquals(CallStatus.NOT_SERIALIZABLE, gate.callOnLaneEncoded(lane, MemorySegment.NULL, 0, 0, 0, reply));
+            assertTrue(reply.detail().contains("trailing bytes"), reply.detail());
+            mode.set(2);
+            assertEquals(CallStatus.NOT_SERIALIZABLE, gate.callOnLaneEncoded(lane, MemorySegment.NULL, 0, 0, 0, reply));
+            assertTrue(actor.exitReason().isEmpty());
+        }
+    }
+
+    @Test
+    void aResultPastTheGatesLimitIsOutOfMemoryAndAThrowingHandlerHaltsItsActor() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            ExecutionLane lane = runtime.registerLane("audio");
+            ActorRef actor = runtime.spawnOnLane("audio", "a", () -> (c, m) -> { });
+            CallGate gate = CallGate.openCbor(actor, (context, in, out) -> {
+                if (in.readBoolean()) {
+                    out.writeText("x".repeat(100));
+                } else {
+                    throw new IllegalStateException("broken");
+                }
+            }, CallGate.DEFAULT_MAX_PENDING, 64);
+            CallReply reply = new CallReply();
+            MemorySegment yes = segment(true);
+            assertEquals(CallStatus.OUT_OF_MEMORY, gate.callOnLaneEncoded(lane, yes, 0, 1, 0, reply));
+            assertTrue(reply.detail().contains("64"), reply.detail());
+            assertTrue(actor.exitReason().isEmpty());
+            MemorySegment no = segment(false);
+            assertEquals(CallStatus.CALLBACK_FAILED, gate.callOnLaneEncoded(lane, no, 0, 1, 0, reply));
+            assertEquals("the handler threw java.lang.IllegalStateException", reply.detail());
+            assertInstanceOf(ExitReason.Failed.class, actor.exitReason().orElseThrow());
+            assertEquals(CallStatus.ACTOR_TERMINATED, gate.callOnLaneEncoded(lane, yes, 0, 1, 0, reply));
+        }
+    }
+
+    @Test
+    void callsOnALaneThroughACborGateAllocateNothing() throws Exception {
+        var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled(),
+                "this JVM measures per-thread allocation");
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            ExecutionLane lane = runtime.registerLane("audio");
+            ActorRef mixer = runtime.spawnOnLane("audio", "mixer", () -> (c, m) -> { });
+            CallGate gate = CallGate.openCbor(mixer, MIXER);
+            CallReply reply = new CallReply();
+            MemorySegment args = segment(Map.of("gain", 0.25, "voice", 3L));
+            callOnLane(gate, lane, args, reply, 60_000);
+            long before = threads.getCurrentThreadAllocatedBytes();
+            int failures = callOnLane(gate, lane, args, reply, 10_000);
+            long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            assertEquals(0, failures);
+            // Under a byte a call: anything a call allocated (the smallest object is 16 bytes) would show 160,000.
+            // A deoptimization that rebuilds scalar-replaced objects once may show a few dozen bytes in all.
+            assertTrue(allocated < 10_000, allocated + " bytes allocated by 10,000 calls");
+            assertEquals(Map.of("gain", 0.5, "voice", 3L), CODEC.decode(reply.resultArray(), 0, reply.resultLength()));
+        }
+    }
+
+    @Test
+    void blockingCallsThroughACborGateAllocateNoCallPerCall() throws Exception {
+        var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled(),
+                "this JVM measures per-thread allocation");
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED)) {
+            ActorRef mixer = runtime.spawn("mixer", () -> (c, m) -> { });
+            CallGate gate = CallGate.openCbor(mixer, MIXER);
+            CallReply reply = new CallReply();
+            MemorySegment args = segment(Map.of("gain", 0.25, "voice", 3L));
+            callBlocking(gate, args, reply, 30_000);
+            long before = threads.getCurrentThreadAllocatedBytes();
+            int failures = callBlocking(gate, args, reply, 10_000);
+            long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            assertEquals(0, failures);
+            // A caller that parks registers with the gate (a set's node); the call, its letter, the arguments and
+            // the result are the reply's. Before the reply kept them a call allocated ~200 bytes.
+            assertTrue(allocated < 10_000 * 8, allocated + " bytes allocated by 10,000 calls");
+        }
+    }
+
+    private static int callOnLane(CallGate gate, ExecutionLane lane, MemorySegment args, CallReply reply, int times) {
+        int failures = 0;
+        for (int i = 0; i < times; i++) {
+            if (gate.callOnLaneEncoded(lane, args, 0, args.byteSize(), 0, reply) != CallStatus.OK || reply.resultLength() == 0) {
+                failures++;
+            }
+        }
+        return failures;
+    }
+
+    private static int callBlocking(CallGate gate, MemorySegment args, CallReply reply, int times) {
+        int failures = 0;
+        for (int i = 0; i < times; i++) {
+            if (gate.callEncoded(args, 0, args.byteSize(), LONG.toNanos(), reply) != CallStatus.OK) {
+                failures++;
+            }
+        }
+        return failures;
+    }
+
+    @Test
+    void aReplyReusesItsCallOnlyOnceTheRuntimeIsDoneWithIt() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            ExecutionLane lane = runtime.registerLane("audio");
+            ActorRef actor = runtime.spawnOnLane("audio", "a", () -> (c, m) -> { });
+            AtomicInteger ran = new AtomicInteger();
+            CallGate gate = CallGate.openCbor(actor, (context, in, out) -> out.writeLong(ran.incrementAndGet()));
+            CallReply reply = new CallReply();
+            actor.tell("older work");
+            // maxTurns 1: the start turn uses it up, so the call is withdrawn while still queued.
+            assertEquals(CallStatus.TIMED_OUT, gate.callOnLaneEncoded(lane, MemorySegment.NULL, 0, 0, 1, reply));
+            // The next call must not reuse the withdrawn one, which is still in the actor's queue.
+            assertEquals(CallStatus.OK, gate.callOnLaneEncoded(lane, MemorySegment.NULL, 0, 0, 0, reply), reply.detail());
+            assertEquals(CallStatus.OK, gate.callOnLaneEncoded(lane, MemorySegment.NULL, 0, 0, 0, reply));
+            assertEquals(2, ran.get(), "the withdrawn call never ran; each later call ran once");
+            assertFalse(gate.pendingCalls() > 0);
+        }
+    }
+}
