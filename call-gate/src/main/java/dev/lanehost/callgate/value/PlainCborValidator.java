@@ -99,7 +99,7 @@ final class PlainCborValidator {
             long length = argument(initial & 0x1f, at);
             checkFits(length, at, "the ", what); // the message is built only on failure: a valid string allocates nothing
             if (major == MAJOR_TEXT) {
-                checkUtf8(position, position + (int) length, what, at);
+                checkUtf8(position, position + (int) length, what, false, at);
             }
             position += (int) length;
             return;
@@ -120,7 +120,7 @@ final class PlainCborValidator {
             long length = argument(chunk & 0x1f, chunkAt);
             checkFits(length, chunkAt, "the chunk", "");
             if (major == MAJOR_TEXT) {
-                checkUtf8(position, position + (int) length, "chunk of the " + what, chunkAt);
+                checkUtf8(position, position + (int) length, what, true, chunkAt); // named only if it fails
             }
             position += (int) length;
         }
@@ -259,7 +259,7 @@ final class PlainCborValidator {
      * Checks that {@code input[from, to)} is well-formed UTF-8 (Unicode table 3-7), naming the first byte
      * that cannot be where it is. The string's head is at {@code head}, for the message.
      */
-    private void checkUtf8(int from, int to, String what, int head) throws PlainValueException {
+    private void checkUtf8(int from, int to, String item, boolean inChunk, int head) throws PlainValueException {
         int i = from;
         while (i < to) {
             int lead = input[i] & 0xff;
@@ -281,24 +281,29 @@ final class PlainCborValidator {
                 secondLow = lead == 0xf0 ? 0x90 : 0x80;  // below: an overlong form of a 3-byte character
                 secondHigh = lead == 0xf4 ? 0x8f : 0xbf; // above: past U+10FFFF
             } else {
-                throw invalidUtf8(i, what, head, "0x" + hex(lead) + " cannot start a character (" + whyNotALead(lead) + ")");
+                throw invalidUtf8(i, named(item, inChunk), head, "0x" + hex(lead) + " cannot start a character (" + whyNotALead(lead) + ")");
             }
             for (int k = 1; k < length; k++) {
                 if (i + k >= to) {
-                    throw invalidUtf8(i, what, head, "the " + what + " ends inside a UTF-8 character (0x" + hex(lead)
+                    throw invalidUtf8(i, named(item, inChunk), head, "the " + named(item, inChunk) + " ends inside a UTF-8 character (0x" + hex(lead)
                             + " starts a " + length + "-byte character but " + (to - i) + " of " + length + " bytes remain)");
                 }
                 int next = input[i + k] & 0xff;
                 int low = k == 1 ? secondLow : 0x80;
                 int high = k == 1 ? secondHigh : 0xbf;
                 if (next < low || next > high) {
-                    throw invalidUtf8(i + k, what, head, "0x" + hex(next) + " cannot follow 0x" + hex(lead)
+                    throw invalidUtf8(i + k, named(item, inChunk), head, "0x" + hex(next) + " cannot follow 0x" + hex(lead)
                             + (k == 1 ? "" : " and " + (k - 1) + " continuation byte" + (k == 2 ? "" : "s"))
                             + (next >= 0x80 && next <= 0xbf ? " (" + whyOutOfRange(lead) + ")" : " (not a continuation byte)"));
                 }
             }
             i += length;
         }
+    }
+
+    /** An item's name in a message: a chunk of an indefinite-length string names the string it belongs to. */
+    private static String named(String item, boolean inChunk) {
+        return inChunk ? "chunk of the " + item : item;
     }
 
     private PlainValueException invalidUtf8(int at, String what, int head, String problem) {

@@ -43,6 +43,13 @@ class PlainCodecMalformedInputTest {
     }
 
     @Test
+    void invalidUtf8InAChunkNamesTheChunkAndItsString() {
+        // (_ "a", "\xff"): the second chunk of an indefinite-length text holds a byte no UTF-8 character starts with
+        assertInvalid("7f616161ffff", "invalid UTF-8 in the chunk of the text string", "0xff cannot start a character");
+        assertInvalid("a17f61ff ff01".replace(" ", ""), "invalid UTF-8 in the chunk of the map key");
+    }
+
+    @Test
     void aTruncatedHeadIsInvalid() {
         assertInvalid("1a000f", "truncated", "4-byte argument");
         assertInvalid("fb3ff1", "truncated", "double-precision float");
