@@ -456,7 +456,7 @@ public final class CallGate implements AutoCloseable {
         // Then the parked callers (a caller registers, then looks at the flag: one of the two sees the other).
         // Spinning callers and queued turns see the flag themselves (GateCall.await, GateCall.run).
         for (GateCall call : List.copyOf(parkedCallers)) {
-            call.withdrawParkedClosed();
+            call.withdrawParkedClosed(this);
         }
         Runnable action;
         while ((action = closeActions.poll()) != null) {

@@ -58,6 +58,8 @@ final class GateCall extends ReusableTask implements CallAnswer {
     private static final int PARKED = 1;
     private static final int LEFT = 2;
     private static final int CLOSING = 3;
+    private static final int PARK_STATE = 3;
+    private static final int GENERATION_SHIFT = 2;
     /** Spins before parking: a call that completes within a few microseconds never pays for a park/unpark. */
     private static final int SPINS_BEFORE_PARK = 2_000;
     /** A call without arguments: a CBOR handler reads null. */
@@ -120,9 +122,16 @@ final class GateCall extends ReusableTask implements CallAnswer {
      * reused (a close must not withdraw the next call, maybe to another gate).
      */
     private boolean claimedByClose;
-    /** {@link #NOT_PARKED}, {@link #PARKED}, {@link #LEFT} (the caller left the park), {@link #CLOSING} (a close claimed it). */
+    /**
+     * The use's generation (high bits) and its park state (low two bits): {@link #NOT_PARKED}, {@link #PARKED},
+     * {@link #LEFT} (the caller left the park), {@link #CLOSING} (a close claimed it). The generation keeps a close
+     * that read the word of one use from claiming a later use that parked again (jcstress {@code GateReplyReuseTest}
+     * caught that: a close of gate A withdrew the caller's next call, to gate B).
+     */
     @SuppressWarnings("unused")
     private volatile int parkWord;
+    /** Uses of this call so far: the park word's high bits. Its caller's thread. */
+    private int generation;
     private CborIn reader;
     private CborOut out;
     @SuppressWarnings("unused")
@@ -159,7 +168,7 @@ final class GateCall extends ReusableTask implements CallAnswer {
         this.queuedOnce = false;
         this.awaitedStage = false;
         this.claimedByClose = false;
-        PARK_WORD.set(this, NOT_PARKED);
+        PARK_WORD.set(this, ++generation << GENERATION_SHIFT | NOT_PARKED);
         this.okPlain = null;
         STATE.set(this, QUEUED);
         OUTCOME.set(this, (Outcome) null);
@@ -416,8 +425,14 @@ final class GateCall extends ReusableTask implements CallAnswer {
      * A closing gate found this call's caller parked: withdraw it, unless the caller has left the park (it then has
      * its answer and may already be using the call for its next call).
      */
-    void withdrawParkedClosed() {
-        if (PARK_WORD.compareAndSet(this, PARKED, CLOSING)) {
+    void withdrawParkedClosed(CallGate closing) {
+        int word = (int) PARK_WORD.getVolatile(this);
+        // The gate is read after the word: it is this use's gate or a later use's, and a later use's word differs,
+        // so the CAS below fails for it.
+        if ((word & PARK_STATE) != PARKED || gate != closing) {
+            return;
+        }
+        if (PARK_WORD.compareAndSet(this, word, (word & ~PARK_STATE) | CLOSING)) {
             withdrawClosed();
         }
     }
@@ -494,7 +509,8 @@ final class GateCall extends ReusableTask implements CallAnswer {
             return awaitParked(timeoutNanos);
         } finally {
             gate.parked(this);
-            if (!PARK_WORD.compareAndSet(this, PARKED, LEFT)) {
+            int parked = generation << GENERATION_SHIFT;
+            if (!PARK_WORD.compareAndSet(this, parked | PARKED, parked | LEFT)) {
                 claimedByClose = true; // a close has it (or it never registered): the close's, not ours to reuse
             }
         }
@@ -502,7 +518,7 @@ final class GateCall extends ReusableTask implements CallAnswer {
 
     /** Past the spin: registered with the gate, so its close can wake us, then parked until the outcome or the deadline. */
     private CallAnswer awaitParked(long timeoutNanos) {
-        PARK_WORD.setVolatile(this, PARKED); // before the gate's set holds it: a close that finds it can claim it
+        PARK_WORD.setVolatile(this, generation << GENERATION_SHIFT | PARKED); // before the gate's set holds it
         if (!gate.parking(this)) {
             withdrawClosed();
             return outcome();
