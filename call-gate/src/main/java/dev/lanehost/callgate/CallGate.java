@@ -146,7 +146,7 @@ public final class CallGate implements AutoCloseable {
             }
             GateCall call;
             try {
-                call = javaCall(copyOf(args), false);
+                call = javaCall(args, false);
             } catch (PlainValueException e) {
                 return counted(CallResult.failure(CallStatus.of(e.failure()), "arguments: " + e.getMessage()));
             }
@@ -171,7 +171,7 @@ public final class CallGate implements AutoCloseable {
             }
             GateCall call;
             try {
-                call = javaCall(copyOf(args), true);
+                call = javaCall(args, true);
             } catch (PlainValueException e) {
                 return counted(CallResult.failure(CallStatus.of(e.failure()), "arguments: " + e.getMessage()));
             }
@@ -219,9 +219,6 @@ public final class CallGate implements AutoCloseable {
         try {
             if (timeoutNanos < 0) {
                 return counted(reply.failed(CallStatus.INVALID_ARGUMENT, "the timeout must be zero or positive, got " + timeoutNanos));
-            }
-            if (actor.isPlacementThread()) {
-                return counted(reply.answer(wrongThreadForBlocking()));
             }
             GateCall call = reply.call(this, false);
             String badRegion = loadArguments(call, args, offset, length);
@@ -309,25 +306,25 @@ public final class CallGate implements AutoCloseable {
 
     // ---------------------------------------------------------------- shared by the Java and CBOR entries
 
-    /** A Java caller's call: its plain arguments, encoded for a CBOR gate's handler. */
-    private GateCall javaCall(Object plainArgs, boolean immediate) throws PlainValueException {
-        GateCall call = new GateCall(this, plainArgs, immediate);
-        if (cborHandler != null) {
-            call.encodeArguments(plainArgs);
+    /**
+     * A Java caller's call: a plain copy of its arguments for a plain handler, their encoding for a CBOR handler (one
+     * walk either way: both accept and refuse the same values).
+     */
+    private GateCall javaCall(Object args, boolean immediate) throws PlainValueException {
+        if (cborHandler == null) {
+            return new GateCall(this, copyOf(args), immediate);
         }
+        GateCall call = new GateCall(this, null, immediate);
+        call.encodeArguments(args);
         return call;
-    }
-
-    private GateCall.Outcome wrongThreadForBlocking() {
-        return new GateCall.Outcome(CallStatus.WRONG_THREAD,
-                "the blocking call entry was used on the thread that runs actor " + actor.name()
-                        + "'s turns: it would wait on itself (a host callback on a lane thread uses callOnLane)");
     }
 
     /** Queues a call whose arguments are loaded and waits for it. */
     private CallAnswer callBlocking(GateCall call, long timeoutNanos) {
         if (actor.isPlacementThread()) {
-            return wrongThreadForBlocking();
+            return new GateCall.Outcome(CallStatus.WRONG_THREAD,
+                    "the blocking call entry was used on the thread that runs actor " + actor.name()
+                            + "'s turns: it would wait on itself (a host callback on a lane thread uses callOnLane)");
         }
         CallAnswer refused = admit(call);
         if (refused != null) {

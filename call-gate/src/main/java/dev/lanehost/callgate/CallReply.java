@@ -7,7 +7,7 @@ import java.util.Arrays;
 
 /**
  * Where the CBOR entries that take a {@code CallReply} ({@link CallGate#callEncoded(MemorySegment, long, long, long,
- * CallReply)}, {@link CallGate#callOnLaneEncoded(ExecutionLane, MemorySegment, long, long, int, CallReply)}) put
+ * CallReply)}, {@link CallGate#callOnLaneEncoded(dev.lanehost.lanes.ExecutionLane, MemorySegment, long, long, int, CallReply)}) put
  * their answer: the status, why (for a failure), and an OK call's encoded result. A caller keeps one per thread and
  * passes it to every call; it also keeps the caller's calls between uses, so a call through a gate opened with
  * {@link CallGate#openCbor} allocates nothing once the reply's arrays have grown to the sizes the calls need.
@@ -87,10 +87,10 @@ public final class CallReply {
 
     /** Records the answer, copying an OK call's encoded result out of the call. @return the status */
     CallStatus answer(CallAnswer answer) {
-        CborOut encoded = answer.encoded();
-        if (answer.status() != CallStatus.OK || encoded == null) {
+        if (answer.status() != CallStatus.OK) {
             return failed(answer.status(), answer.detail());
         }
+        CborOut encoded = answer.encoded(); // a reply's calls keep their result encoded
         int length = encoded.length();
         if (result.length < length || result.length > KEPT_RESULT_BYTES && length <= KEPT_RESULT_BYTES) {
             result = new byte[Math.max(length, 256)];

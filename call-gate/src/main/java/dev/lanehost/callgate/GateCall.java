@@ -37,11 +37,12 @@ import java.util.concurrent.locks.LockSupport;
  *       through one {@code finally} that completes the call and frees its slot, unless a later turn
  *       (the stage's completion) has taken that duty over.</li>
  *   <li>Reuse: the turn (or the teardown that abandons the call) sets {@code done} as the last thing it does with
- *       the call. A call is reused only when it was never queued, or when it is done, has freed its slot, is out of
- *       the queue, never waited for a stage (a park's hooks keep such a call) and was not claimed by a closing gate
- *       while its caller was parked (the caller leaving the park and the close each try to move the park word: only
- *       the first of them acts, so a close never withdraws a call its caller has left). Between one use and the
- *       next its caller has read the answer, so nothing else refers to it.</li>
+ *       the call, after the call left the queue and (unless a stage's later turn finishes it) freed its slot. A call
+ *       is reused only when it was never queued, or when it is done and never waited for a stage (a park's hooks
+ *       keep such a call), and when no closing gate claimed it while its caller was parked (the caller leaving the
+ *       park and the close each try to move the park word, which carries the use's generation: only the first acts,
+ *       so a close never withdraws a use its caller has left). Between one use and the next its caller has read the
+ *       answer, so nothing else refers to it.</li>
  * </ol>
  */
 final class GateCall extends ReusableTask implements CallAnswer {
@@ -179,7 +180,9 @@ final class GateCall extends ReusableTask implements CallAnswer {
 
     /** Whether the runtime is done with this call and its caller may make it the next one. Its caller's thread. */
     boolean reusable() {
-        return !claimedByClose && (!queuedOnce || (done && slotReleased && !awaitedStage && !isQueued()));
+        // Done is the last write of the turn or the abandonment: the call left the queue before it, and freed its slot
+        // unless a stage's later turn finishes it.
+        return !claimedByClose && (!queuedOnce || done && !awaitedStage);
     }
 
     void queued() {
@@ -299,16 +302,13 @@ final class GateCall extends ReusableTask implements CallAnswer {
             return new Outcome(CallStatus.of(e.failure()), "the handler: " + e.getMessage());
         }
         try {
-            PlainCodec.validate(result.array(), 0, result.length());
+            if (encodedResult) {
+                PlainCodec.validate(result.array(), 0, result.length());
+            } else {
+                okPlain = CallGate.CODEC.decode(result.array(), 0, result.length()); // validates first
+            }
         } catch (PlainValueException e) {
             return new Outcome(CallStatus.NOT_SERIALIZABLE, "the handler's result is not one plain CBOR item: " + e.getMessage());
-        }
-        if (!encodedResult) {
-            try {
-                okPlain = CallGate.CODEC.decode(result.array(), 0, result.length());
-            } catch (PlainValueException e) {
-                return new Outcome(CallStatus.NOT_SERIALIZABLE, "the handler's result: " + e.getMessage());
-            }
         }
         return OK_IN_CALL;
     }
