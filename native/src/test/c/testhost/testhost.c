@@ -264,6 +264,33 @@ int64_t lanehost_testhost_transfer(int32_t role, void *memory, uint64_t memory_l
     return (int64_t)moved;
 }
 
+int64_t lanehost_testhost_echo(void *memory, uint64_t memory_length, uint64_t pairs, uint32_t chunk) {
+    lanehost_ring ring;
+    int status = lanehost_ring_wrap(&ring, memory, memory_length);
+    if (status != LANEHOST_RING_OK) return status;
+    if (chunk == 0 || chunk > ring.capacity) return LANEHOST_RING_INVALID_ARGUMENT;
+    uint8_t *source = calloc(chunk, 1);
+    uint8_t *destination = malloc(chunk);
+    if (source == NULL || destination == NULL) {
+        free(source);
+        free(destination);
+        return LANEHOST_TESTHOST_OUT_OF_MEMORY;
+    }
+    int64_t result = 0;
+    for (uint64_t i = 0; i < pairs; i++) {
+        int64_t written = lanehost_ring_write(&ring, source, chunk);
+        int64_t read = written == (int64_t)chunk ? lanehost_ring_read(&ring, destination, chunk) : written;
+        if (read != (int64_t)chunk) {
+            result = read < 0 ? read : LANEHOST_RING_INVALID_ARGUMENT;
+            break;
+        }
+        result += read;
+    }
+    free(source);
+    free(destination);
+    return result;
+}
+
 /* ---- foreign threads calling into Java ---- */
 
 typedef struct call_batch {

@@ -85,6 +85,13 @@ LANEHOST_EXPORT int32_t lanehost_testhost_join(lanehost_testhost_thread *thread,
 LANEHOST_EXPORT int64_t lanehost_testhost_transfer(int32_t role, void *memory, uint64_t memory_length,
                                                    uint64_t total, uint32_t chunk);
 
+/*
+ * Both sides on the calling thread: `pairs` times, writes `chunk` bytes and reads them back. Returns the
+ * bytes read, or a negative status (INVALID_ARGUMENT for a chunk of 0 or larger than the capacity, or a
+ * ring that moved less than a chunk: one that was not empty). The C floor of a transfer's fixed cost.
+ */
+LANEHOST_EXPORT int64_t lanehost_testhost_echo(void *memory, uint64_t memory_length, uint64_t pairs, uint32_t chunk);
+
 /* ---- Foreign threads calling into Java (FFM upcall stubs, or any C function pointer) ---- */
 
 /* An upcall: Java code behind an FFM upcall stub (or a JNA callback), called from a test-host pthread. */

@@ -66,6 +66,8 @@ public final class TestHost {
     private static final MethodHandle JOIN = downcall("lanehost_testhost_join", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
     private static final MethodHandle TRANSFER = downcall("lanehost_testhost_transfer",
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT));
+    private static final MethodHandle ECHO = downcall("lanehost_testhost_echo",
+            FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT));
 
     private static final MethodHandle CALL_ON_NEW_THREAD = downcall("lanehost_testhost_call_on_new_thread",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS));
@@ -205,6 +207,28 @@ public final class TestHost {
             throw new IllegalStateException("lanehost_testhost_transfer failed: " + statusText(moved));
         }
         return moved;
+    }
+
+    /**
+     * Both sides on the calling thread, in C: {@code pairs} times, writes {@code chunk} bytes into an empty
+     * ring and reads them back. The C floor of a transfer's fixed cost for benchmarks.
+     *
+     * @return the bytes read: {@code pairs * chunk}
+     * @throws IllegalStateException with the C status's text if the chunk is 0 or over the capacity, or the
+     *                               ring was not empty
+     */
+    public static long echo(SpscByteRing ring, long pairs, int chunk) {
+        long read;
+        try {
+            MemorySegment memory = ring.memory();
+            read = (long) ECHO.invokeExact(memory, memory.byteSize(), pairs, chunk);
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+        if (read < 0) {
+            throw new IllegalStateException("lanehost_testhost_echo failed: " + statusText(read));
+        }
+        return read;
     }
 
     /** The C signature of an upcall the test host's threads call: {@code int32_t fn(int64_t argument)}. */

@@ -43,4 +43,24 @@ class TestHostTest {
             assertThrows(IllegalStateException.class, producer::join);
         }
     }
+
+    @Test
+    void echoMovesEveryPairThroughTheRingAndLeavesItEmpty() {
+        try (SpscByteRing ring = SpscByteRing.allocate(1024)) {
+            assertEquals(1000L * 384, TestHost.echo(ring, 1000, 384));
+            assertEquals(0, ring.readable());
+            assertEquals(1000, ring.doorbell()); // every write published: the bytes really went through the ring
+        }
+    }
+
+    @Test
+    void echoRefusesAChunkItCannotMoveWhole() {
+        try (SpscByteRing ring = SpscByteRing.allocate(64)) {
+            assertThrows(IllegalStateException.class, () -> TestHost.echo(ring, 1, 0));
+            assertThrows(IllegalStateException.class, () -> TestHost.echo(ring, 1, 65));
+            ring.write(new byte[1], 0, 1); // not empty: a 64-byte write moves only 63
+            IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> TestHost.echo(ring, 1, 64));
+            assertTrue(thrown.getMessage().contains("invalid argument"), thrown.getMessage());
+        }
+    }
 }
