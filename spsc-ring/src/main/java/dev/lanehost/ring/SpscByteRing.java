@@ -117,6 +117,8 @@ public final class SpscByteRing implements AutoCloseable {
      */
     private final ByteBuffer dataView;
     private final WakeWord wakeWord;
+    /** Long pieces by {@code memcpy}: non-null only for memory this ring allocated (see {@link RawCopy}). */
+    private final RawCopy rawCopy;
 
     // Single-writer guards, set by the first producer/consumer call when assertions are enabled.
     @SuppressWarnings("unused")
@@ -131,6 +133,7 @@ public final class SpscByteRing implements AutoCloseable {
         this.ownArena = ownArena;
         this.dataView = capacity <= Integer.MAX_VALUE ? memory.asSlice(HEADER_LENGTH, capacity).asByteBuffer() : null;
         this.wakeWord = new WakeWord(memory);
+        this.rawCopy = ownArena != null ? RawCopy.forOwnMemory(memory.asSlice(HEADER_LENGTH)) : null;
     }
 
     /**
@@ -222,9 +225,9 @@ public final class SpscByteRing implements AutoCloseable {
         }
         long index = tail & mask;
         int first = (int) Math.min(count, capacity - index);
-        MemorySegment.copy(src, offset, memory, JAVA_BYTE, HEADER_LENGTH + index, first);
+        copyIn(src, offset, index, first);
         if (count > first) { // straddles the end: the rest goes to the start of the data
-            MemorySegment.copy(src, offset + first, memory, JAVA_BYTE, HEADER_LENGTH, count - first);
+            copyIn(src, offset + first, 0, count - first);
         }
         publish(tail, count);
         return count;
@@ -532,7 +535,17 @@ public final class SpscByteRing implements AutoCloseable {
     @Override
     public void close() {
         if (ownArena != null && ownArena.scope().isAlive()) {
-            ownArena.close();
+            if (rawCopy != null) {
+                rawCopy.closeAndWait(); // no memcpy into the memory may run once it is freed
+            }
+            try {
+                ownArena.close();
+            } catch (RuntimeException e) {
+                if (rawCopy != null) {
+                    rawCopy.reopen(); // still open: writes go on
+                }
+                throw e;
+            }
         }
     }
 
@@ -543,6 +556,20 @@ public final class SpscByteRing implements AutoCloseable {
     }
 
     // ---------------------------------------------------------------- internals
+
+    /** Whether this ring's writer copies pieces of {@link RawCopy#MIN_PIECE} bytes and more by {@code memcpy}. */
+    boolean copiesLongPiecesNatively() {
+        return rawCopy != null;
+    }
+
+    /** Copies a producer's piece to {@code index} of the data: long ones by {@code memcpy} where this ring may. */
+    private void copyIn(byte[] src, int offset, long index, int length) {
+        if (rawCopy != null && length >= RawCopy.MIN_PIECE) {
+            rawCopy.fromArray(src, offset, index, length);
+        } else {
+            MemorySegment.copy(src, offset, memory, JAVA_BYTE, HEADER_LENGTH + index, length);
+        }
+    }
 
     /** How many of {@code length} bytes fit after {@code tail}; counts an overrun if not all do. */
     private long claimWritable(long tail, long length) {
