@@ -10,11 +10,8 @@ import dev.lanehost.lanes.ExitReason;
 import dev.lanehost.lanes.Placement;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
 import java.util.Queue;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -62,9 +59,9 @@ public final class CallGate implements AutoCloseable {
     /**
      * Blocking callers that have stopped spinning and park: {@link #close} wakes them. A caller still spinning sees
      * the closed flag itself, and a queued call's turn checks it before running, so a call that completes while
-     * its caller spins touches no set at all.
+     * its caller spins touches no list at all.
      */
-    private final Set<GateCall> parkedCallers = ConcurrentHashMap.newKeySet();
+    private final ParkedCallers parkedCallers = new ParkedCallers();
     private final AtomicLong discarded = new AtomicLong();
     private final AtomicLong[] byStatus = new AtomicLong[CallStatus.values().length];
     private volatile boolean closed;
@@ -452,7 +449,7 @@ public final class CallGate implements AutoCloseable {
         closed = true;
         // Then the parked callers (a caller registers, then looks at the flag: one of the two sees the other).
         // Spinning callers and queued turns see the flag themselves (GateCall.await, GateCall.run).
-        for (GateCall call : List.copyOf(parkedCallers)) {
+        for (GateCall call : parkedCallers.snapshot()) {
             call.withdrawParkedClosed(this);
         }
         Runnable action;

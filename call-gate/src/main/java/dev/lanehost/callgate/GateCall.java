@@ -133,6 +133,10 @@ final class GateCall extends ReusableTask implements CallAnswer {
     private volatile int parkWord;
     /** Uses of this call so far: the park word's high bits. Its caller's thread. */
     private int generation;
+    /** Links in the gate's {@link ParkedCallers} while the caller is parked; guarded by that list's lock. */
+    GateCall parkedPrev;
+    GateCall parkedNext;
+    boolean parkedListed;
     private CborIn reader;
     private CborOut out;
     @SuppressWarnings("unused")

@@ -286,6 +286,33 @@ class CallGateTest {
     }
 
     @Test
+    void closingTheGateWakesEveryParkedCallerEvenAfterOneLeft() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            ActorRef actor = runtime.spawn("closing", () -> (c, m) -> { });
+            CallGate gate = CallGate.open(actor, (context, args) -> args);
+            // Nothing drains the actor: each call stays queued and its caller, past the spin, parks on the gate.
+            CallResult[] results = new CallResult[3];
+            Duration[] timeouts = {LONG, Duration.ofMillis(1), LONG};
+            Thread[] callers = new Thread[3];
+            for (int i = 0; i < callers.length; i++) {
+                int index = i;
+                callers[i] = Thread.ofPlatform().name("caller-" + i).start(() -> results[index] = gate.call(index, timeouts[index]));
+            }
+            callers[1].join(); // the middle caller timed out and left the list of parked callers
+            assertEquals(CallStatus.TIMED_OUT, results[1].status());
+            awaitTrue(() -> callers[0].getState() == Thread.State.TIMED_WAITING
+                    && callers[2].getState() == Thread.State.TIMED_WAITING);
+            gate.close();
+            callers[0].join();
+            callers[2].join();
+            // A caller the close missed would wait out its 30 s and answer TIMED_OUT.
+            assertEquals(CallStatus.CLOSED, results[0].status(), results[0].detail());
+            assertEquals(CallStatus.CLOSED, results[2].status(), results[2].detail());
+            assertEquals(0, gate.pendingCalls());
+        }
+    }
+
+    @Test
     void badArgumentsAreInvalid() {
         try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
             ActorRef actor = runtime.spawn("a", () -> (c, m) -> { });
