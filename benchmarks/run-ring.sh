@@ -9,7 +9,7 @@
 #   benchmarks/run-ring.sh --smoke   every benchmark once, briefly: checks that all run and stop
 #   benchmarks/run-ring.sh --before OLD.jar [ROUNDS]
 #                                    before/after: for each round (default 2) and each size, the old
-#                                    build's own transports, then this build's seven, back to back, so
+#                                    build's own transports, then this build's eight, back to back, so
 #                                    both see the same machine; throughput only, 12 x 0.5 s iterations;
 #                                    results in before-r<N>-c<size>/ and after-r<N>-c<size>/ under the run
 #                                    directory, pooled by ThroughputSummary (old jar: build it from the old
@@ -109,8 +109,9 @@ wait_until_quiet
 probe before-throughput
 
 if [[ -n "$BEFORE_JAR" ]]; then
-    # Our transports of the old build (cToC included: the C floor compiles the ring header too).
-    OURS=javaToJava,cToC,cToJava,javaToC
+    # Our transports of the old build (cToC included: the C floor compiles the ring header too). A build older
+    # than the segmentToC transport does not have it: BEFORE_TRANSPORTS=javaToJava,cToC,cToJava,javaToC.
+    OURS=${BEFORE_TRANSPORTS:-javaToJava,cToC,cToJava,javaToC,segmentToC}
     # Another engineer's JMH run may hold JMH's lock file; the runs here are ours alone, so skip it.
     for round in $(seq 1 "$ROUNDS"); do
         for chunk in 512 4096 65536; do

@@ -7,6 +7,8 @@ import dev.lanehost.ring.SpscByteRing;
 import dev.lanehost.testhost.TestHost;
 import dev.lanehost.testhost.TestHost.ForeignThread;
 import dev.lanehost.testhost.TestHost.Role;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.BufferUtil;
@@ -55,9 +57,11 @@ import org.openjdk.jmh.annotations.Warmup;
  *       second {@code SpscArrayQueue} returns them), Java producer thread, JMH thread polls.</li>
  *   <li>{@code cToJava}: C producer pthread, JMH thread reads ({@link SpscByteRing}).</li>
  *   <li>{@code javaToC}: JMH thread writes, C consumer pthread ({@link SpscByteRing}).</li>
+ *   <li>{@code segmentToC}: as {@code javaToC}, but the JMH thread writes from native memory (a shared
+ *       arena's segment: a host's buffer), not a {@code byte[]}.</li>
  * </ol>
  * One parameter rather than one method per transport because JMH varies the last parameter fastest:
- * all seven transports at one size run back to back (about a minute), so the ratios at a size compare
+ * all eight transports at one size run back to back (about a minute), so the ratios at a size compare
  * runs close in time on this VM, whose core placement drifts.
  *
  * <p>Equal work: every producer copies from a pre-filled source buffer and every consumer copies into
@@ -123,7 +127,7 @@ public class RingThroughputBenchmark {
         @Param({"512", "4096", "65536"})
         public int chunk;
 
-        @Param({"javaToJava", "cToC", "agrona", "disruptor", "jctools", "cToJava", "javaToC"})
+        @Param({"javaToJava", "cToC", "agrona", "disruptor", "jctools", "cToJava", "javaToC", "segmentToC"})
         public String transport;
 
         Transport moving;
@@ -140,6 +144,7 @@ public class RingThroughputBenchmark {
                 case "jctools" -> new JcTools(chunk);
                 case "cToJava" -> new CToJava(chunk);
                 case "javaToC" -> new JavaToC(chunk);
+                case "segmentToC" -> new SegmentToC(chunk);
                 default -> throw new IllegalArgumentException("unknown transport " + transport);
             };
             moving.start();
@@ -506,7 +511,7 @@ public class RingThroughputBenchmark {
     }
 
     /** {@link SpscByteRing}: the JMH thread writes; a free-running C consumer pthread reads. */
-    static final class JavaToC extends Transport {
+    static class JavaToC extends Transport {
         private SpscByteRing ring;
         private ForeignThread consumer;
 
@@ -554,6 +559,52 @@ public class RingThroughputBenchmark {
         void stop() {
             pause();
             ring.close();
+        }
+
+        final SpscByteRing ring() {
+            return ring;
+        }
+    }
+
+    /** {@link JavaToC} writing from a native segment in a shared arena (each write holds the arena, as any copy does). */
+    static final class SegmentToC extends JavaToC {
+        private Arena arena;
+        private MemorySegment nativeSource;
+
+        SegmentToC(int chunk) {
+            super(chunk);
+        }
+
+        @Override
+        void start() {
+            arena = Arena.ofShared();
+            nativeSource = arena.allocate(chunk, 64).copyFrom(MemorySegment.ofArray(source));
+            super.start();
+        }
+
+        @Override
+        int moveBatch() {
+            SpscByteRing ring = ring();
+            MemorySegment source = nativeSource;
+            int chunk = this.chunk;
+            long left = BATCH;
+            int spins = 0;
+            while (left > 0) {
+                long n = ring.write(source, 0, Math.min(chunk, left));
+                if (n == 0) {
+                    spins = idle(spins);
+                } else {
+                    spins = 0;
+                    left -= n;
+                }
+            }
+            return (int) left;
+        }
+
+        @Override
+        void stop() {
+            super.stop();
+            arena.close();
         }
     }
 

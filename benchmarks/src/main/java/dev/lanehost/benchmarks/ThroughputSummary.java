@@ -29,9 +29,10 @@ import java.util.regex.Pattern;
  * ratios.
  */
 public final class ThroughputSummary {
-    private static final List<String> BASE_TRANSPORTS = List.of("javaToJava", "cToC", "agrona", "disruptor", "jctools", "cToJava", "javaToC");
+    private static final List<String> BASE_TRANSPORTS = List.of("javaToJava", "cToC", "agrona", "disruptor", "jctools", "cToJava", "javaToC",
+            "segmentToC");
     /** Our transports, the ones a before/after comparison reruns with the older build. */
-    private static final List<String> OURS = List.of("javaToJava", "cToC", "cToJava", "javaToC");
+    private static final List<String> OURS = List.of("javaToJava", "cToC", "cToJava", "javaToC", "segmentToC");
     private static final String BEFORE = " before";
     /** The transports read, in table order: the current ones, then those of an older build. */
     private static List<String> TRANSPORTS = BASE_TRANSPORTS;
@@ -53,13 +54,15 @@ public final class ThroughputSummary {
             new Target("javaToJava", "disruptor", 65536, 1.1),
             new Target("javaToJava", "jctools", 65536, 1.1),
             new Target("javaToC", "cToC", 4096, 1.0),
+            new Target("segmentToC", "cToC", 4096, 1.0),
             new Target("cToJava", "cToC", 4096, 1.0));
 
     private static final String[][] RATIOS = {
             {"javaToJava", "agrona"}, {"javaToJava", "disruptor"}, {"javaToJava", "jctools"}, {"javaToJava", "cToC"},
             {"cToJava", "cToC"}, {"javaToC", "cToC"}, {"cToJava", "javaToJava"}, {"javaToC", "javaToJava"},
             {"javaToJava", "javaToJava" + BEFORE}, {"cToC", "cToC" + BEFORE}, {"cToJava", "cToJava" + BEFORE},
-            {"javaToC", "javaToC" + BEFORE}, {"javaToJava" + BEFORE, "disruptor"}, {"javaToC" + BEFORE, "cToC" + BEFORE}};
+            {"javaToC", "javaToC" + BEFORE}, {"javaToJava" + BEFORE, "disruptor"}, {"javaToC" + BEFORE, "cToC" + BEFORE},
+            {"segmentToC", "cToC"}, {"segmentToC", "javaToC"}, {"segmentToC", "segmentToC" + BEFORE}};
 
     private ThroughputSummary() {
     }

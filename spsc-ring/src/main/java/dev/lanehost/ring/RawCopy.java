@@ -62,16 +62,27 @@ final class RawCopy extends RawCopyFlags {
      * @throws IllegalStateException if the ring closed (nothing was copied)
      */
     void fromArray(byte[] src, int srcIndex, long dataOffset, int length) {
+        fromSegment(MemorySegment.ofArray(src), srcIndex, dataOffset, length);
+    }
+
+    /**
+     * Copies {@code length} bytes of {@code src} from {@code srcOffset} to {@code dataOffset} bytes into the data. The
+     * call holds {@code src}'s arena for the copy, as {@link MemorySegment#copy} would; {@code src} must not overlap
+     * the ring's memory ({@code memcpy} does not allow it).
+     *
+     * @throws IllegalStateException if the ring closed (nothing was copied) or {@code src}'s arena is closed
+     * @throws WrongThreadException if {@code src} is confined to another thread
+     */
+    void fromSegment(MemorySegment src, long srcOffset, long dataOffset, long length) {
         WRITING.setOpaque(this, 1);
         VarHandle.releaseFence(); // a compiler barrier: the store above stays before the load below (the closer fences the CPU)
         try {
             if ((int) CLOSING.getOpaque(this) != 0) {
                 throw new IllegalStateException("the ring is closed");
             }
-            MemorySegment array = MemorySegment.ofArray(src);
             for (long done = 0; done < length; ) {
                 long piece = Math.min(MAX_PER_CALL, length - done);
-                long ignored = (long) MEMCPY.invokeExact(dataAddress + dataOffset + done, array.asSlice(srcIndex + done, piece), piece);
+                long ignored = (long) MEMCPY.invokeExact(dataAddress + dataOffset + done, src.asSlice(srcOffset + done, piece), piece);
                 done += piece;
             }
         } catch (RuntimeException | Error e) {
@@ -81,6 +92,16 @@ final class RawCopy extends RawCopyFlags {
         } finally {
             WRITING.setRelease(this, 0);
         }
+    }
+
+    /** Whether {@code src}, {@code length} bytes from {@code srcOffset}, lies in native memory that meets the ring's. */
+    boolean overlaps(MemorySegment src, long srcOffset, long length, long ringBytes) {
+        if (!src.isNative()) {
+            return false;
+        }
+        long start = src.address() + srcOffset;
+        long ringStart = dataAddress;
+        return start < ringStart + ringBytes && ringStart < start + length;
     }
 
     /** Closer: after this returns no copy runs or will start; undone by {@link #reopen()} if the close fails. */

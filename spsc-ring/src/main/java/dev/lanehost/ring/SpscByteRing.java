@@ -249,9 +249,9 @@ public final class SpscByteRing implements AutoCloseable {
         }
         long index = tail & mask;
         long first = Math.min(count, capacity - index);
-        MemorySegment.copy(src, offset, memory, HEADER_LENGTH + index, first);
+        copyIn(src, offset, index, first);
         if (count > first) {
-            MemorySegment.copy(src, offset + first, memory, HEADER_LENGTH, count - first);
+            copyIn(src, offset + first, 0, count - first);
         }
         publish(tail, count);
         return count;
@@ -568,6 +568,15 @@ public final class SpscByteRing implements AutoCloseable {
             rawCopy.fromArray(src, offset, index, length);
         } else {
             MemorySegment.copy(src, offset, memory, JAVA_BYTE, HEADER_LENGTH + index, length);
+        }
+    }
+
+    /** Copies a producer's piece to {@code index} of the data: long ones by {@code memcpy} where this ring may. */
+    private void copyIn(MemorySegment src, long offset, long index, long length) {
+        if (rawCopy != null && length >= RawCopy.MIN_PIECE && !rawCopy.overlaps(src, offset, length, capacity)) {
+            rawCopy.fromSegment(src, offset, index, length);
+        } else {
+            MemorySegment.copy(src, offset, memory, HEADER_LENGTH + index, length);
         }
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -79,6 +80,102 @@ class RawCopyTest {
             ring.close();
             producer.join();
             assertInstanceOf(IllegalStateException.class, ended.get(), "round " + round);
+        }
+    }
+
+    @Test
+    void longSegmentWritesFromEveryKindOfSourceKeepEveryByteAcrossTheWrap() {
+        int capacity = 1 << 14;
+        int[] lengths = {2048, 3000, 4096, 5001, capacity};
+        Random random = new Random(11);
+        try (SpscByteRing ring = SpscByteRing.allocate(capacity);
+                Arena confined = Arena.ofConfined();
+                Arena shared = Arena.ofShared()) {
+            for (int round = 0; round < 100; round++) {
+                int length = lengths[round % lengths.length];
+                int offset = 8 * random.nextInt(8);
+                byte[] bytes = new byte[offset + length];
+                random.nextBytes(bytes);
+                MemorySegment heap = MemorySegment.ofArray(bytes);
+                MemorySegment src = switch (round % 5) {
+                    case 0 -> confined.allocate(bytes.length).copyFrom(heap);
+                    case 1 -> shared.allocate(bytes.length).copyFrom(heap);
+                    case 2 -> heap;
+                    case 3 -> MemorySegment.ofArray(new long[bytes.length / 8 + 1]).copyFrom(heap); // not a byte[]
+                    default -> shared.allocate(bytes.length).copyFrom(heap).asReadOnly();
+                };
+                assertEquals(length, ring.write(src, offset, length), "round " + round);
+                byte[] out = new byte[length];
+                assertEquals(length, ring.read(out, 0, length));
+                assertArrayEquals(java.util.Arrays.copyOfRange(bytes, offset, offset + length), out,
+                        "round " + round + ", " + length + " bytes from offset " + offset + " of " + src);
+                int shift = 1 + random.nextInt(1000);
+                ring.write(new byte[shift], 0, shift);
+                ring.read(new byte[shift], 0, shift);
+            }
+        }
+    }
+
+    @Test
+    void aSourceTheProducerMayNotReadFailsTheWriteAndLosesNothingAccepted() throws Exception {
+        try (SpscByteRing ring = SpscByteRing.allocate(1 << 14)) {
+            byte[] accepted = new byte[3000];
+            new Random(3).nextBytes(accepted);
+            assertEquals(accepted.length, ring.write(accepted, 0, accepted.length));
+            long position = ring.producerPosition();
+
+            Arena closedArena = Arena.ofShared();
+            MemorySegment gone = closedArena.allocate(4096);
+            closedArena.close();
+            assertThrows(IllegalStateException.class, () -> ring.write(gone, 0, 4096));
+
+            AtomicReference<MemorySegment> elsewhere = new AtomicReference<>();
+            CountDownLatch made = new CountDownLatch(1);
+            CountDownLatch done = new CountDownLatch(1);
+            Thread owner = Thread.ofPlatform().start(() -> {
+                try (Arena arena = Arena.ofConfined()) {
+                    elsewhere.set(arena.allocate(4096));
+                    made.countDown();
+                    done.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            made.await();
+            try {
+                assertThrows(WrongThreadException.class, () -> ring.write(elsewhere.get(), 0, 4096));
+            } finally {
+                done.countDown();
+                owner.join();
+            }
+
+            assertEquals(position, ring.producerPosition(), "a failed write publishes nothing");
+            byte[] out = new byte[accepted.length];
+            assertEquals(accepted.length, ring.read(out, 0, out.length));
+            assertArrayEquals(accepted, out);
+            assertEquals(0, ring.readable());
+        }
+    }
+
+    @Test
+    void aSourceInsideTheRingsOwnMemoryIsCopiedAsIfThroughABuffer() {
+        int capacity = 1 << 14;
+        try (SpscByteRing ring = SpscByteRing.allocate(capacity)) {
+            byte[] pattern = new byte[capacity];
+            new Random(5).nextBytes(pattern);
+            ring.write(new byte[2000], 0, 2000);
+            ring.read(new byte[2000], 0, 2000);
+            MemorySegment data = ring.memory().asSlice(SpscByteRingDescriptor.HEADER_LENGTH, capacity);
+            data.copyFrom(MemorySegment.ofArray(pattern)); // the data as it stands before the write
+            // The write lands at 2000; its source starts 1000 bytes before that and overlaps it, where a forward copy
+            // would read bytes it had just written. memcpy is not allowed there: the bytes must be those before the
+            // write, as MemorySegment.copy guarantees.
+            long from = 1000;
+            int length = 4096;
+            assertEquals(length, ring.write(data, from, length));
+            byte[] out = new byte[length];
+            assertEquals(length, ring.read(out, 0, length));
+            assertArrayEquals(java.util.Arrays.copyOfRange(pattern, (int) from, (int) from + length), out);
         }
     }
 }
