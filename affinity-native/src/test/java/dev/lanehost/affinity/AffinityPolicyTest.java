@@ -6,11 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lanehost.testsupport.ChildJvm;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -96,12 +94,10 @@ class AffinityPolicyTest {
     @Test
     void childJvmWithoutTheLibraryDegradesWithReasons(@TempDir Path empty) throws IOException, InterruptedException {
         Path output = empty.resolve("output.txt");
-        Process child = new ProcessBuilder(ChildJvm.java(), "--enable-native-access=ALL-UNNAMED",
-                "-Dlanehost.native.path=" + empty, "-cp", ChildJvm.classPath(), LibraryAbsentProgram.class.getName())
-                .redirectErrorStream(true).redirectOutput(output.toFile()).start();
-        assertTrue(child.waitFor(60, TimeUnit.SECONDS), "child JVM did not finish");
-        String printed = Files.readString(output);
-        assertEquals(0, child.exitValue(), printed);
+        ChildJvm.Finished child = ChildJvm.run(List.of(ChildJvm.java(), "--enable-native-access=ALL-UNNAMED",
+                "-Dlanehost.native.path=" + empty, "-cp", ChildJvm.classPath(), LibraryAbsentProgram.class.getName()), output);
+        String printed = child.printed();
+        assertEquals(0, child.exitCode(), printed);
         assertTrue(printed.contains("available=false"), printed);
         assertTrue(printed.contains("BEST_EFFORT: not pinned: liblanehost_affinity is not loaded: lanehost could not load the native library 'lanehost_affinity'"), printed);
         assertTrue(printed.contains("FIXED: not pinned to CPUs 0: liblanehost_affinity is not loaded"), printed);

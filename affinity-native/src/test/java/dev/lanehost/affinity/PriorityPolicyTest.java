@@ -154,11 +154,9 @@ class PriorityPolicyTest {
         command.addAll(List.of("/usr/bin/prlimit", "--rtprio=0", "/usr/bin/setpriv", "--bounding-set=-sys_nice",
                 "--inh-caps=-all", ChildJvm.java(), "--enable-native-access=ALL-UNNAMED", "-cp", ChildJvm.classPath(),
                 PriorityRefusedProgram.class.getName()));
-        Process child = new ProcessBuilder(command)
-                .redirectErrorStream(true).redirectOutput(output.toFile()).start();
-        assertTrue(child.waitFor(60, TimeUnit.SECONDS), "child JVM did not finish");
-        String printed = Files.readString(output);
-        assertEquals(0, child.exitValue(), printed);
+        ChildJvm.Finished child = ChildJvm.run(command, output);
+        String printed = child.printed();
+        assertEquals(0, child.exitCode(), printed);
         assertTrue(printed.contains("outcome=FELL_BACK\n"), printed);
         assertTrue(printed.contains("status=PERMISSION_DENIED\n"), printed);
         assertTrue(printed.contains("reason=EPERM: no CAP_SYS_NICE and RLIMIT_RTPRIO 0; fell back to nice 5\n"), printed);

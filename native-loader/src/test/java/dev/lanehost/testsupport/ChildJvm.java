@@ -1,9 +1,13 @@
 package dev.lanehost.testsupport;
 
 import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 /**
  * What a test needs to start another JVM that sees the classes this test sees: the java binary and a class path.
@@ -33,6 +37,23 @@ public final class ChildJvm {
         add(entries, System.getProperty("jdk.module.path"));
         add(entries, System.getProperty("java.class.path"));
         return String.join(File.pathSeparator, entries);
+    }
+
+    /** What a child printed (stdout and stderr, interleaved) and how it exited. */
+    public record Finished(int exitCode, String printed) {
+    }
+
+    /**
+     * Runs {@code command} (a child JVM, maybe behind a wrapper such as {@code setpriv}) to its end, its output into
+     * {@code output}; a child still running after 60 s is killed and fails the test.
+     */
+    public static Finished run(List<String> command, Path output) throws IOException, InterruptedException {
+        Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        if (!child.waitFor(60, TimeUnit.SECONDS)) {
+            child.destroyForcibly();
+            throw new IllegalStateException("the child JVM did not finish within 60 s: " + Files.readString(output));
+        }
+        return new Finished(child.exitValue(), Files.readString(output));
     }
 
     private static void add(Set<String> entries, String path) {
