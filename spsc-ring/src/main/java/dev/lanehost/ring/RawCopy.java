@@ -6,23 +6,24 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * A producer's long pieces copied into a ring this module allocated, by the C library's {@code memcpy} at the ring's
- * raw address: across cores glibc's {@code rep movsb} need not fetch the lines it overwrites from the consumer that
- * read them last, and a Java writer moved 4 KiB pieces 2× faster this way. The raw address bypasses the arena's own
- * guard against a close during the copy, so this class keeps one: the producer raises {@code writing} and then looks
+ * Long pieces copied into or out of a ring this module allocated, by the C library's {@code memcpy} at the ring's raw
+ * address: across cores glibc's {@code rep movsb} need not fetch the lines it overwrites from the core that touched
+ * them last, and a Java writer moved 4 KiB pieces 2× faster this way. The raw address bypasses the arena's own guard
+ * against a close during the copy, so this class keeps one: the side's thread raises {@code copying} and then looks
  * at {@code closing}; the closer raises {@code closing}, fences every thread ({@link ProducerFence}), and waits for
- * {@code writing} to fall before it frees the memory (the asymmetric barrier the wake protocol uses: either the
- * producer sees {@code closing} and copies nothing, or the closer sees {@code writing} and waits).
+ * {@code copying} to fall before it frees the memory (the asymmetric barrier the wake protocol uses: either the
+ * copier sees {@code closing} and copies nothing, or the closer sees {@code copying} and waits).
  *
- * <p>One per ring, and only where it can work: native access for this module (linking would warn otherwise) and
- * membarrier. Only the producer and a closer touch it; its flags are padded off the objects around it (a superclass's
- * fields come first: the Disruptor's way), so the producer's two stores a long write never take a line the consumer
- * reads.
+ * <p>One per side of a ring, and only where it can work: native access for this module (linking would warn
+ * otherwise) and membarrier. Only that side's thread and a closer touch it; its flags are padded off the objects
+ * around it (a superclass's fields come first: the Disruptor's way), so a side's two stores a long copy never take a
+ * line the other side reads.
  */
 final class RawCopy extends RawCopyFlags {
     /** Pieces shorter than this go through {@link MemorySegment#copy}, cheaper on one thread. */
@@ -30,14 +31,17 @@ final class RawCopy extends RawCopyFlags {
     /** A critical call holds off safepoints while it runs: one call copies at most this much. */
     static final long MAX_PER_CALL = 256 * 1024;
 
-    private static final MethodHandle MEMCPY = linkMemcpy();
-    private static final VarHandle WRITING;
+    /** {@code memcpy} into the ring: the destination a raw address, the source a segment (maybe on the heap). */
+    private static final MethodHandle MEMCPY_IN = linkMemcpy(JAVA_LONG, ADDRESS);
+    /** {@code memcpy} out of the ring: the destination a segment (maybe on the heap), the source a raw address. */
+    private static final MethodHandle MEMCPY_OUT = MEMCPY_IN == null ? null : linkMemcpy(ADDRESS, JAVA_LONG);
+    private static final VarHandle COPYING;
     private static final VarHandle CLOSING;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            WRITING = lookup.findVarHandle(RawCopyFlags.class, "writing", int.class);
+            COPYING = lookup.findVarHandle(RawCopyFlags.class, "copying", int.class);
             CLOSING = lookup.findVarHandle(RawCopyFlags.class, "closing", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -51,9 +55,13 @@ final class RawCopy extends RawCopyFlags {
         super(dataAddress);
     }
 
-    /** A guard for a ring whose data starts at {@code data}, or null where raw copies cannot be made safely. */
+    /**
+     * A guard for one side (the producer's or the consumer's) of a ring whose data starts at {@code data}, or null
+     * where raw copies cannot be made safely. Each side has its own, so neither side's flag shares a line with the
+     * other side's.
+     */
     static RawCopy forOwnMemory(MemorySegment data) {
-        return MEMCPY != null && ProducerFence.isSupported() ? new RawCopy(data.address()) : null;
+        return MEMCPY_IN != null && MEMCPY_OUT != null && ProducerFence.isSupported() ? new RawCopy(data.address()) : null;
     }
 
     /**
@@ -74,7 +82,7 @@ final class RawCopy extends RawCopyFlags {
      * @throws WrongThreadException if {@code src} is confined to another thread
      */
     void fromSegment(MemorySegment src, long srcOffset, long dataOffset, long length) {
-        WRITING.setOpaque(this, 1);
+        COPYING.setOpaque(this, 1);
         VarHandle.releaseFence(); // a compiler barrier: the store above stays before the load below (the closer fences the CPU)
         try {
             if ((int) CLOSING.getOpaque(this) != 0) {
@@ -82,7 +90,7 @@ final class RawCopy extends RawCopyFlags {
             }
             for (long done = 0; done < length; ) {
                 long piece = Math.min(MAX_PER_CALL, length - done);
-                long ignored = (long) MEMCPY.invokeExact(dataAddress + dataOffset + done, src.asSlice(srcOffset + done, piece), piece);
+                long ignored = (long) MEMCPY_IN.invokeExact(dataAddress + dataOffset + done, src.asSlice(srcOffset + done, piece), piece);
                 done += piece;
             }
         } catch (RuntimeException | Error e) {
@@ -90,25 +98,68 @@ final class RawCopy extends RawCopyFlags {
         } catch (Throwable e) {
             throw new AssertionError("memcpy threw a checked exception", e);
         } finally {
-            WRITING.setRelease(this, 0);
+            COPYING.setRelease(this, 0);
         }
     }
 
-    /** Whether {@code src}, {@code length} bytes from {@code srcOffset}, lies in native memory that meets the ring's. */
-    boolean overlaps(MemorySegment src, long srcOffset, long length, long ringBytes) {
-        if (!src.isNative()) {
+    /**
+     * Copies {@code length} bytes from {@code dataOffset} bytes into the data to {@code dst} from {@code dstIndex}.
+     *
+     * @throws IllegalStateException if the ring closed (nothing was copied)
+     */
+    void toArray(byte[] dst, int dstIndex, long dataOffset, int length) {
+        toSegment(MemorySegment.ofArray(dst), dstIndex, dataOffset, length);
+    }
+
+    /**
+     * Copies {@code length} bytes from {@code dataOffset} bytes into the data to {@code dst} from {@code dstOffset},
+     * holding {@code dst}'s arena for the copy; {@code dst} must be writable and must not overlap the ring's memory.
+     *
+     * @throws IllegalStateException if the ring closed (nothing was copied) or {@code dst}'s arena is closed
+     * @throws WrongThreadException if {@code dst} is confined to another thread
+     */
+    void toSegment(MemorySegment dst, long dstOffset, long dataOffset, long length) {
+        COPYING.setOpaque(this, 1); // the consumer's guard: "copying" is this side copying, whichever way
+        VarHandle.releaseFence();
+        try {
+            if ((int) CLOSING.getOpaque(this) != 0) {
+                throw new IllegalStateException("the ring is closed");
+            }
+            for (long done = 0; done < length; ) {
+                long piece = Math.min(MAX_PER_CALL, length - done);
+                MemorySegment ignored = (MemorySegment) MEMCPY_OUT.invokeExact(dst.asSlice(dstOffset + done, piece), dataAddress + dataOffset + done, piece);
+                done += piece;
+            }
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new AssertionError("memcpy threw a checked exception", e);
+        } finally {
+            COPYING.setRelease(this, 0);
+        }
+    }
+
+    /** Whether {@code segment}, {@code length} bytes from {@code offset}, lies in native memory that meets the ring's. */
+    boolean overlaps(MemorySegment segment, long offset, long length, long ringBytes) {
+        if (!segment.isNative()) {
             return false;
         }
-        long start = src.address() + srcOffset;
+        long start = segment.address() + offset;
         long ringStart = dataAddress;
         return start < ringStart + ringBytes && ringStart < start + length;
     }
 
     /** Closer: after this returns no copy runs or will start; undone by {@link #reopen()} if the close fails. */
     void closeAndWait() {
-        CLOSING.setVolatile(this, 1);
+        closeAndWait(this, this);
+    }
+
+    /** Closer of a ring's two sides at once, with one fence: after this returns no copy of either side runs or will start. */
+    static void closeAndWait(RawCopy producer, RawCopy consumer) {
+        CLOSING.setVolatile(producer, 1);
+        CLOSING.setVolatile(consumer, 1);
         ProducerFence.fenceOtherThreads();
-        while ((int) WRITING.getVolatile(this) != 0) {
+        while ((int) COPYING.getVolatile(producer) != 0 || (int) COPYING.getVolatile(consumer) != 0) {
             Thread.onSpinWait();
         }
     }
@@ -118,16 +169,17 @@ final class RawCopy extends RawCopyFlags {
         CLOSING.setVolatile(this, 0);
     }
 
-    private static MethodHandle linkMemcpy() {
+    /** {@code void *memcpy(void *dst, const void *src, size_t n)}, or null without native access for this module. */
+    private static MethodHandle linkMemcpy(ValueLayout dst, ValueLayout src) {
         if (!RawCopy.class.getModule().isNativeAccessEnabled()) {
             return null;
         }
         try {
             Linker linker = Linker.nativeLinker();
-            // void *memcpy(void *dst, const void *src, size_t n): dst as a number (no segment, no arena acquired),
-            // src in place (critical with heap access), the result as a number.
+            // The ring's side as a number (no segment, no arena acquired), the other side's segment in place
+            // (critical with heap access), the result as the destination's type.
             return linker.downcallHandle(linker.defaultLookup().findOrThrow("memcpy"),
-                    FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG), Linker.Option.critical(true));
+                    FunctionDescriptor.of(dst, dst, src, JAVA_LONG), Linker.Option.critical(true));
         } catch (RuntimeException e) {
             return null;
         }
@@ -142,8 +194,8 @@ abstract class RawCopyPadding {
 
 /** {@link RawCopy}'s state, between the padding of its superclass and of its subclass. */
 abstract class RawCopyFlags extends RawCopyPadding {
-    /** Producer: 1 while a copy runs. */
-    int writing;
+    /** The side's thread: 1 while a copy runs. */
+    int copying;
     /** Closer: 1 once the ring is closing. */
     int closing;
     /** Where the ring's data starts. */

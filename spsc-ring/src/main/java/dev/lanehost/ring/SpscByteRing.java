@@ -117,8 +117,12 @@ public final class SpscByteRing implements AutoCloseable {
      */
     private final ByteBuffer dataView;
     private final WakeWord wakeWord;
-    /** Long pieces by {@code memcpy}: non-null only for memory this ring allocated (see {@link RawCopy}). */
-    private final RawCopy rawCopy;
+    /**
+     * Long pieces by {@code memcpy}, the producer's guard and the consumer's: both non-null only for memory this ring
+     * allocated (see {@link RawCopy}).
+     */
+    private final RawCopy rawWrite;
+    private final RawCopy rawRead;
 
     // Single-writer guards, set by the first producer/consumer call when assertions are enabled.
     @SuppressWarnings("unused")
@@ -133,7 +137,8 @@ public final class SpscByteRing implements AutoCloseable {
         this.ownArena = ownArena;
         this.dataView = capacity <= Integer.MAX_VALUE ? memory.asSlice(HEADER_LENGTH, capacity).asByteBuffer() : null;
         this.wakeWord = new WakeWord(memory);
-        this.rawCopy = ownArena != null ? RawCopy.forOwnMemory(memory.asSlice(HEADER_LENGTH)) : null;
+        this.rawWrite = ownArena != null ? RawCopy.forOwnMemory(memory.asSlice(HEADER_LENGTH)) : null;
+        this.rawRead = rawWrite != null ? RawCopy.forOwnMemory(memory.asSlice(HEADER_LENGTH)) : null;
     }
 
     /**
@@ -307,9 +312,9 @@ public final class SpscByteRing implements AutoCloseable {
         }
         long index = head & mask;
         int first = (int) Math.min(count, capacity - index);
-        MemorySegment.copy(memory, JAVA_BYTE, HEADER_LENGTH + index, dst, offset, first);
+        copyOut(index, dst, offset, first);
         if (count > first) {
-            MemorySegment.copy(memory, JAVA_BYTE, HEADER_LENGTH, dst, offset + first, count - first);
+            copyOut(0, dst, offset + first, count - first);
         }
         release(head, count);
         return count;
@@ -335,9 +340,9 @@ public final class SpscByteRing implements AutoCloseable {
         }
         long index = head & mask;
         long first = Math.min(count, capacity - index);
-        MemorySegment.copy(memory, HEADER_LENGTH + index, dst, offset, first);
+        copyOut(index, dst, offset, first);
         if (count > first) {
-            MemorySegment.copy(memory, HEADER_LENGTH, dst, offset + first, count - first);
+            copyOut(0, dst, offset + first, count - first);
         }
         release(head, count);
         return count;
@@ -535,14 +540,15 @@ public final class SpscByteRing implements AutoCloseable {
     @Override
     public void close() {
         if (ownArena != null && ownArena.scope().isAlive()) {
-            if (rawCopy != null) {
-                rawCopy.closeAndWait(); // no memcpy into the memory may run once it is freed
+            if (rawWrite != null) {
+                RawCopy.closeAndWait(rawWrite, rawRead); // no memcpy into or out of the memory may run once it is freed
             }
             try {
                 ownArena.close();
             } catch (RuntimeException e) {
-                if (rawCopy != null) {
-                    rawCopy.reopen(); // still open: writes go on
+                if (rawWrite != null) {
+                    rawWrite.reopen(); // still open: writes and reads go on
+                    rawRead.reopen();
                 }
                 throw e;
             }
@@ -557,15 +563,15 @@ public final class SpscByteRing implements AutoCloseable {
 
     // ---------------------------------------------------------------- internals
 
-    /** Whether this ring's writer copies pieces of {@link RawCopy#MIN_PIECE} bytes and more by {@code memcpy}. */
+    /** Whether this ring's writer and reader copy pieces of {@link RawCopy#MIN_PIECE} bytes and more by {@code memcpy}. */
     boolean copiesLongPiecesNatively() {
-        return rawCopy != null;
+        return rawWrite != null;
     }
 
     /** Copies a producer's piece to {@code index} of the data: long ones by {@code memcpy} where this ring may. */
     private void copyIn(byte[] src, int offset, long index, int length) {
-        if (rawCopy != null && length >= RawCopy.MIN_PIECE) {
-            rawCopy.fromArray(src, offset, index, length);
+        if (rawWrite != null && length >= RawCopy.MIN_PIECE) {
+            rawWrite.fromArray(src, offset, index, length);
         } else {
             MemorySegment.copy(src, offset, memory, JAVA_BYTE, HEADER_LENGTH + index, length);
         }
@@ -573,10 +579,28 @@ public final class SpscByteRing implements AutoCloseable {
 
     /** Copies a producer's piece to {@code index} of the data: long ones by {@code memcpy} where this ring may. */
     private void copyIn(MemorySegment src, long offset, long index, long length) {
-        if (rawCopy != null && length >= RawCopy.MIN_PIECE && !rawCopy.overlaps(src, offset, length, capacity)) {
-            rawCopy.fromSegment(src, offset, index, length);
+        if (rawWrite != null && length >= RawCopy.MIN_PIECE && !rawWrite.overlaps(src, offset, length, capacity)) {
+            rawWrite.fromSegment(src, offset, index, length);
         } else {
             MemorySegment.copy(src, offset, memory, HEADER_LENGTH + index, length);
+        }
+    }
+
+    /** Copies a consumer's piece from {@code index} of the data: long ones by {@code memcpy} where this ring may. */
+    private void copyOut(long index, byte[] dst, int offset, int length) {
+        if (rawRead != null && length >= RawCopy.MIN_PIECE) {
+            rawRead.toArray(dst, offset, index, length);
+        } else {
+            MemorySegment.copy(memory, JAVA_BYTE, HEADER_LENGTH + index, dst, offset, length);
+        }
+    }
+
+    /** Copies a consumer's piece from {@code index} of the data: long ones by {@code memcpy} where this ring may. */
+    private void copyOut(long index, MemorySegment dst, long offset, long length) {
+        if (rawRead != null && length >= RawCopy.MIN_PIECE && !rawRead.overlaps(dst, offset, length, capacity)) {
+            rawRead.toSegment(dst, offset, index, length);
+        } else {
+            MemorySegment.copy(memory, HEADER_LENGTH + index, dst, offset, length);
         }
     }
 

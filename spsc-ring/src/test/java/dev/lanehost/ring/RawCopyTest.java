@@ -53,7 +53,7 @@ class RawCopyTest {
     }
 
     @Test
-    void aCloseRacingLongWritesEndsThemWithAnExceptionAndNeverWritesFreedMemory() throws Exception {
+    void aCloseRacingLongWritesAndReadsEndsThemWithAnException() throws Exception {
         assumeTrue(ProducerFence.isSupported(), "membarrier is not available here");
         for (int round = 0; round < 100; round++) {
             SpscByteRing ring = SpscByteRing.allocate(1 << 14);
@@ -176,6 +176,78 @@ class RawCopyTest {
             byte[] out = new byte[length];
             assertEquals(length, ring.read(out, 0, length));
             assertArrayEquals(java.util.Arrays.copyOfRange(pattern, (int) from, (int) from + length), out);
+        }
+    }
+
+    @Test
+    void longReadsIntoEveryKindOfDestinationKeepEveryByteAcrossTheWrap() {
+        int capacity = 1 << 14;
+        int[] lengths = {2048, 3000, 4096, 5001, capacity};
+        Random random = new Random(17);
+        try (SpscByteRing ring = SpscByteRing.allocate(capacity);
+                Arena confined = Arena.ofConfined();
+                Arena shared = Arena.ofShared()) {
+            for (int round = 0; round < 100; round++) {
+                int length = lengths[round % lengths.length];
+                int offset = 8 * random.nextInt(8);
+                byte[] in = new byte[length];
+                random.nextBytes(in);
+                assertEquals(length, ring.write(in, 0, length), "round " + round);
+                MemorySegment dst = switch (round % 4) {
+                    case 0 -> confined.allocate(offset + length);
+                    case 1 -> shared.allocate(offset + length);
+                    case 2 -> MemorySegment.ofArray(new byte[offset + length]);
+                    default -> MemorySegment.ofArray(new long[(offset + length) / 8 + 1]); // not a byte[]
+                };
+                assertEquals(length, ring.read(dst, offset, length));
+                assertArrayEquals(in, dst.asSlice(offset, length).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE),
+                        "round " + round + ", " + length + " bytes to offset " + offset + " of " + dst);
+                int shift = 1 + random.nextInt(1000);
+                ring.write(new byte[shift], 0, shift);
+                ring.read(new byte[shift], 0, shift);
+            }
+        }
+    }
+
+    @Test
+    void aDestinationTheConsumerMayNotWriteFailsTheReadAndConsumesNothing() throws Exception {
+        try (SpscByteRing ring = SpscByteRing.allocate(1 << 14)) {
+            byte[] accepted = new byte[5000];
+            new Random(19).nextBytes(accepted);
+            assertEquals(accepted.length, ring.write(accepted, 0, accepted.length));
+            long position = ring.consumerPosition();
+
+            Arena closedArena = Arena.ofShared();
+            MemorySegment gone = closedArena.allocate(4096);
+            closedArena.close();
+            assertThrows(IllegalStateException.class, () -> ring.read(gone, 0, 4096));
+
+            AtomicReference<MemorySegment> elsewhere = new AtomicReference<>();
+            CountDownLatch made = new CountDownLatch(1);
+            CountDownLatch done = new CountDownLatch(1);
+            Thread owner = Thread.ofPlatform().start(() -> {
+                try (Arena arena = Arena.ofConfined()) {
+                    elsewhere.set(arena.allocate(4096));
+                    made.countDown();
+                    done.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            made.await();
+            try {
+                assertThrows(WrongThreadException.class, () -> ring.read(elsewhere.get(), 0, 4096));
+            } finally {
+                done.countDown();
+                owner.join();
+            }
+            assertThrows(IllegalArgumentException.class,
+                    () -> ring.read(MemorySegment.ofArray(new byte[4096]).asReadOnly(), 0, 4096));
+
+            assertEquals(position, ring.consumerPosition(), "a failed read consumes nothing");
+            byte[] out = new byte[accepted.length];
+            assertEquals(accepted.length, ring.read(out, 0, out.length));
+            assertArrayEquals(accepted, out);
         }
     }
 }
