@@ -48,6 +48,10 @@ final class RawCopy extends RawCopyFlags {
         }
     }
 
+    /** The side's thread only: the last array copied and its segment (see {@link #segmentOf}). */
+    private byte[] lastArray;
+    private MemorySegment lastArraySegment;
+
     @SuppressWarnings("unused")
     private long q01, q02, q03, q04, q05, q06, q07, q08;
 
@@ -70,7 +74,7 @@ final class RawCopy extends RawCopyFlags {
      * @throws IllegalStateException if the ring closed (nothing was copied)
      */
     void fromArray(byte[] src, int srcIndex, long dataOffset, int length) {
-        fromSegment(MemorySegment.ofArray(src), srcIndex, dataOffset, length);
+        fromSegment(segmentOf(src), srcIndex, dataOffset, length);
     }
 
     /**
@@ -90,7 +94,7 @@ final class RawCopy extends RawCopyFlags {
             }
             for (long done = 0; done < length; ) {
                 long piece = Math.min(MAX_PER_CALL, length - done);
-                long ignored = (long) MEMCPY_IN.invokeExact(dataAddress + dataOffset + done, src.asSlice(srcOffset + done, piece), piece);
+                long ignored = (long) MEMCPY_IN.invokeExact(dataAddress + dataOffset + done, piece(src, srcOffset + done, piece), piece);
                 done += piece;
             }
         } catch (RuntimeException | Error e) {
@@ -108,7 +112,7 @@ final class RawCopy extends RawCopyFlags {
      * @throws IllegalStateException if the ring closed (nothing was copied)
      */
     void toArray(byte[] dst, int dstIndex, long dataOffset, int length) {
-        toSegment(MemorySegment.ofArray(dst), dstIndex, dataOffset, length);
+        toSegment(segmentOf(dst), dstIndex, dataOffset, length);
     }
 
     /**
@@ -127,7 +131,7 @@ final class RawCopy extends RawCopyFlags {
             }
             for (long done = 0; done < length; ) {
                 long piece = Math.min(MAX_PER_CALL, length - done);
-                MemorySegment ignored = (MemorySegment) MEMCPY_OUT.invokeExact(dst.asSlice(dstOffset + done, piece), dataAddress + dataOffset + done, piece);
+                long ignored = (long) MEMCPY_OUT.invokeExact(piece(dst, dstOffset + done, piece), dataAddress + dataOffset + done, piece);
                 done += piece;
             }
         } catch (RuntimeException | Error e) {
@@ -137,6 +141,25 @@ final class RawCopy extends RawCopyFlags {
         } finally {
             COPYING.setRelease(this, 0);
         }
+    }
+
+    /**
+     * {@code array} as a segment: the one made for it last time when it is the same array. A side that copies whole
+     * arrays again and again (a producer's buffer, a consumer's) makes no segment after the first, whether or not the
+     * JIT's escape analysis would have removed it (it does not always: in about half the JVMs of a 64 KiB Java-to-Java
+     * run, the heap segments of each transfer were allocated, ~200 B a transfer, async-profiler's allocation profile).
+     */
+    private MemorySegment segmentOf(byte[] array) {
+        if (array != lastArray) {
+            lastArraySegment = MemorySegment.ofArray(array);
+            lastArray = array;
+        }
+        return lastArraySegment;
+    }
+
+    /** {@code length} bytes of {@code segment} from {@code offset}: the segment itself when that is all of it (no slice made). */
+    private static MemorySegment piece(MemorySegment segment, long offset, long length) {
+        return offset == 0 && length == segment.byteSize() ? segment : segment.asSlice(offset, length);
     }
 
     /** Whether {@code segment}, {@code length} bytes from {@code offset}, lies in native memory that meets the ring's. */
@@ -177,9 +200,9 @@ final class RawCopy extends RawCopyFlags {
         try {
             Linker linker = Linker.nativeLinker();
             // The ring's side as a number (no segment, no arena acquired), the other side's segment in place
-            // (critical with heap access), the result as the destination's type.
+            // (critical with heap access), the result as a number (as an address it would be a new segment a call).
             return linker.downcallHandle(linker.defaultLookup().findOrThrow("memcpy"),
-                    FunctionDescriptor.of(dst, dst, src, JAVA_LONG), Linker.Option.critical(true));
+                    FunctionDescriptor.of(JAVA_LONG, dst, src, JAVA_LONG), Linker.Option.critical(true));
         } catch (RuntimeException e) {
             return null;
         }
