@@ -86,12 +86,8 @@ final class RawCopy extends RawCopyFlags {
      * @throws WrongThreadException if {@code src} is confined to another thread
      */
     void fromSegment(MemorySegment src, long srcOffset, long dataOffset, long length) {
-        COPYING.setOpaque(this, 1);
-        VarHandle.releaseFence(); // a compiler barrier: the store above stays before the load below (the closer fences the CPU)
+        enter();
         try {
-            if ((int) CLOSING.getOpaque(this) != 0) {
-                throw new IllegalStateException("the ring is closed");
-            }
             for (long done = 0; done < length; ) {
                 long piece = Math.min(MAX_PER_CALL, length - done);
                 long ignored = (long) MEMCPY_IN.invokeExact(dataAddress + dataOffset + done, piece(src, srcOffset + done, piece), piece);
@@ -102,7 +98,7 @@ final class RawCopy extends RawCopyFlags {
         } catch (Throwable e) {
             throw new AssertionError("memcpy threw a checked exception", e);
         } finally {
-            COPYING.setRelease(this, 0);
+            COPYING.setRelease(this, 0); // the closer may free the memory once this falls
         }
     }
 
@@ -123,12 +119,8 @@ final class RawCopy extends RawCopyFlags {
      * @throws WrongThreadException if {@code dst} is confined to another thread
      */
     void toSegment(MemorySegment dst, long dstOffset, long dataOffset, long length) {
-        COPYING.setOpaque(this, 1); // the consumer's guard: "copying" is this side copying, whichever way
-        VarHandle.releaseFence();
+        enter();
         try {
-            if ((int) CLOSING.getOpaque(this) != 0) {
-                throw new IllegalStateException("the ring is closed");
-            }
             for (long done = 0; done < length; ) {
                 long piece = Math.min(MAX_PER_CALL, length - done);
                 long ignored = (long) MEMCPY_OUT.invokeExact(piece(dst, dstOffset + done, piece), dataAddress + dataOffset + done, piece);
@@ -139,7 +131,17 @@ final class RawCopy extends RawCopyFlags {
         } catch (Throwable e) {
             throw new AssertionError("memcpy threw a checked exception", e);
         } finally {
+            COPYING.setRelease(this, 0); // the closer may free the memory once this falls
+        }
+    }
+
+    /** The side's thread, before a copy: raises its flag, then looks for a close (the flag falls again if there is one). */
+    private void enter() {
+        COPYING.setOpaque(this, 1);
+        VarHandle.releaseFence(); // a compiler barrier: the store above stays before the load below (the closer fences the CPU)
+        if ((int) CLOSING.getOpaque(this) != 0) {
             COPYING.setRelease(this, 0);
+            throw new IllegalStateException("the ring is closed");
         }
     }
 
