@@ -86,20 +86,7 @@ final class RawCopy extends RawCopyFlags {
      * @throws WrongThreadException if {@code src} is confined to another thread
      */
     void fromSegment(MemorySegment src, long srcOffset, long dataOffset, long length) {
-        enter();
-        try {
-            for (long done = 0; done < length; ) {
-                long piece = Math.min(MAX_PER_CALL, length - done);
-                long ignored = (long) MEMCPY_IN.invokeExact(dataAddress + dataOffset + done, piece(src, srcOffset + done, piece), piece);
-                done += piece;
-            }
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable e) {
-            throw new AssertionError("memcpy threw a checked exception", e);
-        } finally {
-            COPYING.setRelease(this, 0); // the closer may free the memory once this falls
-        }
+        copy(true, src, srcOffset, dataOffset, length);
     }
 
     /**
@@ -119,12 +106,21 @@ final class RawCopy extends RawCopyFlags {
      * @throws WrongThreadException if {@code dst} is confined to another thread
      */
     void toSegment(MemorySegment dst, long dstOffset, long dataOffset, long length) {
+        copy(false, dst, dstOffset, dataOffset, length);
+    }
+
+    /** Copies {@code length} bytes between {@code dataOffset} of the data and {@code other} from {@code otherOffset}. */
+    private void copy(boolean intoRing, MemorySegment other, long otherOffset, long dataOffset, long length) {
         enter();
         try {
             for (long done = 0; done < length; ) {
-                long piece = Math.min(MAX_PER_CALL, length - done);
-                long ignored = (long) MEMCPY_OUT.invokeExact(piece(dst, dstOffset + done, piece), dataAddress + dataOffset + done, piece);
-                done += piece;
+                long size = Math.min(MAX_PER_CALL, length - done);
+                MemorySegment piece = piece(other, otherOffset + done, size);
+                long address = dataAddress + dataOffset + done;
+                long ignored = intoRing
+                        ? (long) MEMCPY_IN.invokeExact(address, piece, size)
+                        : (long) MEMCPY_OUT.invokeExact(piece, address, size);
+                done += size;
             }
         } catch (RuntimeException | Error e) {
             throw e;

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -88,36 +89,45 @@ class RawCopyTest {
     }
 
     @Test
-    void longSegmentWritesFromEveryKindOfSourceKeepEveryByteAcrossTheWrap() {
+    void longWritesAndReadsOfEveryKindOfSegmentKeepEveryByteAcrossTheWrap() {
         int capacity = 1 << 14;
         int[] lengths = {2048, 3000, 4096, 5001, capacity};
         Random random = new Random(11);
         try (SpscByteRing ring = SpscByteRing.allocate(capacity);
                 Arena confined = Arena.ofConfined();
                 Arena shared = Arena.ofShared()) {
-            for (int round = 0; round < 100; round++) {
+            for (int round = 0; round < 200; round++) { // every pair of kinds, source by destination, many times
                 int length = lengths[round % lengths.length];
                 int offset = 8 * random.nextInt(8);
                 byte[] bytes = new byte[offset + length];
                 random.nextBytes(bytes);
-                MemorySegment heap = MemorySegment.ofArray(bytes);
-                MemorySegment src = switch (round % 5) {
-                    case 0 -> confined.allocate(bytes.length).copyFrom(heap);
-                    case 1 -> shared.allocate(bytes.length).copyFrom(heap);
-                    case 2 -> heap;
-                    case 3 -> MemorySegment.ofArray(new long[bytes.length / 8 + 1]).copyFrom(heap); // not a byte[]
-                    default -> shared.allocate(bytes.length).copyFrom(heap).asReadOnly();
-                };
-                assertEquals(length, ring.write(src, offset, length), "round " + round);
-                byte[] out = new byte[length];
-                assertEquals(length, ring.read(out, 0, length));
-                assertArrayEquals(java.util.Arrays.copyOfRange(bytes, offset, offset + length), out,
-                        "round " + round + ", " + length + " bytes from offset " + offset + " of " + src);
+                byte[] expected = java.util.Arrays.copyOfRange(bytes, offset, offset + length);
+                MemorySegment src = segment(round % 5, bytes, confined, shared);
+                MemorySegment dst = segment(round / 5 % 4, new byte[offset + length], confined, shared);
+                String what = "round " + round + ", " + length + " bytes at " + offset + " of " + src + " to " + dst;
+                assertEquals(length, ring.write(src, offset, length), what);
+                assertEquals(length, ring.read(dst, offset, length), what);
+                assertArrayEquals(expected, dst.asSlice(offset, length).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), what);
                 int shift = 1 + random.nextInt(1000);
                 ring.write(new byte[shift], 0, shift);
                 ring.read(new byte[shift], 0, shift);
             }
         }
+    }
+
+    /**
+     * A segment holding {@code contents}, of one of five kinds: 0 a confined arena's, 1 a shared arena's, 2 the array
+     * itself, 3 a {@code long[]} (a heap segment not over bytes), 4 a shared arena's, read-only (a source only).
+     */
+    private static MemorySegment segment(int kind, byte[] contents, Arena confined, Arena shared) {
+        MemorySegment heap = MemorySegment.ofArray(contents);
+        return switch (kind) {
+            case 0 -> confined.allocate(contents.length).copyFrom(heap);
+            case 1 -> shared.allocate(contents.length).copyFrom(heap);
+            case 2 -> heap;
+            case 3 -> MemorySegment.ofArray(new long[contents.length / 8 + 1]).copyFrom(heap);
+            default -> shared.allocate(contents.length).copyFrom(heap).asReadOnly();
+        };
     }
 
     @Test
@@ -128,30 +138,9 @@ class RawCopyTest {
             assertEquals(accepted.length, ring.write(accepted, 0, accepted.length));
             long position = ring.producerPosition();
 
-            Arena closedArena = Arena.ofShared();
-            MemorySegment gone = closedArena.allocate(4096);
-            closedArena.close();
-            assertThrows(IllegalStateException.class, () -> ring.write(gone, 0, 4096));
-
-            AtomicReference<MemorySegment> elsewhere = new AtomicReference<>();
-            CountDownLatch made = new CountDownLatch(1);
-            CountDownLatch done = new CountDownLatch(1);
-            Thread owner = Thread.ofPlatform().start(() -> {
-                try (Arena arena = Arena.ofConfined()) {
-                    elsewhere.set(arena.allocate(4096));
-                    made.countDown();
-                    done.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
-            made.await();
-            try {
-                assertThrows(WrongThreadException.class, () -> ring.write(elsewhere.get(), 0, 4096));
-            } finally {
-                done.countDown();
-                owner.join();
-            }
+            assertThrows(IllegalStateException.class, () -> ring.write(closedSegment(4096), 0, 4096));
+            withAnotherThreadsSegment(4096,
+                    elsewhere -> assertThrows(WrongThreadException.class, () -> ring.write(elsewhere, 0, 4096)));
 
             assertEquals(position, ring.producerPosition(), "a failed write publishes nothing");
             byte[] out = new byte[accepted.length];
@@ -184,36 +173,6 @@ class RawCopyTest {
     }
 
     @Test
-    void longReadsIntoEveryKindOfDestinationKeepEveryByteAcrossTheWrap() {
-        int capacity = 1 << 14;
-        int[] lengths = {2048, 3000, 4096, 5001, capacity};
-        Random random = new Random(17);
-        try (SpscByteRing ring = SpscByteRing.allocate(capacity);
-                Arena confined = Arena.ofConfined();
-                Arena shared = Arena.ofShared()) {
-            for (int round = 0; round < 100; round++) {
-                int length = lengths[round % lengths.length];
-                int offset = 8 * random.nextInt(8);
-                byte[] in = new byte[length];
-                random.nextBytes(in);
-                assertEquals(length, ring.write(in, 0, length), "round " + round);
-                MemorySegment dst = switch (round % 4) {
-                    case 0 -> confined.allocate(offset + length);
-                    case 1 -> shared.allocate(offset + length);
-                    case 2 -> MemorySegment.ofArray(new byte[offset + length]);
-                    default -> MemorySegment.ofArray(new long[(offset + length) / 8 + 1]); // not a byte[]
-                };
-                assertEquals(length, ring.read(dst, offset, length));
-                assertArrayEquals(in, dst.asSlice(offset, length).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE),
-                        "round " + round + ", " + length + " bytes to offset " + offset + " of " + dst);
-                int shift = 1 + random.nextInt(1000);
-                ring.write(new byte[shift], 0, shift);
-                ring.read(new byte[shift], 0, shift);
-            }
-        }
-    }
-
-    @Test
     void aDestinationTheConsumerMayNotWriteFailsTheReadAndConsumesNothing() throws Exception {
         try (SpscByteRing ring = SpscByteRing.allocate(1 << 14)) {
             byte[] accepted = new byte[5000];
@@ -221,30 +180,9 @@ class RawCopyTest {
             assertEquals(accepted.length, ring.write(accepted, 0, accepted.length));
             long position = ring.consumerPosition();
 
-            Arena closedArena = Arena.ofShared();
-            MemorySegment gone = closedArena.allocate(4096);
-            closedArena.close();
-            assertThrows(IllegalStateException.class, () -> ring.read(gone, 0, 4096));
-
-            AtomicReference<MemorySegment> elsewhere = new AtomicReference<>();
-            CountDownLatch made = new CountDownLatch(1);
-            CountDownLatch done = new CountDownLatch(1);
-            Thread owner = Thread.ofPlatform().start(() -> {
-                try (Arena arena = Arena.ofConfined()) {
-                    elsewhere.set(arena.allocate(4096));
-                    made.countDown();
-                    done.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
-            made.await();
-            try {
-                assertThrows(WrongThreadException.class, () -> ring.read(elsewhere.get(), 0, 4096));
-            } finally {
-                done.countDown();
-                owner.join();
-            }
+            assertThrows(IllegalStateException.class, () -> ring.read(closedSegment(4096), 0, 4096));
+            withAnotherThreadsSegment(4096,
+                    elsewhere -> assertThrows(WrongThreadException.class, () -> ring.read(elsewhere, 0, 4096)));
             assertThrows(IllegalArgumentException.class,
                     () -> ring.read(MemorySegment.ofArray(new byte[4096]).asReadOnly(), 0, 4096));
 
@@ -269,5 +207,36 @@ class RawCopyTest {
         long allocated = Long.parseLong(printed.replaceAll("(?s).*allocated=(\\d+).*", "$1"));
         // 10,000 writes and reads of 4 KiB: a segment a copy (the smallest object is 16 bytes) would show 320,000.
         assertTrue(allocated < 10_000, allocated + " bytes allocated by 10,000 long writes and reads");
+    }
+
+    /** A segment whose (shared) arena is closed. */
+    private static MemorySegment closedSegment(long size) {
+        Arena arena = Arena.ofShared();
+        MemorySegment segment = arena.allocate(size);
+        arena.close();
+        return segment;
+    }
+
+    /** Runs {@code use} on this thread with a segment confined to another thread, which keeps it alive until then. */
+    private static void withAnotherThreadsSegment(long size, Consumer<MemorySegment> use) throws InterruptedException {
+        AtomicReference<MemorySegment> elsewhere = new AtomicReference<>();
+        CountDownLatch made = new CountDownLatch(1);
+        CountDownLatch done = new CountDownLatch(1);
+        Thread owner = Thread.ofPlatform().start(() -> {
+            try (Arena arena = Arena.ofConfined()) {
+                elsewhere.set(arena.allocate(size));
+                made.countDown();
+                done.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        made.await();
+        try {
+            use.accept(elsewhere.get());
+        } finally {
+            done.countDown();
+            owner.join();
+        }
     }
 }
