@@ -190,7 +190,11 @@ final class RawCopy extends RawCopyFlags {
         CLOSING.setVolatile(this, 0);
     }
 
-    /** {@code void *memcpy(void *dst, const void *src, size_t n)}, or null without native access for this module. */
+    /**
+     * {@code void *memcpy(void *dst, const void *src, size_t n)}, or null without native access for this module. (Without
+     * {@code --enable-native-access} a module's access turns on at its first restricted call, after the JDK's warning:
+     * whether a ring links {@code memcpy} then depends on what ran before it. Hosts pass the flag.)
+     */
     private static MethodHandle linkMemcpy(ValueLayout dst, ValueLayout src) {
         if (!RawCopy.class.getModule().isNativeAccessEnabled()) {
             return null;

@@ -33,7 +33,7 @@ public class RawCopyCloseTest {
     private static final byte[] ZEROS = new byte[(int) RawCopy.MIN_PIECE];
 
     private final MemorySegment data = Arena.ofAuto().allocate(RawCopy.MIN_PIECE, 128);
-    private final RawCopy guard = RawCopy.forOwnMemory(data);
+    private final RawCopy guard = RawCopyGuards.forOwnMemory(data);
 
     @Actor
     public void writer(II_Result r) {

@@ -31,7 +31,7 @@ public class RawCopyReadCloseTest {
     private static final int LENGTH = (int) RawCopy.MIN_PIECE;
 
     private final MemorySegment data = Arena.ofAuto().allocate(LENGTH, 128);
-    private final RawCopy guard = RawCopy.forOwnMemory(data);
+    private final RawCopy guard = RawCopyGuards.forOwnMemory(data);
     private final byte[] out = new byte[LENGTH];
 
     @Actor
