@@ -59,9 +59,11 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code javaToC}: JMH thread writes, C consumer pthread ({@link SpscByteRing}).</li>
  *   <li>{@code segmentToC}: as {@code javaToC}, but the JMH thread writes from native memory (a shared
  *       arena's segment: a host's buffer), not a {@code byte[]}.</li>
+ *   <li>{@code cToCWriter}: the native floor with {@code javaToC}'s roles: the JMH thread runs the C producer loop,
+ *       a C consumer pthread reads ({@code cToC} is the floor with {@code cToJava}'s roles).</li>
  * </ol>
  * One parameter rather than one method per transport because JMH varies the last parameter fastest:
- * all eight transports at one size run back to back (about a minute), so the ratios at a size compare
+ * all nine transports at one size run back to back (about a minute), so the ratios at a size compare
  * runs close in time on this VM, whose core placement drifts.
  *
  * <p>Equal work: every producer copies from a pre-filled source buffer and every consumer copies into
@@ -127,7 +129,7 @@ public class RingThroughputBenchmark {
         @Param({"512", "4096", "65536"})
         public int chunk;
 
-        @Param({"javaToJava", "cToC", "agrona", "disruptor", "jctools", "cToJava", "javaToC", "segmentToC"})
+        @Param({"javaToJava", "cToC", "agrona", "disruptor", "jctools", "cToJava", "javaToC", "segmentToC", "cToCWriter"})
         public String transport;
 
         Transport moving;
@@ -145,6 +147,7 @@ public class RingThroughputBenchmark {
                 case "cToJava" -> new CToJava(chunk);
                 case "javaToC" -> new JavaToC(chunk);
                 case "segmentToC" -> new SegmentToC(chunk);
+                case "cToCWriter" -> new CToCWriter(chunk);
                 default -> throw new IllegalArgumentException("unknown transport " + transport);
             };
             moving.start();
@@ -563,6 +566,23 @@ public class RingThroughputBenchmark {
 
         final SpscByteRing ring() {
             return ring;
+        }
+    }
+
+    /**
+     * The C floor with {@link JavaToC}'s roles: the JMH thread runs the C producer loop (one downcall per batch), a
+     * free-running C consumer pthread reads. {@link CToC} has the roles of {@link CToJava} (the JMH thread reads). In
+     * close placement the swap moved 4 KiB 5 % slower in one probe and 5 % faster in this benchmark, so
+     * {@link ThroughputSummary} compares a Java writer with both floors.
+     */
+    static final class CToCWriter extends JavaToC {
+        CToCWriter(int chunk) {
+            super(chunk);
+        }
+
+        @Override
+        int moveBatch() {
+            return (int) TestHost.transfer(Role.PRODUCER, ring(), BATCH, chunk);
         }
     }
 

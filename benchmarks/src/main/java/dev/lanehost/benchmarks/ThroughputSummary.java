@@ -30,7 +30,7 @@ import java.util.regex.Pattern;
  */
 public final class ThroughputSummary {
     private static final List<String> BASE_TRANSPORTS = List.of("javaToJava", "cToC", "agrona", "disruptor", "jctools", "cToJava", "javaToC",
-            "segmentToC");
+            "segmentToC", "cToCWriter");
     /** Our transports, the ones a before/after comparison reruns with the older build. */
     private static final List<String> OURS = List.of("javaToJava", "cToC", "cToJava", "javaToC", "segmentToC");
     private static final String BEFORE = " before";
@@ -54,6 +54,7 @@ public final class ThroughputSummary {
             new Target("javaToJava", "disruptor", 65536, 1.1),
             new Target("javaToJava", "jctools", 65536, 1.1),
             new Target("javaToC", "cToC", 4096, 1.0),
+            new Target("javaToC", "cToCWriter", 4096, 1.0),
             new Target("segmentToC", "cToC", 4096, 1.0),
             new Target("cToJava", "cToC", 4096, 1.0));
 
@@ -62,7 +63,8 @@ public final class ThroughputSummary {
             {"cToJava", "cToC"}, {"javaToC", "cToC"}, {"cToJava", "javaToJava"}, {"javaToC", "javaToJava"},
             {"javaToJava", "javaToJava" + BEFORE}, {"cToC", "cToC" + BEFORE}, {"cToJava", "cToJava" + BEFORE},
             {"javaToC", "javaToC" + BEFORE}, {"javaToJava" + BEFORE, "disruptor"}, {"javaToC" + BEFORE, "cToC" + BEFORE},
-            {"segmentToC", "cToC"}, {"segmentToC", "javaToC"}, {"segmentToC", "segmentToC" + BEFORE}};
+            {"segmentToC", "cToC"}, {"segmentToC", "javaToC"}, {"segmentToC", "segmentToC" + BEFORE},
+            {"javaToC", "cToCWriter"}, {"cToCWriter", "cToC"}};
 
     private ThroughputSummary() {
     }

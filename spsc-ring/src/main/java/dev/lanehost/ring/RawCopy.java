@@ -12,17 +12,22 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * Long pieces copied into or out of a ring this module allocated, by the C library's {@code memcpy} at the ring's raw
- * address: across cores glibc's {@code rep movsb} need not fetch the lines it overwrites from the core that touched
- * them last, and a Java writer moved 4 KiB pieces 2× faster this way. The raw address bypasses the arena's own guard
- * against a close during the copy, so this class keeps one: the side's thread raises {@code copying} and then looks
- * at {@code closing}; the closer raises {@code closing}, fences every thread ({@link ProducerFence}), and waits for
- * {@code copying} to fall before it frees the memory (the asymmetric barrier the wake protocol uses: either the
- * copier sees {@code closing} and copies nothing, or the closer sees {@code copying} and waits).
+ * Raw access to a ring this module allocated, for one side of it: the header words and short pieces through
+ * {@link #ALL} at the ring's raw address, long pieces by the C library's {@code memcpy}. Across cores glibc's
+ * {@code memcpy} moved 4 KiB pieces 2× faster than the JDK's copy, and an access through {@link #ALL} costs a bounds
+ * and an alignment check where one through the ring's own segment also checks its arena, its length and whether it is
+ * read-only (those checks took over a third of a 64-byte write and read on one thread, in async-profiler's samples).
+ *
+ * <p>The raw address bypasses the arena's own guard against a close during an access, so this class keeps one: the
+ * side's thread raises {@code active} and then looks at {@code closing} ({@link #enter()}), touches the memory, and
+ * lowers {@code active} ({@link #exit()}); the closer raises {@code closing}, fences every thread
+ * ({@link ProducerFence}), and waits for {@code active} to fall before it frees the memory (the asymmetric barrier
+ * the wake protocol uses: either the side sees {@code closing} and touches nothing, or the closer sees
+ * {@code active} and waits).
  *
  * <p>One per side of a ring, and only where it can work: native access for this module (linking would warn
  * otherwise) and membarrier. Only that side's thread and a closer touch it; its flags are padded off the objects
- * around it (a superclass's fields come first: the Disruptor's way), so a side's two stores a long copy never take a
+ * around it (a superclass's fields come first: the Disruptor's way), so a side's two stores a call never take a
  * line the other side reads.
  */
 final class RawCopy extends RawCopyFlags {
@@ -31,17 +36,23 @@ final class RawCopy extends RawCopyFlags {
     /** A critical call holds off safepoints while it runs: one call copies at most this much. */
     static final long MAX_PER_CALL = 256 * 1024;
 
+    /**
+     * All of memory, with the global session: a constant, so the JIT folds the liveness, length and read-only checks
+     * of an access through it, and keeps only bounds and alignment. Null without native access for this module.
+     */
+    static final MemorySegment ALL = RawCopy.class.getModule().isNativeAccessEnabled()
+            ? MemorySegment.NULL.reinterpret(Long.MAX_VALUE) : null;
     /** {@code memcpy} into the ring: the destination a raw address, the source a segment (maybe on the heap). */
     private static final MethodHandle MEMCPY_IN = linkMemcpy(JAVA_LONG, ADDRESS);
     /** {@code memcpy} out of the ring: the destination a segment (maybe on the heap), the source a raw address. */
     private static final MethodHandle MEMCPY_OUT = MEMCPY_IN == null ? null : linkMemcpy(ADDRESS, JAVA_LONG);
-    private static final VarHandle COPYING;
+    private static final VarHandle ACTIVE;
     private static final VarHandle CLOSING;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            COPYING = lookup.findVarHandle(RawCopyFlags.class, "copying", int.class);
+            ACTIVE = lookup.findVarHandle(RawCopyFlags.class, "active", int.class);
             CLOSING = lookup.findVarHandle(RawCopyFlags.class, "closing", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -65,44 +76,38 @@ final class RawCopy extends RawCopyFlags {
      * other side's.
      */
     static RawCopy forOwnMemory(MemorySegment data) {
-        return MEMCPY_IN != null && MEMCPY_OUT != null && ProducerFence.isSupported() ? new RawCopy(data.address()) : null;
+        return ALL != null && MEMCPY_IN != null && MEMCPY_OUT != null && ProducerFence.isSupported()
+                ? new RawCopy(data.address()) : null;
     }
 
-    /**
-     * Copies {@code length} bytes of {@code src} from {@code srcIndex} to {@code dataOffset} bytes into the data.
-     *
-     * @throws IllegalStateException if the ring closed (nothing was copied)
-     */
+    /** Copies {@code length} bytes of {@code src} from {@code srcIndex} to {@code dataOffset} bytes into the data (entered). */
     void fromArray(byte[] src, int srcIndex, long dataOffset, int length) {
         fromSegment(segmentOf(src), srcIndex, dataOffset, length);
     }
 
     /**
-     * Copies {@code length} bytes of {@code src} from {@code srcOffset} to {@code dataOffset} bytes into the data. The
-     * call holds {@code src}'s arena for the copy, as {@link MemorySegment#copy} would; {@code src} must not overlap
-     * the ring's memory ({@code memcpy} does not allow it).
+     * Copies {@code length} bytes of {@code src} from {@code srcOffset} to {@code dataOffset} bytes into the data
+     * (entered). The call holds {@code src}'s arena for the copy, as {@link MemorySegment#copy} would; {@code src}
+     * must not overlap the ring's memory ({@code memcpy} does not allow it).
      *
-     * @throws IllegalStateException if the ring closed (nothing was copied) or {@code src}'s arena is closed
+     * @throws IllegalStateException if {@code src}'s arena is closed
      * @throws WrongThreadException if {@code src} is confined to another thread
      */
     void fromSegment(MemorySegment src, long srcOffset, long dataOffset, long length) {
         copy(true, src, srcOffset, dataOffset, length);
     }
 
-    /**
-     * Copies {@code length} bytes from {@code dataOffset} bytes into the data to {@code dst} from {@code dstIndex}.
-     *
-     * @throws IllegalStateException if the ring closed (nothing was copied)
-     */
+    /** Copies {@code length} bytes from {@code dataOffset} bytes into the data to {@code dst} from {@code dstIndex} (entered). */
     void toArray(byte[] dst, int dstIndex, long dataOffset, int length) {
         toSegment(segmentOf(dst), dstIndex, dataOffset, length);
     }
 
     /**
-     * Copies {@code length} bytes from {@code dataOffset} bytes into the data to {@code dst} from {@code dstOffset},
-     * holding {@code dst}'s arena for the copy; {@code dst} must be writable and must not overlap the ring's memory.
+     * Copies {@code length} bytes from {@code dataOffset} bytes into the data to {@code dst} from {@code dstOffset}
+     * (entered), holding {@code dst}'s arena for the copy; {@code dst} must be writable and must not overlap the ring's
+     * memory.
      *
-     * @throws IllegalStateException if the ring closed (nothing was copied) or {@code dst}'s arena is closed
+     * @throws IllegalStateException if {@code dst}'s arena is closed
      * @throws WrongThreadException if {@code dst} is confined to another thread
      */
     void toSegment(MemorySegment dst, long dstOffset, long dataOffset, long length) {
@@ -111,7 +116,6 @@ final class RawCopy extends RawCopyFlags {
 
     /** Copies {@code length} bytes between {@code dataOffset} of the data and {@code other} from {@code otherOffset}. */
     private void copy(boolean intoRing, MemorySegment other, long otherOffset, long dataOffset, long length) {
-        enter();
         try {
             for (long done = 0; done < length; ) {
                 long size = Math.min(MAX_PER_CALL, length - done);
@@ -126,19 +130,27 @@ final class RawCopy extends RawCopyFlags {
             throw e;
         } catch (Throwable e) {
             throw new AssertionError("memcpy threw a checked exception", e);
-        } finally {
-            COPYING.setRelease(this, 0); // the closer may free the memory once this falls
         }
     }
 
-    /** The side's thread, before a copy: raises its flag, then looks for a close (the flag falls again if there is one). */
-    private void enter() {
-        COPYING.setOpaque(this, 1);
+    /**
+     * The side's thread, before it touches the memory: raises its flag, then looks for a close (the flag falls again
+     * if there is one). Every {@code enter} that returns is followed by one {@link #exit()}.
+     *
+     * @throws IllegalStateException if the ring is closed (or closing)
+     */
+    void enter() {
+        ACTIVE.setOpaque(this, 1);
         VarHandle.releaseFence(); // a compiler barrier: the store above stays before the load below (the closer fences the CPU)
         if ((int) CLOSING.getOpaque(this) != 0) {
-            COPYING.setRelease(this, 0);
+            ACTIVE.setRelease(this, 0);
             throw new IllegalStateException("the ring is closed");
         }
+    }
+
+    /** The side's thread, after its last access: the closer may free the memory once the flag falls. */
+    void exit() {
+        ACTIVE.setRelease(this, 0);
     }
 
     /**
@@ -170,22 +182,22 @@ final class RawCopy extends RawCopyFlags {
         return start < ringStart + ringBytes && ringStart < start + length;
     }
 
-    /** Closer: after this returns no copy runs or will start; undone by {@link #reopen()} if the close fails. */
+    /** Closer: after this returns the side neither touches the memory nor will; undone by {@link #reopen()} if the close fails. */
     void closeAndWait() {
         closeAndWait(this, this);
     }
 
-    /** Closer of a ring's two sides at once, with one fence: after this returns no copy of either side runs or will start. */
+    /** Closer of a ring's two sides at once, with one fence: after this returns neither side touches the memory or will. */
     static void closeAndWait(RawCopy producer, RawCopy consumer) {
         CLOSING.setVolatile(producer, 1);
         CLOSING.setVolatile(consumer, 1);
         ProducerFence.fenceOtherThreads();
-        while ((int) COPYING.getVolatile(producer) != 0 || (int) COPYING.getVolatile(consumer) != 0) {
+        while ((int) ACTIVE.getVolatile(producer) != 0 || (int) ACTIVE.getVolatile(consumer) != 0) {
             Thread.onSpinWait();
         }
     }
 
-    /** The close did not happen after all: copies may run again. */
+    /** The close did not happen after all: the side may touch the memory again. */
     void reopen() {
         CLOSING.setVolatile(this, 0);
     }
@@ -219,8 +231,8 @@ abstract class RawCopyPadding {
 
 /** {@link RawCopy}'s state, between the padding of its superclass and of its subclass. */
 abstract class RawCopyFlags extends RawCopyPadding {
-    /** The side's thread: 1 while a copy runs. */
-    int copying;
+    /** The side's thread: 1 while it touches the memory. */
+    int active;
     /** Closer: 1 once the ring is closing. */
     int closing;
     /** Where the ring's data starts. */

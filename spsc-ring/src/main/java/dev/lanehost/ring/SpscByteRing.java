@@ -118,11 +118,14 @@ public final class SpscByteRing implements AutoCloseable {
     private final ByteBuffer dataView;
     private final WakeWord wakeWord;
     /**
-     * Long pieces by {@code memcpy}, the producer's guard and the consumer's: both non-null only for memory this ring
-     * allocated (see {@link RawCopy}).
+     * Raw access, the producer's guard and the consumer's: both non-null only for memory this ring allocated, where
+     * the write and read paths touch the memory at its raw address and copy long pieces by {@code memcpy} (see
+     * {@link RawCopy}).
      */
     private final RawCopy rawWrite;
     private final RawCopy rawRead;
+    /** The write and read paths' way to the memory: raw when {@link #rawWrite} is there, the segment otherwise. */
+    private final RingAccess access;
 
     // Single-writer guards, set by the first producer/consumer call when assertions are enabled.
     @SuppressWarnings("unused")
@@ -136,9 +139,10 @@ public final class SpscByteRing implements AutoCloseable {
         this.mask = capacity - 1;
         this.ownArena = ownArena;
         this.dataView = capacity <= Integer.MAX_VALUE ? memory.asSlice(HEADER_LENGTH, capacity).asByteBuffer() : null;
-        this.wakeWord = new WakeWord(memory);
         this.rawWrite = ownArena != null ? RawCopy.forOwnMemory(memory.asSlice(HEADER_LENGTH)) : null;
         this.rawRead = rawWrite != null ? RawCopy.forOwnMemory(memory.asSlice(HEADER_LENGTH)) : null;
+        this.access = new RingAccess(memory, rawWrite != null);
+        this.wakeWord = new WakeWord(memory, access);
     }
 
     /**
@@ -223,19 +227,24 @@ public final class SpscByteRing implements AutoCloseable {
     public int write(byte[] src, int offset, int length) {
         Objects.checkFromIndexSize(offset, length, src.length);
         assert isProducerThread() : producerMessage();
-        long tail = (long) LONG.get(memory, (long) PRODUCER_POSITION_OFFSET);
-        int count = (int) claimWritable(tail, length);
-        if (count == 0) {
-            return 0;
+        enter(rawWrite);
+        try {
+            long tail = access.get(PRODUCER_POSITION_OFFSET);
+            int count = (int) claimWritable(tail, length);
+            if (count == 0) {
+                return 0;
+            }
+            long index = tail & mask;
+            int first = (int) Math.min(count, capacity - index);
+            copyIn(src, offset, index, first);
+            if (count > first) { // straddles the end: the rest goes to the start of the data
+                copyIn(src, offset + first, 0, count - first);
+            }
+            publish(tail, count);
+            return count;
+        } finally {
+            exit(rawWrite);
         }
-        long index = tail & mask;
-        int first = (int) Math.min(count, capacity - index);
-        copyIn(src, offset, index, first);
-        if (count > first) { // straddles the end: the rest goes to the start of the data
-            copyIn(src, offset + first, 0, count - first);
-        }
-        publish(tail, count);
-        return count;
     }
 
     /**
@@ -247,19 +256,24 @@ public final class SpscByteRing implements AutoCloseable {
     public long write(MemorySegment src, long offset, long length) {
         Objects.checkFromIndexSize(offset, length, src.byteSize());
         assert isProducerThread() : producerMessage();
-        long tail = (long) LONG.get(memory, (long) PRODUCER_POSITION_OFFSET);
-        long count = claimWritable(tail, length);
-        if (count == 0) {
-            return 0;
+        enter(rawWrite);
+        try {
+            long tail = access.get(PRODUCER_POSITION_OFFSET);
+            long count = claimWritable(tail, length);
+            if (count == 0) {
+                return 0;
+            }
+            long index = tail & mask;
+            long first = Math.min(count, capacity - index);
+            copyIn(src, offset, index, first);
+            if (count > first) {
+                copyIn(src, offset + first, 0, count - first);
+            }
+            publish(tail, count);
+            return count;
+        } finally {
+            exit(rawWrite);
         }
-        long index = tail & mask;
-        long first = Math.min(count, capacity - index);
-        copyIn(src, offset, index, first);
-        if (count > first) {
-            copyIn(src, offset + first, 0, count - first);
-        }
-        publish(tail, count);
-        return count;
     }
 
     /**
@@ -277,18 +291,23 @@ public final class SpscByteRing implements AutoCloseable {
             count = (int) write(MemorySegment.ofBuffer(src), 0, src.remaining());
         } else {
             assert isProducerThread() : producerMessage();
-            long tail = (long) LONG.get(memory, (long) PRODUCER_POSITION_OFFSET);
-            count = (int) claimWritable(tail, src.remaining());
-            if (count == 0) {
-                return 0;
+            enter(rawWrite);
+            try {
+                long tail = access.get(PRODUCER_POSITION_OFFSET);
+                count = (int) claimWritable(tail, src.remaining());
+                if (count == 0) {
+                    return 0;
+                }
+                int index = (int) (tail & mask);
+                int first = (int) Math.min(count, capacity - index);
+                dataView.put(index, src, position, first);
+                if (count > first) {
+                    dataView.put(0, src, position + first, count - first);
+                }
+                publish(tail, count);
+            } finally {
+                exit(rawWrite);
             }
-            int index = (int) (tail & mask);
-            int first = (int) Math.min(count, capacity - index);
-            dataView.put(index, src, position, first);
-            if (count > first) {
-                dataView.put(0, src, position + first, count - first);
-            }
-            publish(tail, count);
         }
         src.position(position + count);
         return count;
@@ -305,19 +324,24 @@ public final class SpscByteRing implements AutoCloseable {
     public int read(byte[] dst, int offset, int length) {
         Objects.checkFromIndexSize(offset, length, dst.length);
         assert isConsumerThread() : consumerMessage();
-        long head = (long) LONG.get(memory, (long) CONSUMER_POSITION_OFFSET);
-        int count = (int) claimReadable(head, length);
-        if (count == 0) {
-            return 0;
+        enter(rawRead);
+        try {
+            long head = access.get(CONSUMER_POSITION_OFFSET);
+            int count = (int) claimReadable(head, length);
+            if (count == 0) {
+                return 0;
+            }
+            long index = head & mask;
+            int first = (int) Math.min(count, capacity - index);
+            copyOut(index, dst, offset, first);
+            if (count > first) {
+                copyOut(0, dst, offset + first, count - first);
+            }
+            release(head, count);
+            return count;
+        } finally {
+            exit(rawRead);
         }
-        long index = head & mask;
-        int first = (int) Math.min(count, capacity - index);
-        copyOut(index, dst, offset, first);
-        if (count > first) {
-            copyOut(0, dst, offset + first, count - first);
-        }
-        release(head, count);
-        return count;
     }
 
     /**
@@ -333,19 +357,24 @@ public final class SpscByteRing implements AutoCloseable {
             throw new IllegalArgumentException("cannot read into a read-only segment");
         }
         assert isConsumerThread() : consumerMessage();
-        long head = (long) LONG.get(memory, (long) CONSUMER_POSITION_OFFSET);
-        long count = claimReadable(head, length);
-        if (count == 0) {
-            return 0;
+        enter(rawRead);
+        try {
+            long head = access.get(CONSUMER_POSITION_OFFSET);
+            long count = claimReadable(head, length);
+            if (count == 0) {
+                return 0;
+            }
+            long index = head & mask;
+            long first = Math.min(count, capacity - index);
+            copyOut(index, dst, offset, first);
+            if (count > first) {
+                copyOut(0, dst, offset + first, count - first);
+            }
+            release(head, count);
+            return count;
+        } finally {
+            exit(rawRead);
         }
-        long index = head & mask;
-        long first = Math.min(count, capacity - index);
-        copyOut(index, dst, offset, first);
-        if (count > first) {
-            copyOut(0, dst, offset + first, count - first);
-        }
-        release(head, count);
-        return count;
     }
 
     /**
@@ -367,18 +396,23 @@ public final class SpscByteRing implements AutoCloseable {
             count = (int) read(MemorySegment.ofBuffer(dst), 0, dst.remaining());
         } else {
             assert isConsumerThread() : consumerMessage();
-            long head = (long) LONG.get(memory, (long) CONSUMER_POSITION_OFFSET);
-            count = (int) claimReadable(head, dst.remaining());
-            if (count == 0) {
-                return 0;
+            enter(rawRead);
+            try {
+                long head = access.get(CONSUMER_POSITION_OFFSET);
+                count = (int) claimReadable(head, dst.remaining());
+                if (count == 0) {
+                    return 0;
+                }
+                int index = (int) (head & mask);
+                int first = (int) Math.min(count, capacity - index);
+                dst.put(position, dataView, index, first);
+                if (count > first) {
+                    dst.put(position + first, dataView, 0, count - first);
+                }
+                release(head, count);
+            } finally {
+                exit(rawRead);
             }
-            int index = (int) (head & mask);
-            int first = (int) Math.min(count, capacity - index);
-            dst.put(position, dataView, index, first);
-            if (count > first) {
-                dst.put(position + first, dataView, 0, count - first);
-            }
-            release(head, count);
         }
         dst.position(position + count);
         return count;
@@ -573,7 +607,7 @@ public final class SpscByteRing implements AutoCloseable {
         if (rawWrite != null && length >= RawCopy.MIN_PIECE) {
             rawWrite.fromArray(src, offset, index, length);
         } else {
-            MemorySegment.copy(src, offset, memory, JAVA_BYTE, HEADER_LENGTH + index, length);
+            access.copyIn(src, offset, index, length);
         }
     }
 
@@ -582,7 +616,7 @@ public final class SpscByteRing implements AutoCloseable {
         if (rawWrite != null && length >= RawCopy.MIN_PIECE && !rawWrite.overlaps(src, offset, length, capacity)) {
             rawWrite.fromSegment(src, offset, index, length);
         } else {
-            MemorySegment.copy(src, offset, memory, HEADER_LENGTH + index, length);
+            access.copyIn(src, offset, index, length);
         }
     }
 
@@ -591,7 +625,7 @@ public final class SpscByteRing implements AutoCloseable {
         if (rawRead != null && length >= RawCopy.MIN_PIECE) {
             rawRead.toArray(dst, offset, index, length);
         } else {
-            MemorySegment.copy(memory, JAVA_BYTE, HEADER_LENGTH + index, dst, offset, length);
+            access.copyOut(index, dst, offset, length);
         }
     }
 
@@ -600,18 +634,31 @@ public final class SpscByteRing implements AutoCloseable {
         if (rawRead != null && length >= RawCopy.MIN_PIECE && !rawRead.overlaps(dst, offset, length, capacity)) {
             rawRead.toSegment(dst, offset, index, length);
         } else {
-            MemorySegment.copy(memory, HEADER_LENGTH + index, dst, offset, length);
+            access.copyOut(index, dst, offset, length);
+        }
+    }
+
+    /** A side's start: keeps a close away while the side touches raw memory (a ring on a caller's memory has no guard). */
+    private static void enter(RawCopy guard) {
+        if (guard != null) {
+            guard.enter();
+        }
+    }
+
+    private static void exit(RawCopy guard) {
+        if (guard != null) {
+            guard.exit();
         }
     }
 
     /** How many of {@code length} bytes fit after {@code tail}; counts an overrun if not all do. */
     private long claimWritable(long tail, long length) {
-        long head = (long) LONG.get(memory, (long) PRODUCER_CACHED_CONSUMER_POSITION_OFFSET);
+        long head = access.get(PRODUCER_CACHED_CONSUMER_POSITION_OFFSET);
         long used = tail - head;
         if (Long.compareUnsigned(used, capacity) > 0 || capacity - used < length) {
             // Acquire pairs with the consumer's release: the bytes it freed are no longer being read.
-            head = (long) LONG.getAcquire(memory, (long) CONSUMER_POSITION_OFFSET);
-            LONG.set(memory, (long) PRODUCER_CACHED_CONSUMER_POSITION_OFFSET, head);
+            head = access.getAcquire(CONSUMER_POSITION_OFFSET);
+            access.set(PRODUCER_CACHED_CONSUMER_POSITION_OFFSET, head);
             used = tail - head;
             if (Long.compareUnsigned(used, capacity) > 0) {
                 throw corrupt(tail, head);
@@ -620,15 +667,15 @@ public final class SpscByteRing implements AutoCloseable {
         long count = Math.min(length, capacity - used);
         if (count < length) {
             // Opaque: only this side writes the counter; observers read it with getOpaque.
-            LONG.setOpaque(memory, (long) OVERRUN_COUNT_OFFSET, (long) LONG.get(memory, (long) OVERRUN_COUNT_OFFSET) + 1);
+            access.setOpaque(OVERRUN_COUNT_OFFSET, access.get(OVERRUN_COUNT_OFFSET) + 1);
         }
         return count;
     }
 
     private void publish(long tail, long count) {
         // Release: a consumer that acquires the new position sees the bytes copied before it.
-        LONG.setRelease(memory, (long) PRODUCER_POSITION_OFFSET, tail + count);
-        LONG.setRelease(memory, (long) DOORBELL_OFFSET, (long) LONG.get(memory, (long) DOORBELL_OFFSET) + 1);
+        access.setRelease(PRODUCER_POSITION_OFFSET, tail + count);
+        access.setRelease(DOORBELL_OFFSET, access.get(DOORBELL_OFFSET) + 1);
         if (wakeWord.hasWaiterAfterPublish()) { // steps 6 and 7: a system call only when a consumer announced that it sleeps
             wakeWord.wakeWaiter();
         }
@@ -636,12 +683,12 @@ public final class SpscByteRing implements AutoCloseable {
 
     /** How many of {@code length} bytes are there after {@code head}; counts an underrun if fewer. */
     private long claimReadable(long head, long length) {
-        long tail = (long) LONG.get(memory, (long) CONSUMER_CACHED_PRODUCER_POSITION_OFFSET);
+        long tail = access.get(CONSUMER_CACHED_PRODUCER_POSITION_OFFSET);
         long available = tail - head;
         if (Long.compareUnsigned(available, capacity) > 0 || available < length) {
             // Acquire pairs with the producer's release: the bytes it published are visible.
-            tail = (long) LONG.getAcquire(memory, (long) PRODUCER_POSITION_OFFSET);
-            LONG.set(memory, (long) CONSUMER_CACHED_PRODUCER_POSITION_OFFSET, tail);
+            tail = access.getAcquire(PRODUCER_POSITION_OFFSET);
+            access.set(CONSUMER_CACHED_PRODUCER_POSITION_OFFSET, tail);
             available = tail - head;
             if (Long.compareUnsigned(available, capacity) > 0) {
                 throw corrupt(tail, head);
@@ -649,14 +696,14 @@ public final class SpscByteRing implements AutoCloseable {
         }
         long count = Math.min(length, available);
         if (count < length) {
-            LONG.setOpaque(memory, (long) UNDERRUN_COUNT_OFFSET, (long) LONG.get(memory, (long) UNDERRUN_COUNT_OFFSET) + 1);
+            access.setOpaque(UNDERRUN_COUNT_OFFSET, access.get(UNDERRUN_COUNT_OFFSET) + 1);
         }
         return count;
     }
 
     private void release(long head, long count) {
         // Release: the producer that acquires the new position overwrites these bytes only after our copy.
-        LONG.setRelease(memory, (long) CONSUMER_POSITION_OFFSET, head + count);
+        access.setRelease(CONSUMER_POSITION_OFFSET, head + count);
     }
 
     private IllegalStateException corrupt(long producerPosition, long consumerPosition) {

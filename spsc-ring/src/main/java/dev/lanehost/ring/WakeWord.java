@@ -18,11 +18,14 @@ final class WakeWord {
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
     private final MemorySegment memory;
+    /** The producer's way to the word in a write (raw where the ring's writes are). */
+    private final RingAccess access;
     /** Created by the consumer's first sleep: a ring nobody waits on never touches the futex. */
     private Futex.Waiter waiter;
 
-    WakeWord(MemorySegment memory) {
+    WakeWord(MemorySegment memory, RingAccess access) {
         this.memory = memory;
+        this.access = access;
     }
 
     // ---------------------------------------------------------------- producer
@@ -36,7 +39,7 @@ final class WakeWord {
      */
     boolean hasWaiterAfterPublish() {
         VarHandle.releaseFence();
-        return ((int) INT.get(memory, (long) WAKE_WORD_OFFSET) & WAKE_WAITER) != 0;
+        return (access.getInt(WAKE_WORD_OFFSET) & WAKE_WAITER) != 0;
     }
 
     /** Step 7: clears the announcement (the consumer announces again if it sleeps again) and wakes it. */

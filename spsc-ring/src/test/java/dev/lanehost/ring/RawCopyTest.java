@@ -33,6 +33,39 @@ class RawCopyTest {
         }
     }
 
+    /**
+     * A ring that owns its memory reaches it at its raw address, which no arena checks: after close every write and
+     * read, short or long, must be stopped by the ring's own guard, not touch freed memory.
+     */
+    @Test
+    void everyWriteAndReadOfAClosedRingThrowsWhateverItsLength() {
+        assumeTrue(ProducerFence.isSupported(), "membarrier is not available here");
+        SpscByteRing ring = SpscByteRing.allocate(1 << 14);
+        assertTrue(ring.copiesLongPiecesNatively());
+        ring.write(new byte[100], 0, 100); // something to read, were the memory still there
+        ring.close();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment segment = arena.allocate(4096);
+            for (int length : new int[] {0, 1, 64, 4096}) {
+                String what = length + " bytes";
+                assertClosed(() -> ring.write(new byte[length], 0, length), what);
+                assertClosed(() -> ring.write(segment, 0, length), what);
+                assertClosed(() -> ring.write(java.nio.ByteBuffer.allocate(length)), what);
+                assertClosed(() -> ring.write(java.nio.ByteBuffer.allocateDirect(length)), what);
+                assertClosed(() -> ring.read(new byte[length], 0, length), what);
+                assertClosed(() -> ring.read(segment, 0, length), what);
+                assertClosed(() -> ring.read(java.nio.ByteBuffer.allocate(length)), what);
+                assertClosed(() -> ring.read(java.nio.ByteBuffer.allocateDirect(length)), what);
+            }
+        }
+    }
+
+    /** Thrown because the ring is closed (not, say, because freed memory read as corrupt positions). */
+    private static void assertClosed(org.junit.jupiter.api.function.Executable call, String what) {
+        IllegalStateException e = assertThrows(IllegalStateException.class, call, what);
+        assertTrue(e.getMessage().contains("closed"), what + ": " + e.getMessage());
+    }
+
     @Test
     void longWritesOfEveryShapeKeepEveryByteAcrossTheWrap() {
         int capacity = 1 << 14;

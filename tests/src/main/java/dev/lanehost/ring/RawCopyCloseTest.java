@@ -14,8 +14,9 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
- * A ring's close against a long write copied by {@code memcpy} at the ring's raw address ({@link RawCopy}): the
- * writer raises its flag and looks for the close; the closer raises its flag, fences the writer's thread
+ * A ring's close against a write at the ring's raw address ({@link RawCopy}), here a long piece copied by
+ * {@code memcpy} (the header words and short pieces of a write lie under the same guard): the writer raises its flag
+ * and looks for the close ({@code enter}), copies, and lowers the flag ({@code exit}); the closer raises its flag, fences the writer's thread
  * ({@code membarrier}) and waits for the writer's flag to fall, and then — standing in for the memory being freed
  * and reused — writes a marker into the data. A copy that starts after the closer stopped waiting would land on the
  * marker: the forbidden outcome, a write into freed memory. Without the fence (the writer's load passing its own
@@ -38,7 +39,12 @@ public class RawCopyCloseTest {
     @Actor
     public void writer(II_Result r) {
         try {
-            guard.fromArray(ZEROS, 0, 0, ZEROS.length);
+            guard.enter(); // as a ring's write does around everything it touches
+            try {
+                guard.fromArray(ZEROS, 0, 0, ZEROS.length);
+            } finally {
+                guard.exit();
+            }
             r.r1 = 1;
         } catch (IllegalStateException closed) {
             r.r1 = 0;

@@ -38,7 +38,12 @@ public class RawCopyReadCloseTest {
     public void reader(II_Result r) {
         out[LENGTH - 1] = -1;
         try {
-            guard.toArray(out, 0, 0, LENGTH);
+            guard.enter(); // as a ring's read does around everything it touches
+            try {
+                guard.toArray(out, 0, 0, LENGTH);
+            } finally {
+                guard.exit();
+            }
             r.r1 = 1;
         } catch (IllegalStateException closed) {
             r.r1 = 0;
