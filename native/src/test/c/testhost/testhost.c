@@ -264,6 +264,32 @@ int64_t lanehost_testhost_transfer(int32_t role, void *memory, uint64_t memory_l
     return (int64_t)moved;
 }
 
+int64_t lanehost_testhost_move_chunks(int32_t role, void *memory, uint64_t memory_length, void *buffer, uint64_t chunks,
+                                      uint32_t chunk) {
+    if (buffer == NULL || chunk == 0 || (role != LANEHOST_TESTHOST_PRODUCER && role != LANEHOST_TESTHOST_CONSUMER)) {
+        return LANEHOST_RING_INVALID_ARGUMENT;
+    }
+    lanehost_ring ring;
+    int status = lanehost_ring_wrap(&ring, memory, memory_length);
+    if (status != LANEHOST_RING_OK) return status;
+    uint8_t *bytes = buffer;
+    uint32_t spins = 0;
+    for (uint64_t i = 0; i < chunks; i++) {
+        for (uint64_t done = 0; done < chunk;) {
+            int64_t n = role == LANEHOST_TESTHOST_PRODUCER ? lanehost_ring_write(&ring, bytes + done, chunk - done)
+                                                            : lanehost_ring_read(&ring, bytes + done, chunk - done);
+            if (n < 0) return n;
+            if (n == 0) {
+                spin_wait(&spins);
+            } else {
+                spins = 0;
+                done += (uint64_t)n;
+            }
+        }
+    }
+    return (int64_t)(chunks * chunk);
+}
+
 int64_t lanehost_testhost_echo(void *memory, uint64_t memory_length, uint64_t pairs, uint32_t chunk) {
     lanehost_ring ring;
     int status = lanehost_ring_wrap(&ring, memory, memory_length);

@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define LANEHOST_TESTHOST_ABI_VERSION 2u
+#define LANEHOST_TESTHOST_ABI_VERSION 3u
 
 enum lanehost_testhost_role {
     LANEHOST_TESTHOST_PRODUCER = 1,
@@ -84,6 +84,17 @@ LANEHOST_EXPORT int32_t lanehost_testhost_join(lanehost_testhost_thread *thread,
  */
 LANEHOST_EXPORT int64_t lanehost_testhost_transfer(int32_t role, void *memory, uint64_t memory_length,
                                                    uint64_t total, uint32_t chunk);
+
+/*
+ * One side on the calling thread, chunk by chunk through the caller's `buffer` of `chunk` bytes: the
+ * producer writes it into the ring `chunks` times, the consumer reads `chunks` chunks into it, spinning
+ * while the ring is full or empty. A chunk that moves only in part goes on from where it stopped, so each
+ * byte of the buffer meets the same offset within a page of the ring's data every time (a Java side doing
+ * the same can be compared with this one copy for copy). Returns the bytes moved or a negative status
+ * (INVALID_ARGUMENT for a null buffer, a chunk of 0 or an unknown role).
+ */
+LANEHOST_EXPORT int64_t lanehost_testhost_move_chunks(int32_t role, void *memory, uint64_t memory_length, void *buffer,
+                                                      uint64_t chunks, uint32_t chunk);
 
 /*
  * Both sides on the calling thread: `pairs` times, writes `chunk` bytes and reads them back. Returns the

@@ -26,7 +26,7 @@ import java.util.List;
  */
 public final class TestHost {
     /** Must equal {@code LANEHOST_TESTHOST_ABI_VERSION}. */
-    public static final int ABI_VERSION = 2;
+    public static final int ABI_VERSION = 3;
 
     /** The side a foreign thread plays. */
     public enum Role {
@@ -66,6 +66,8 @@ public final class TestHost {
     private static final MethodHandle JOIN = downcall("lanehost_testhost_join", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
     private static final MethodHandle TRANSFER = downcall("lanehost_testhost_transfer",
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT));
+    private static final MethodHandle MOVE_CHUNKS = downcall("lanehost_testhost_move_chunks",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_INT));
     private static final MethodHandle ECHO = downcall("lanehost_testhost_echo",
             FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT));
 
@@ -205,6 +207,34 @@ public final class TestHost {
         }
         if (moved < 0) {
             throw new IllegalStateException("lanehost_testhost_transfer failed: " + statusText(moved));
+        }
+        return moved;
+    }
+
+    /**
+     * One side on the calling thread, in C, chunk by chunk through {@code buffer}'s first {@code chunk} bytes: the
+     * producer writes them into the ring {@code chunks} times, the consumer reads {@code chunks} chunks into them,
+     * spinning while the ring is full or empty. A chunk that moves only in part goes on from where it stopped, so each
+     * byte of the buffer meets the same offset within a page of the ring's data every time. The C side that a Java side
+     * copying through the same native bytes is compared with.
+     *
+     * @return the bytes moved: {@code chunks * chunk}
+     * @throws IllegalArgumentException if {@code buffer} is not native memory of at least {@code chunk} bytes
+     * @throws IllegalStateException    with the C status's text if the chunk is 0 or the ring is refused
+     */
+    public static long moveChunks(Role role, SpscByteRing ring, MemorySegment buffer, long chunks, int chunk) {
+        if (!buffer.isNative() || buffer.byteSize() < chunk) {
+            throw new IllegalArgumentException("buffer must be native memory of at least " + chunk + " bytes: " + buffer);
+        }
+        long moved;
+        try {
+            MemorySegment memory = ring.memory();
+            moved = (long) MOVE_CHUNKS.invokeExact(role.code, memory, memory.byteSize(), buffer, chunks, chunk);
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+        if (moved < 0) {
+            throw new IllegalStateException("lanehost_testhost_move_chunks failed: " + statusText(moved));
         }
         return moved;
     }

@@ -5,7 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lanehost.ring.SpscByteRing;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 class TestHostTest {
@@ -61,6 +65,65 @@ class TestHostTest {
             ring.write(new byte[1], 0, 1); // not empty: a 64-byte write moves only 63
             IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> TestHost.echo(ring, 1, 64));
             assertTrue(thrown.getMessage().contains("invalid argument"), thrown.getMessage());
+        }
+    }
+
+    @Test
+    void moveChunksWritesEachChunkOnFromWhereAPartialWriteStopped() throws Exception {
+        int chunk = 384;
+        int chunks = 50;
+        // A ring smaller than a chunk: every chunk is written in parts, while a Java reader drains it.
+        try (SpscByteRing ring = SpscByteRing.allocate(256); Arena arena = Arena.ofShared()) {
+            MemorySegment source = arena.allocate(chunk);
+            for (int i = 0; i < chunk; i++) {
+                source.set(ValueLayout.JAVA_BYTE, i, (byte) (i * 7 + 1));
+            }
+            CompletableFuture<Long> writer = CompletableFuture.supplyAsync(
+                    () -> TestHost.moveChunks(TestHost.Role.PRODUCER, ring, source, chunks, chunk));
+            byte[] received = new byte[chunk * chunks];
+            for (int got = 0; got < received.length; ) {
+                got += ring.read(received, got, received.length - got);
+            }
+            assertEquals((long) chunk * chunks, writer.get());
+            for (int i = 0; i < received.length; i++) {
+                assertEquals((byte) ((i % chunk) * 7 + 1), received[i], "byte " + i);
+            }
+        }
+    }
+
+    @Test
+    void moveChunksReadsEachChunkOnFromWhereAPartialReadStopped() throws Exception {
+        int chunk = 384;
+        try (SpscByteRing ring = SpscByteRing.allocate(256); Arena arena = Arena.ofShared()) {
+            MemorySegment buffer = arena.allocate(chunk);
+            CompletableFuture<Long> reader = CompletableFuture.supplyAsync(
+                    () -> TestHost.moveChunks(TestHost.Role.CONSUMER, ring, buffer, 1, chunk));
+            byte[] sent = new byte[chunk];
+            for (int i = 0; i < chunk; i++) {
+                sent[i] = (byte) (i * 5 + 3);
+            }
+            for (int done = 0; done < chunk; ) { // in parts: the ring holds 256 bytes
+                done += ring.write(sent, done, chunk - done);
+            }
+            assertEquals(chunk, reader.get());
+            for (int i = 0; i < chunk; i++) {
+                assertEquals(sent[i], buffer.get(ValueLayout.JAVA_BYTE, i), "byte " + i);
+            }
+        }
+    }
+
+    @Test
+    void moveChunksRefusesABufferItCannotCopyThrough() {
+        try (SpscByteRing ring = SpscByteRing.allocate(1024); Arena arena = Arena.ofConfined()) {
+            IllegalArgumentException onHeap = assertThrows(IllegalArgumentException.class,
+                    () -> TestHost.moveChunks(TestHost.Role.PRODUCER, ring, MemorySegment.ofArray(new byte[64]), 1, 64));
+            assertTrue(onHeap.getMessage().contains("native memory"), onHeap.getMessage());
+            assertThrows(IllegalArgumentException.class,
+                    () -> TestHost.moveChunks(TestHost.Role.CONSUMER, ring, arena.allocate(32), 1, 64));
+            IllegalStateException noChunk = assertThrows(IllegalStateException.class,
+                    () -> TestHost.moveChunks(TestHost.Role.PRODUCER, ring, arena.allocate(32), 1, 0));
+            assertTrue(noChunk.getMessage().contains("invalid argument"), noChunk.getMessage());
+            assertEquals(0, ring.readable()); // nothing written by a refused call
         }
     }
 }
