@@ -199,6 +199,7 @@ public final class RingSidePairs {
         return (now - start) / (double) chunks;
     }
 
+    /** {@link #javaWindow}'s loop over a {@code byte[]}: its own copy, so neither loop's call sees two kinds of bytes. */
     private static double arrayWindow(boolean writer, SpscByteRing ring, byte[] array, int chunk, long windowNanos) {
         long start = System.nanoTime();
         long chunks = 0;
