@@ -115,14 +115,15 @@ public final class RingSidePairs {
                         boolean cFirst = (group + distance) % 2 == 0; // neither side always runs first
                         for (int turn = 0; turn < 2; turn++) {
                             boolean c = cFirst == (turn == 0);
-                            double nanos = c ? cWindow(side, ring, bytes, chunk, windowNanos)
-                                    : javaWindow(writer, ring, bytes, chunk, windowNanos);
+                            double nanos = c
+                                    ? window(() -> TestHost.moveChunks(side, ring, bytes, CHUNKS_A_LOOK, chunk), windowNanos)
+                                    : window(() -> javaBatch(writer, ring, bytes, chunk), windowNanos);
                             these.add(new Window(group, placement.placement(), placement.medianNanos(),
                                     (c ? "c@" : "java@") + distance, nanos));
                         }
                     }
                     these.add(new Window(group, placement.placement(), placement.medianNanos(), "javaArray",
-                            arrayWindow(writer, ring, array, chunk, windowNanos)));
+                            window(() -> arrayBatch(writer, ring, array, chunk), windowNanos)));
                     for (Window w : these) {
                         System.out.printf(Locale.ROOT, "group %3d %-6s %6.1f ns  %-10s %7.1f ns a chunk%n",
                                 w.group(), w.placement(), w.roundTripNanos(), w.arm(), w.nanosPerChunk());
@@ -167,57 +168,42 @@ public final class RingSidePairs {
         summarize(windows, List.copyOf(distances));
     }
 
-    private static double cWindow(Role side, SpscByteRing ring, MemorySegment bytes, int chunk, long windowNanos) {
+    /** Runs {@code batch} (a batch of {@value #CHUNKS_A_LOOK} chunks) until the window is over: nanoseconds a chunk. */
+    private static double window(Runnable batch, long windowNanos) {
         long start = System.nanoTime();
         long chunks = 0;
         long now;
         do {
-            TestHost.moveChunks(side, ring, bytes, CHUNKS_A_LOOK, chunk);
+            batch.run();
             chunks += CHUNKS_A_LOOK;
             now = System.nanoTime();
         } while (now - start < windowNanos);
         return (now - start) / (double) chunks;
     }
 
-    private static double javaWindow(boolean writer, SpscByteRing ring, MemorySegment bytes, int chunk, long windowNanos) {
-        long start = System.nanoTime();
-        long chunks = 0;
-        long now;
-        do {
-            for (int i = 0; i < CHUNKS_A_LOOK; i++) {
-                for (long done = 0; done < chunk; ) { // a partial chunk goes on where it stopped, as the C side's does
-                    long n = writer ? ring.write(bytes, done, chunk - done) : ring.read(bytes, done, chunk - done);
-                    if (n == 0) {
-                        Thread.onSpinWait();
-                    }
-                    done += n;
+    private static void javaBatch(boolean writer, SpscByteRing ring, MemorySegment bytes, int chunk) {
+        for (int i = 0; i < CHUNKS_A_LOOK; i++) {
+            for (long done = 0; done < chunk; ) { // a partial chunk goes on where it stopped, as the C side's does
+                long n = writer ? ring.write(bytes, done, chunk - done) : ring.read(bytes, done, chunk - done);
+                if (n == 0) {
+                    Thread.onSpinWait();
                 }
+                done += n;
             }
-            chunks += CHUNKS_A_LOOK;
-            now = System.nanoTime();
-        } while (now - start < windowNanos);
-        return (now - start) / (double) chunks;
+        }
     }
 
-    /** {@link #javaWindow}'s loop over a {@code byte[]}: its own copy, so neither loop's call sees two kinds of bytes. */
-    private static double arrayWindow(boolean writer, SpscByteRing ring, byte[] array, int chunk, long windowNanos) {
-        long start = System.nanoTime();
-        long chunks = 0;
-        long now;
-        do {
-            for (int i = 0; i < CHUNKS_A_LOOK; i++) {
-                for (int done = 0; done < chunk; ) {
-                    int n = writer ? ring.write(array, done, chunk - done) : ring.read(array, done, chunk - done);
-                    if (n == 0) {
-                        Thread.onSpinWait();
-                    }
-                    done += n;
+    /** {@link #javaBatch} over a {@code byte[]}: its own loop, so neither loop's call sees two kinds of bytes. */
+    private static void arrayBatch(boolean writer, SpscByteRing ring, byte[] array, int chunk) {
+        for (int i = 0; i < CHUNKS_A_LOOK; i++) {
+            for (int done = 0; done < chunk; ) {
+                int n = writer ? ring.write(array, done, chunk - done) : ring.read(array, done, chunk - done);
+                if (n == 0) {
+                    Thread.onSpinWait();
                 }
+                done += n;
             }
-            chunks += CHUNKS_A_LOOK;
-            now = System.nanoTime();
-        } while (now - start < windowNanos);
-        return (now - start) / (double) chunks;
+        }
     }
 
     /**
