@@ -86,6 +86,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 // The defaults are those of benchmarks/run-ring.sh: many short iterations, each tagged with its placement.
+// A -jvmArgsAppend on the JMH command line replaces the fork options below instead of adding to them: repeat them
+// there (without --add-exports Agrona's transport fails; without native access the ring loses its memcpy path).
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 16, time = 500, timeUnit = TimeUnit.MILLISECONDS)
 @Fork(value = 1, jvmArgsAppend = {
