@@ -16,6 +16,7 @@ static _Atomic int mode, phase; // phase: 0 run, 1 probe requested, 2 producer i
 static _Atomic long ping;
 static long CHUNK = 512, DIST = 2048;
 static uint64_t sink;
+static long SRCOFF = 0;
 
 static inline int64_t rd(lanehost_ring *r, void *dst, uint64_t length, int pf) {
     lanehost_ring_header *h = r->header;
@@ -87,7 +88,7 @@ static long now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); r
 
 static void *producer(void *arg) {
     (void)arg; pin(0);
-    uint8_t *src = aligned_alloc(4096, 1 << 16); memset(src, 1, 1 << 16);
+    uint8_t *src = (uint8_t *)aligned_alloc(4096, 1 << 17) + SRCOFF; memset(src, 1, 1 << 16);
     for (;;) {
         int p = atomic_load_explicit(&phase, memory_order_acquire);
         if (p == 3) break;
@@ -125,7 +126,7 @@ static double probe(void) {
 
 int main(int argc, char **argv) {
     int groups = argc > 1 ? atoi(argv[1]) : 20; long win = (argc > 2 ? atol(argv[2]) : 100) * 1000000L;
-    if (argc > 3) CHUNK = atol(argv[3]); if (argc > 4) DIST = atol(argv[4]);
+    if (argc > 3) CHUNK = atol(argv[3]); if (argc > 4) DIST = atol(argv[4]); if (argc > 5) SRCOFF = atol(argv[5]);
     uint64_t cap = 1 << 20; size_t len = sizeof(lanehost_ring_header) + cap;
     void *mem = aligned_alloc(4096, (len + 4095) & ~4095UL); memset(mem, 0, len);
     if (lanehost_ring_init(&ring, mem, len, cap) != 0) { fprintf(stderr, "init failed\n"); return 1; }
