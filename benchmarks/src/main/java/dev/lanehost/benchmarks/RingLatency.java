@@ -9,7 +9,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -454,7 +453,7 @@ public final class RingLatency {
             for (int p = 0; p < PERCENTILES.length; p++) {
                 final int index = p;
                 median[p] = rounds.isEmpty() ? Double.NaN
-                        : median(rounds.stream().mapToDouble(r -> r.percentiles()[index]).toArray());
+                        : Stats.median(rounds.stream().mapToDouble(r -> r.percentiles()[index]).toArray());
             }
             medians.put(entry.getKey(), median);
             printRow(entry.getKey(), median, "%10.0f", rounds.size() + "/" + entry.getValue().size());
@@ -480,13 +479,6 @@ public final class RingLatency {
         return String.format(Locale.ROOT, "p50 %6d  p90 %6d  p99 %7d  p99.9 %8d  max %9d ns  (n=%d, late sends %d)",
                 h.getValueAtPercentile(50), h.getValueAtPercentile(90), h.getValueAtPercentile(99),
                 h.getValueAtPercentile(99.9), h.getMaxValue(), h.getTotalCount(), lateSends);
-    }
-
-    static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 
     private static Map<String, Integer> parse(String[] args, Map<String, Integer> defaults) {

@@ -222,7 +222,7 @@ public final class RingSidePairs {
                 byGroup.computeIfAbsent(w.group(), k -> new ArrayList<>()).add(w);
             }
             System.out.printf(Locale.ROOT, "%s placement, %d groups (probe median %.1f ns):%n", entry.getKey(), byGroup.size(),
-                    median(entry.getValue().stream().map(Window::roundTripNanos).toList()));
+                    Stats.median(entry.getValue().stream().map(Window::roundTripNanos).toList()));
             for (int distance : distances) {
                 List<Double> ratios = new ArrayList<>();
                 List<Double> java = new ArrayList<>();
@@ -235,7 +235,7 @@ public final class RingSidePairs {
                     ratios.add(cNanos / javaNanos);
                 }
                 System.out.printf(Locale.ROOT, "  d %4d: Java %6.1f ns a chunk, C %6.1f; Java/C throughput %.3f (p25 %.3f, p75 %.3f)%n",
-                        distance, median(java), median(c), median(ratios), quantile(ratios, 0.25), quantile(ratios, 0.75));
+                        distance, Stats.median(java), Stats.median(c), Stats.median(ratios), Stats.quantile(ratios, 0.25), Stats.quantile(ratios, 0.75));
             }
             List<Double> ratios = new ArrayList<>();
             List<Double> array = new ArrayList<>();
@@ -246,10 +246,10 @@ public final class RingSidePairs {
                 }
                 double arrayNanos = nanos(group, "javaArray");
                 array.add(arrayNanos);
-                ratios.add(median(c) / arrayNanos);
+                ratios.add(Stats.median(c) / arrayNanos);
             }
             System.out.printf(Locale.ROOT, "  byte[]: Java %6.1f ns a chunk; against C's median over the distances %.3f (p25 %.3f, p75 %.3f)%n",
-                    median(array), median(ratios), quantile(ratios, 0.25), quantile(ratios, 0.75));
+                    Stats.median(array), Stats.median(ratios), Stats.quantile(ratios, 0.25), Stats.quantile(ratios, 0.75));
         }
     }
 
@@ -260,20 +260,5 @@ public final class RingSidePairs {
             }
         }
         throw new IllegalStateException("no window " + arm + " in group " + group.getFirst().group());
-    }
-
-    private static double median(List<Double> values) {
-        return quantile(values, 0.5);
-    }
-
-    private static double quantile(List<Double> values, double q) {
-        List<Double> sorted = values.stream().sorted().toList();
-        if (sorted.isEmpty()) {
-            return Double.NaN;
-        }
-        double index = q * (sorted.size() - 1);
-        int low = (int) Math.floor(index);
-        int high = (int) Math.ceil(index);
-        return sorted.get(low) + (sorted.get(high) - sorted.get(low)) * (index - low);
     }
 }

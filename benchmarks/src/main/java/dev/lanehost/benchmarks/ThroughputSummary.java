@@ -139,7 +139,7 @@ public final class ThroughputSummary {
 
         double median(Selection selection) {
             List<Double> scores = scores(selection);
-            return scores.isEmpty() ? Double.NaN : RingLatency.median(scores.stream().mapToDouble(Double::doubleValue).toArray());
+            return scores.isEmpty() ? Double.NaN : Stats.median(scores);
         }
 
         double mean(java.util.function.ToDoubleFunction<Iteration> value) {
