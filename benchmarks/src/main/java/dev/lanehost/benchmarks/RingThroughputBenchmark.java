@@ -134,6 +134,15 @@ public class RingThroughputBenchmark {
         @Param({"javaToJava", "cToC", "agrona", "disruptor", "jctools", "cToJava", "javaToC", "segmentToC", "cToCWriter"})
         public String transport;
 
+        /**
+         * How many {@code Thread.onSpinWait()} the JMH thread's side makes each time it finds nothing to do (a consumer
+         * an empty ring, a producer a full one): 1, a busy spin, by default. A side that looks again at once keeps
+         * fetching the line its peer writes next; {@code 128} (about 2.7 µs on the machine of RESULTS.md) lets bytes
+         * gather between looks. One value per run: {@link ThroughputSummary} does not tell them apart.
+         */
+        @Param({"1"})
+        public int idlePauses;
+
         Transport moving;
 
         @Setup(Level.Trial)
@@ -152,6 +161,7 @@ public class RingThroughputBenchmark {
                 case "cToCWriter" -> new CToCWriter(chunk);
                 default -> throw new IllegalArgumentException("unknown transport " + transport);
             };
+            moving.idlePauses = Math.max(1, idlePauses);
             moving.start();
         }
 
@@ -234,6 +244,8 @@ public class RingThroughputBenchmark {
         volatile Throwable peerFailure;
 
         private long stallStart;
+        /** {@link Ring#idlePauses}: set before {@link #start()}. */
+        int idlePauses = 1;
 
         Transport(int chunk) {
             this.chunk = chunk;
@@ -264,12 +276,14 @@ public class RingThroughputBenchmark {
         abstract void resume();
 
         /**
-         * One idle spin of the JMH thread while its peer has nothing for it; {@code spins} counts this
-         * wait's idle spins so far (from 0). Every 65536 spins it checks that the peer is alive and has
+         * One idle spin of the JMH thread while its peer has nothing for it ({@link #idlePauses} pauses); {@code spins}
+         * counts this wait's idle spins so far (from 0). Every 65536 spins it checks that the peer is alive and has
          * not been silent for {@link #STALL_LIMIT_NANOS}. Returns {@code spins + 1}.
          */
         final int idle(int spins) {
-            Thread.onSpinWait();
+            for (int i = idlePauses; i > 0; i--) {
+                Thread.onSpinWait();
+            }
             if ((spins & STALL_CHECK_MASK) == STALL_CHECK_MASK) {
                 checkPeer(spins == STALL_CHECK_MASK);
             }
