@@ -147,6 +147,9 @@ public class RingThroughputBenchmark {
 
         @Setup(Level.Trial)
         public void setUp() {
+            if (idlePauses < 1) {
+                throw new IllegalArgumentException("idlePauses must be at least 1 (1 is a busy spin), was " + idlePauses);
+            }
             System.out.println(System.lineSeparator() + "# placement before " + transport + " chunk=" + chunk + ": "
                     + PlacementProbe.measure(TRIAL_PROBE_ROUND_TRIPS));
             moving = switch (transport) {
@@ -161,7 +164,7 @@ public class RingThroughputBenchmark {
                 case "cToCWriter" -> new CToCWriter(chunk);
                 default -> throw new IllegalArgumentException("unknown transport " + transport);
             };
-            moving.idlePauses = Math.max(1, idlePauses);
+            moving.idlePauses = idlePauses;
             moving.start();
         }
 
