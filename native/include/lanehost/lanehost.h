@@ -49,7 +49,8 @@ typedef enum lanehost_status {
     LANEHOST_CALLBACK_SUSPENDED = 2, /* call_on_lane: the handler returned a pending result; the actor is disrupted */
     LANEHOST_NOT_SERIALIZABLE = 3,   /* a cycle, nesting past the limit, or an unsupported type */
     LANEHOST_OUT_OF_MEMORY = 4,      /* the result does not fit the buffer (*result_length = size needed;
-                                        every other non-OK status stores 0 there) */
+                                        every other non-OK status stores 0 there). The handler did run: a
+                                        retry with a larger buffer runs it again */
     LANEHOST_CALLBACK_FAILED = 5,    /* the handler threw; the actor halts */
     LANEHOST_ACTOR_TERMINATED = 6,   /* the actor halted while the runtime runs */
     LANEHOST_REFUSED = 7,            /* admission: the gate's maxPending calls already occupy the actor, or its mailbox or lane is full */
@@ -72,7 +73,9 @@ LANEHOST_EXPORT const char *lanehost_status_name(int32_t status);
  *  - Every entry returns a lanehost_status and never throws, aborts or crashes on bad input: NULL pointers,
  *    unknown/stale/forged handles, negative or huge lengths are LANEHOST_INVALID_ARGUMENT. After the runtime
  *    or the host ABI closes, entries answer LANEHOST_CLOSED: the table and its functions stay valid for the
- *    life of the process, so a host thread that calls late is answered, never crashed. Lane handles follow
+ *    life of the process, so a host thread that calls late is answered, never crashed. (A C program that
+ *    embeds the JVM and ends it with lanehost_embed_shutdown keeps this too: the shutdown first points every
+ *    entry of the tables it handed out at C functions that answer LANEHOST_CLOSED without entering Java.) Lane handles follow
  *    their runtime rather than the host ABI: until the runtime has closed they still drive their lane, and
  *    the first drive from the lane's thread after the runtime closes runs the lane's teardown there, then
  *    answers LANEHOST_CLOSED. So a host that keeps calling back until it sees LANEHOST_CLOSED, then joins its
@@ -100,12 +103,16 @@ typedef struct lanehost_drive_counts {
 
 _Static_assert(sizeof(lanehost_drive_counts) == 16, "lanehost_drive_counts is two 64-bit words");
 
-/* Blocking gate call; args and result are CBOR (RFC 8949), zero-length args mean none. */
+/* Blocking gate call; args and result are CBOR (RFC 8949), zero-length args mean none. result_length must not be
+ * NULL. timeout_nanos bounds the wait and has no "unbounded" value (unlike max_turns below): 0 does not wait, so
+ * the call times out at once (LANEHOST_TIMED_OUT, and a call not started never runs); negative is
+ * LANEHOST_INVALID_ARGUMENT. */
 typedef int32_t (*lanehost_gate_call_fn)(uint64_t gate, const uint8_t *args, uint64_t args_length, uint8_t *result,
                                          uint64_t result_capacity, uint64_t *result_length, int64_t timeout_nanos);
 
 /* Gate call for a host callback on the lane's own thread, outside any turn: queues the call and drives the
- * lane until the result is ready; max_turns > 0 bounds the turns driven (LANEHOST_TIMED_OUT), 0 is unbounded. */
+ * lane until the result is ready; max_turns > 0 bounds the turns driven (LANEHOST_TIMED_OUT), 0 is unbounded.
+ * result_length must not be NULL. */
 typedef int32_t (*lanehost_gate_call_on_lane_fn)(uint64_t gate, uint64_t lane, const uint8_t *args,
                                                  uint64_t args_length, uint8_t *result, uint64_t result_capacity,
                                                  uint64_t *result_length, int32_t max_turns);

@@ -14,8 +14,8 @@
  *     }
  *     uint64_t frame;
  *     api->lane_lookup("frame", &frame);
- *     while (running) api->lane_drive(frame, 0, NULL);       // the host's own loop
- *     lanehost_embed_stop(embed);
+ *     while (running) api->lane_drive(frame, 0, NULL);       // the host's own loop, on this thread
+ *     lanehost_embed_stop(embed);                             // the lane's actors are torn down here
  *     lanehost_embed_shutdown();                              // before the process exits
  *
  * Every function here returns a lanehost_status and never aborts on bad input. A JVM that fails to start
@@ -96,7 +96,8 @@ typedef struct lanehost_embed lanehost_embed;
  * On a non-OK status *out and *api_out are set to NULL and lanehost_embed_last_error() says why:
  *   LANEHOST_INVALID_ARGUMENT  NULL pointers, a size/version/reserved the library does not know, no setup_class,
  *                              no libjvm under java_home/JAVA_HOME, a JDK older than the JNI version 24 asked
- *                              for, an option the JVM refuses, a class path without lanehost, a setup class
+ *                              for, an option the JVM refuses (the last error lists the options given; the
+ *                              JVM names the bad one on stderr), a class path without lanehost, a setup class
  *                              not found or not a HostSetup with a public no-arg constructor, or another class
  *                              path or option list than the running JVM's
  *   LANEHOST_CALLBACK_FAILED   the setup class's constructor or setup() threw (its class and message are in
@@ -112,7 +113,13 @@ LANEHOST_EXPORT int32_t lanehost_embed_start(const lanehost_embed_options *optio
 /*
  * Closes the runtime's host ABI (every later call through its table answers LANEHOST_CLOSED) and then the
  * runtime, and frees `embed`. From any thread but one of the runtime's own lanes' turns; call it once per
- * started runtime, after the host's threads stop driving its lanes.
+ * started runtime.
+ *
+ * A lane's actors are torn down (their stopped() hooks, arenas) on the lane's own thread: on this thread if it
+ * is the lane's bound thread, else at the bound thread's next lane_drive, which then answers LANEHOST_CLOSED.
+ * So a host whose lanes run on threads of their own calls this while those threads still drive, lets each drive
+ * until it answers LANEHOST_CLOSED, then joins them. A lane whose thread has already ended, or that is not driven
+ * within a grace period, is torn down on this thread instead, and the log says so with a warning.
  *
  * The JVM keeps running (a process cannot create a second one, so a later start reuses it), and the table's
  * functions stay callable, answering LANEHOST_CLOSED, until lanehost_embed_shutdown.
@@ -125,13 +132,16 @@ LANEHOST_EXPORT int32_t lanehost_embed_stop(lanehost_embed *embed);
 
 /*
  * Ends the JVM this library created (DestroyJavaVM): runs its shutdown hooks, waits for its non-daemon threads.
- * Call it once before the process exits, after every lanehost_embed_stop and after every host thread stopped
- * calling any table: a table's functions enter Java, and after the shutdown there is none to enter. Exiting
- * without it works but skips the shutdown hooks and lets C++ static destructors in libjvm race the JVM's own
- * threads at exit.
+ * Call it once before the process exits, after every lanehost_embed_stop and once no host thread is inside a
+ * call of any table. First it points every entry of every table a start handed out at a C function that answers
+ * LANEHOST_CLOSED (last_error: "lanehost_embed_shutdown ended the JVM ..."), so a table called later still
+ * answers without entering Java, where an upcall would abort the process. A call still running inside Java when
+ * the shutdown begins is not covered. Exiting without it works but skips the shutdown hooks and lets C++ static
+ * destructors in libjvm race the JVM's own threads at exit.
  *
- * Afterwards every lanehost_embed_start answers LANEHOST_CLOSED (HotSpot cannot create a JVM twice in a
- * process). LANEHOST_OK, also when no JVM was ever started or it was already shut down;
+ * It is final: afterwards every lanehost_embed_start answers LANEHOST_CLOSED (HotSpot cannot create a JVM twice
+ * in a process), also when it was called before any JVM started. LANEHOST_OK, also when no JVM was ever started
+ * or it was already shut down;
  * LANEHOST_INVALID_ARGUMENT while a runtime is still started or starting, or if the JVM was not started by this
  * library (then its owner ends it); LANEHOST_INTERNAL_ERROR if DestroyJavaVM fails.
  */

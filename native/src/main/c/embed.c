@@ -18,6 +18,11 @@
  * Stop calls EmbeddedRuntime.stop() through the global reference; shutdown (DestroyJavaVM) is refused while
  * jvm_users counts a start, a started runtime or a stop. All local references live in one local frame per
  * call, so a thread that stays attached leaks none.
+ *
+ * Every table a start handed out is remembered. Its entries are upcall stubs, and an upcall into a JVM that
+ * DestroyJavaVM ended cannot attach its thread: HotSpot aborts the process. So shutdown first points each
+ * entry of each table at a C function of this file that answers LANEHOST_CLOSED (after_shutdown_*), keeping
+ * lanehost.h's promise that a late call is answered, never crashed.
  */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "lanehost/lanehost_embed.h"
@@ -66,6 +71,14 @@ static char jvm_creation_failure[EMBED_ERROR_CAPACITY];
 /* The class path and options the JVM was created with ("cp\noption\noption\n"), or NULL if it was already
  * running when we came (then they are unknown and later starts must pass none). */
 static char *process_jvm_signature;
+
+/* Every table a start handed out, for lanehost_embed_shutdown to close (one node per start, kept for the life of
+ * the process like the table itself). Under jvm_lock. */
+struct handed_out_table {
+    lanehost_api *table;
+    struct handed_out_table *next;
+};
+static struct handed_out_table *handed_out_tables;
 
 static _Thread_local char last_error[EMBED_ERROR_CAPACITY];
 
@@ -145,22 +158,39 @@ static char *jvm_signature(const lanehost_embed_options *options) {
 
 /* ---------------------------------------------------------------- the JVM */
 
-static int32_t status_of_create_failure(jint code, const char *libjvm) {
+/* "option option ...", cut short with "..." if it does not fit: which options a refusing JVM was given. */
+static void quote_options(const JavaVMOption *options, jint count, char *buffer, size_t capacity) {
+    size_t used = 0;
+    buffer[0] = '\0';
+    for (jint i = 0; i < count; i++) {
+        int wrote = snprintf(buffer + used, capacity - used, "%s%s", i == 0 ? "" : " ", options[i].optionString);
+        if (wrote < 0 || (size_t)wrote >= capacity - used) {
+            snprintf(buffer + (capacity > 4 ? capacity - 4 : 0), capacity > 4 ? 4 : capacity, "...");
+            return;
+        }
+        used += (size_t)wrote;
+    }
+}
+
+static int32_t status_of_create_failure(jint code, const char *libjvm, const JavaVMOption *options, jint count) {
+    char given[EMBED_ERROR_CAPACITY / 2];
+    quote_options(options, count, given, sizeof given);
     switch (code) {
     case JNI_EVERSION:
         return fail(LANEHOST_INVALID_ARGUMENT,
                     "the JVM in %s does not support JNI version 24: lanehost needs a JDK 25 or newer", libjvm);
     case JNI_EINVAL:
-        return fail(LANEHOST_INVALID_ARGUMENT, "the JVM refused its options (its message is on stderr)");
+        return fail(LANEHOST_INVALID_ARGUMENT, "the JVM refused one of its options (%s); its message is on stderr",
+                    given);
     case JNI_ENOMEM:
         return fail(LANEHOST_OUT_OF_MEMORY, "the JVM could not allocate its memory (its message is on stderr)");
     case JNI_EEXIST:
         return fail(LANEHOST_CLOSED, "libjvm says a JVM was already created in this process");
     default:
         return fail(LANEHOST_INVALID_ARGUMENT,
-                    "JNI_CreateJavaVM failed with %d (an unrecognised option or a broken JDK; the JVM's message is "
-                    "on stderr)",
-                    (int)code);
+                    "JNI_CreateJavaVM failed with %d (an unrecognised option or a broken JDK; options: %s; the JVM's "
+                    "message is on stderr)",
+                    (int)code, given);
     }
 }
 
@@ -221,10 +251,10 @@ static int32_t create_jvm(const lanehost_embed_options *options, JavaVM **jvm_ou
     JavaVM *jvm = NULL;
     JNIEnv *env = NULL;
     jint code = create(&jvm, (void **)&env, &arguments);
+    int32_t status = code == JNI_OK ? LANEHOST_OK : status_of_create_failure(code, libjvm, vm_options, (jint)count);
     free(class_path);
     free(vm_options);
-    if (code != JNI_OK) {
-        int32_t status = status_of_create_failure(code, libjvm);
+    if (status != LANEHOST_OK) {
         snprintf(jvm_creation_failure, sizeof jvm_creation_failure, "%s", last_error);
         return status;
     }
@@ -259,8 +289,12 @@ static int32_t enter_jvm(const lanehost_embed_options *options, JNIEnv **env_out
     pthread_mutex_lock(&jvm_lock);
     int32_t status = LANEHOST_OK;
     if (jvm_shut_down) {
+        int had_jvm = process_jvm != NULL;
         pthread_mutex_unlock(&jvm_lock);
-        return fail(LANEHOST_CLOSED, "lanehost_embed_shutdown ended this process's JVM; no runtime can start any more");
+        return fail(LANEHOST_CLOSED, had_jvm
+                    ? "lanehost_embed_shutdown ended this process's JVM; no runtime can start any more"
+                    : "lanehost_embed_shutdown was called before any JVM started; it is final: no runtime can start "
+                      "after it in this process");
     }
     if (jvm_creation_failure[0] != '\0') {
         pthread_mutex_unlock(&jvm_lock);
@@ -382,6 +416,109 @@ static void describe_exception(JNIEnv *env, char *buffer, size_t capacity) {
              message);
 }
 
+/* ---------------------------------------------------------------- a table after the shutdown */
+
+static const char after_shutdown_error[] =
+    "lanehost_embed_shutdown ended the JVM: this table answers LANEHOST_CLOSED and runs nothing";
+
+static int32_t after_shutdown_lookup(const char *name, uint64_t *handle_out) {
+    (void)name;
+    (void)handle_out;
+    return LANEHOST_CLOSED;
+}
+
+static int32_t after_shutdown_drive(uint64_t lane, int32_t max_turns, lanehost_drive_counts *counts) {
+    (void)lane;
+    (void)max_turns;
+    (void)counts;
+    return LANEHOST_CLOSED;
+}
+
+static int32_t after_shutdown_handle(uint64_t handle) {
+    (void)handle;
+    return LANEHOST_CLOSED;
+}
+
+static int32_t after_shutdown_warm_up(void) {
+    return LANEHOST_CLOSED;
+}
+
+/* As every CLOSED answer of a gate: *result_length is 0 when the pointer is not NULL. */
+static int32_t after_shutdown_gate_call(uint64_t gate, const uint8_t *args, uint64_t args_length, uint8_t *result,
+                                        uint64_t result_capacity, uint64_t *result_length, int64_t timeout_nanos) {
+    (void)gate;
+    (void)args;
+    (void)args_length;
+    (void)result;
+    (void)result_capacity;
+    (void)timeout_nanos;
+    if (result_length != NULL) {
+        *result_length = 0;
+    }
+    return LANEHOST_CLOSED;
+}
+
+static int32_t after_shutdown_gate_call_on_lane(uint64_t gate, uint64_t lane, const uint8_t *args,
+                                                uint64_t args_length, uint8_t *result, uint64_t result_capacity,
+                                                uint64_t *result_length, int32_t max_turns) {
+    (void)lane;
+    (void)max_turns;
+    return after_shutdown_gate_call(gate, args, args_length, result, result_capacity, result_length, 0);
+}
+
+static int32_t after_shutdown_signal_fire(uint64_t signal, const uint8_t *payload, uint64_t payload_length) {
+    (void)signal;
+    (void)payload;
+    (void)payload_length;
+    return LANEHOST_CLOSED;
+}
+
+static int32_t after_shutdown_ring_lookup(const char *name, uint64_t *ring_out, void **memory_out,
+                                          uint64_t *memory_length_out) {
+    (void)name;
+    (void)ring_out;
+    (void)memory_out;
+    (void)memory_length_out;
+    return LANEHOST_CLOSED;
+}
+
+/* The one sentence every entry above leaves, by last_error's own rules (lanehost.h). */
+static int32_t after_shutdown_last_error(char *buffer, uint64_t capacity, uint64_t *length_out) {
+    if (length_out == NULL || (buffer == NULL && capacity > 0)) {
+        return LANEHOST_INVALID_ARGUMENT;
+    }
+    uint64_t length = sizeof after_shutdown_error - 1;
+    if (capacity > 0) {
+        uint64_t copied = length < capacity - 1 ? length : capacity - 1;
+        memcpy(buffer, after_shutdown_error, copied);
+        buffer[copied] = '\0';
+    }
+    *length_out = length;
+    return LANEHOST_OK;
+}
+
+#define CLOSE_ENTRY(table, member, function) __atomic_store_n(&(table)->member, (function), __ATOMIC_RELEASE)
+
+/* Under jvm_lock, before DestroyJavaVM: no entry of any handed-out table enters Java any more. */
+static void close_handed_out_tables(void) {
+    for (struct handed_out_table *node = handed_out_tables; node != NULL; node = node->next) {
+        lanehost_api *table = node->table;
+        CLOSE_ENTRY(table, lane_lookup, after_shutdown_lookup);
+        CLOSE_ENTRY(table, lane_drive, after_shutdown_drive);
+        CLOSE_ENTRY(table, lane_bind, after_shutdown_handle);
+        CLOSE_ENTRY(table, lane_release, after_shutdown_handle);
+        CLOSE_ENTRY(table, thread_warm_up, after_shutdown_warm_up);
+        CLOSE_ENTRY(table, gate_lookup, after_shutdown_lookup);
+        CLOSE_ENTRY(table, gate_call, after_shutdown_gate_call);
+        CLOSE_ENTRY(table, gate_call_on_lane, after_shutdown_gate_call_on_lane);
+        CLOSE_ENTRY(table, signal_lookup, after_shutdown_lookup);
+        CLOSE_ENTRY(table, signal_fire, after_shutdown_signal_fire);
+        CLOSE_ENTRY(table, ring_lookup, after_shutdown_ring_lookup);
+        CLOSE_ENTRY(table, ring_release, after_shutdown_handle);
+        CLOSE_ENTRY(table, last_error, after_shutdown_last_error);
+    }
+}
+
 /* ---------------------------------------------------------------- start and stop */
 
 /*
@@ -484,7 +621,10 @@ int32_t lanehost_embed_start(const lanehost_embed_options *options, lanehost_emb
         return status;
     }
     lanehost_embed *embed = malloc(sizeof *embed);
-    if (embed == NULL) {
+    struct handed_out_table *node = malloc(sizeof *node);
+    if (embed == NULL || node == NULL) {
+        free(embed);
+        free(node);
         return fail(LANEHOST_OUT_OF_MEMORY, "no memory for a lanehost_embed");
     }
     JNIEnv *env = NULL;
@@ -505,9 +645,15 @@ int32_t lanehost_embed_start(const lanehost_embed_options *options, lanehost_emb
     }
     if (status != LANEHOST_OK) {
         free(embed);
+        free(node);
         *api_out = NULL;
         return status;
     }
+    node->table = (lanehost_api *)(uintptr_t)*api_out; /* the table is Java's memory, which lives forever */
+    pthread_mutex_lock(&jvm_lock);
+    node->next = handed_out_tables;
+    handed_out_tables = node;
+    pthread_mutex_unlock(&jvm_lock);
     *out = embed; /* counted in jvm_users until its stop */
     return LANEHOST_OK;
 }
@@ -570,6 +716,7 @@ int32_t lanehost_embed_shutdown(void) {
     }
     jvm_shut_down = 1;
     JavaVM *jvm = process_jvm;
+    close_handed_out_tables();
     pthread_mutex_unlock(&jvm_lock);
     if (jvm == NULL) {
         return LANEHOST_OK;

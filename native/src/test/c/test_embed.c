@@ -111,12 +111,54 @@ static void aShutdownWithoutAJvmIsOkAndFinal(void) {
     lanehost_embed_options options = options_for(SETUP("Frames"));
     options.java_home = "/nonexistent-jdk";
     startFails("after the shutdown", &options, LANEHOST_CLOSED);
-    CHECK(strstr(lanehost_embed_last_error(), "lanehost_embed_shutdown ended") != NULL);
+    CHECK(strstr(lanehost_embed_last_error(), "lanehost_embed_shutdown was called before any JVM started") != NULL);
 }
 
 /* ---- with a JVM (EmbedFromCTest) ---- */
 
 static const uint8_t HI[] = {0x62, 'h', 'i'}; /* CBOR text string "hi" */
+
+/* The drive scenario's table and handles, for the checks after the shutdown. */
+static const lanehost_api *kept_api;
+static uint64_t kept_lane, kept_gate;
+
+/*
+ * After lanehost_embed_shutdown the JVM is gone, and an upcall into it would abort the process: every entry of a
+ * table handed out before must answer CLOSED from C instead, with a last error that says so.
+ */
+static void aTableAnswersClosedAfterTheShutdown(const lanehost_api *api, uint64_t lane, uint64_t gate) {
+    uint64_t handle = 7;
+    uint8_t result[16];
+    uint64_t length = 99;
+    lanehost_drive_counts counts = {-1, -1, -1};
+    CHECK_EQ(LANEHOST_CLOSED, api->lane_lookup("frame", &handle));
+    CHECK_EQ(7, handle); /* untouched, as on any non-OK lookup */
+    CHECK_EQ(LANEHOST_CLOSED, api->lane_drive(lane, 0, &counts));
+    CHECK_EQ(-1, counts.turns); /* written only on OK */
+    CHECK_EQ(LANEHOST_CLOSED, api->lane_bind(lane));
+    CHECK_EQ(LANEHOST_CLOSED, api->lane_release(lane));
+    CHECK_EQ(LANEHOST_CLOSED, api->thread_warm_up());
+    CHECK_EQ(LANEHOST_CLOSED, api->gate_lookup("echo", &handle));
+    CHECK_EQ(LANEHOST_CLOSED, api->gate_call(gate, HI, sizeof HI, result, sizeof result, &length, SECONDS_30));
+    CHECK_EQ(0, length);
+    length = 99;
+    CHECK_EQ(LANEHOST_CLOSED, api->gate_call_on_lane(gate, lane, HI, sizeof HI, result, sizeof result, &length, 0));
+    CHECK_EQ(0, length);
+    CHECK_EQ(LANEHOST_CLOSED, api->signal_lookup("bell", &handle));
+    CHECK_EQ(LANEHOST_CLOSED, api->signal_fire(1, NULL, 0));
+    void *memory = NULL;
+    CHECK_EQ(LANEHOST_CLOSED, api->ring_lookup("ring", &handle, &memory, &length));
+    CHECK_EQ(LANEHOST_CLOSED, api->ring_release(1));
+    char error[256];
+    uint64_t error_length = 0;
+    CHECK_EQ(LANEHOST_OK, api->last_error(error, sizeof error, &error_length));
+    CHECK(error_length > 0 && error_length == strlen(error));
+    CHECK(strstr(error, "lanehost_embed_shutdown ended the JVM") != NULL);
+    CHECK_EQ(LANEHOST_OK, api->last_error(error, 4, &error_length)); /* truncated, still NUL-terminated */
+    CHECK_EQ(3, strlen(error));
+    CHECK_EQ(LANEHOST_INVALID_ARGUMENT, api->last_error(error, sizeof error, NULL));
+    CHECK_EQ(LANEHOST_INVALID_ARGUMENT, api->last_error(NULL, 8, &error_length));
+}
 
 static void drivesFramesAndCallsGatesFromItsOwnLoop(void) {
     lanehost_embed_options options = options_for(SETUP("Frames"));
@@ -170,6 +212,8 @@ static void drivesFramesAndCallsGatesFromItsOwnLoop(void) {
     uint64_t error_length = 0;
     CHECK_EQ(LANEHOST_OK, api->last_error(error, sizeof error, &error_length));
     CHECK(error_length > 0);
+    CHECK(strstr(error, "uses gate_call_on_lane") != NULL); /* the C entry's name, not Java's callOnLane */
+    CHECK(strstr(error, "callOnLane") == NULL);
 
     CHECK_EQ(LANEHOST_INVALID_ARGUMENT, api->lane_drive(12345, 0, NULL)); /* answered, not crashed */
 
@@ -178,6 +222,9 @@ static void drivesFramesAndCallsGatesFromItsOwnLoop(void) {
     /* The table outlives the runtime and answers CLOSED. */
     CHECK_EQ(LANEHOST_CLOSED, api->lane_drive(frame, 0, NULL));
     CHECK_EQ(LANEHOST_CLOSED, api->gate_call(echo, HI, sizeof HI, result, sizeof result, &length, SECONDS_30));
+    kept_api = api;
+    kept_lane = frame;
+    kept_gate = echo;
 }
 
 /* After a failed start the JVM is still there: the right setup class starts and stops. */
@@ -268,7 +315,8 @@ static void aJvmOptionTheJvmRefusesIsAnInvalidArgument(void) {
     /* A process gets one attempt at creating its JVM: a corrected start says why it cannot. */
     options.jvm_option_count = 0;
     startFails("corrected", &options, LANEHOST_CLOSED);
-    CHECK(strstr(lanehost_embed_last_error(), "the JVM refused its options") != NULL);
+    CHECK(strstr(lanehost_embed_last_error(), "the JVM refused one of its options") != NULL);
+    CHECK(strstr(lanehost_embed_last_error(), "-XX:+NoSuchLanehostFlag") != NULL);
 }
 
 /* A host that runs a JVM of its own (created here with JNI): lanehost uses it, but does not end it. */
@@ -346,6 +394,9 @@ int main(int argc, char **argv) {
             if (scenarios[i].lanehost_owns_the_jvm) {
                 /* Like a well-behaved host: end the JVM, after which nothing starts. */
                 CHECK_EQ(LANEHOST_OK, lanehost_embed_shutdown());
+                if (kept_api != NULL) {
+                    aTableAnswersClosedAfterTheShutdown(kept_api, kept_lane, kept_gate);
+                }
                 lanehost_embed_options options = options_for(SETUP("Frames"));
                 lanehost_embed *embed = NULL;
                 const lanehost_api *api = NULL;

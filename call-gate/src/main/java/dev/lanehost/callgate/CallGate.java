@@ -133,6 +133,7 @@ public final class CallGate implements AutoCloseable {
      *
      * <p>Timeouts: a call not yet started when the caller gives up is removed and never runs; a call
      * already running completes, but its result is discarded and counted ({@link #discardedResults()}).
+     * {@link Duration#ZERO} does not wait, so the call times out at once; there is no "unbounded" timeout.
      * A handler returning a pending {@link java.util.concurrent.CompletionStage} is waited for (its
      * completion is a later turn of the actor, where the value is encoded).
      */

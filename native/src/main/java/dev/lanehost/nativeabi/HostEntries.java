@@ -344,10 +344,14 @@ final class HostEntries {
         ForeignMemory.requireNonNull(resultLength, "result_length");
     }
 
-    /** Copies an OK result into the caller's buffer, or says how much room it needs. */
+    /**
+     * Copies an OK result into the caller's buffer, or says how much room it needs. A failure's sentence names the C
+     * entry a host called where the gate's names the Java one ({@code callOnLane}).
+     */
     private int deliver(CallStatus status, CallReply reply, long result, long resultCapacity, long resultLength) {
         if (status != CallStatus.OK) {
-            return fail(status, reply.detail());
+            String detail = reply.detail();
+            return fail(status, status == CallStatus.WRONG_THREAD ? detail.replace("callOnLane", "gate_call_on_lane") : detail);
         }
         int length = reply.resultLength();
         ForeignMemory.putLong(resultLength, length);

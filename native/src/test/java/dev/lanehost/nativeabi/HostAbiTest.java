@@ -93,6 +93,40 @@ class HostAbiTest {
         assertEquals(List.of("lanehost-lane-frame", "lanehost-lane-frame", "lanehost-lane-frame"), threads);
     }
 
+    /** The README's per-frame event: a lane actor exports a signal in its first turn; the host fires it, then drives. */
+    @Test
+    void aLaneActorExportsASignalInItsFirstTurnAndEachFiringRunsInTheHostsNextDrive() throws Throwable {
+        long laneHandle = abi.exportLane(runtime.registerLane("frame"));
+        List<String> ticks = new CopyOnWriteArrayList<>();
+        runtime.spawnOnLane("frame", "sprite", () -> new dev.lanehost.lanes.Behavior() {
+            @Override
+            public void started(dev.lanehost.lanes.ActorContext context) {
+                abi.exportSignal("tick", context.signal(SignalMode.MULTISHOT,
+                        (c, payload) -> ticks.add(new String(payload) + " on " + Thread.currentThread().getName()), null));
+            }
+
+            @Override
+            public void receive(dev.lanehost.lanes.ActorContext context, Object message) {
+            }
+        });
+        MemorySegment out = table.allocate(8);
+        assertEquals(CallStatus.INVALID_ARGUMENT.code(), table.lookup(HostAbiDescriptor.SIGNAL_LOOKUP_OFFSET, "tick", out),
+                "not exported before the lane's first drive runs the actor's start");
+        var fire = table.entry(HostAbiDescriptor.SIGNAL_FIRE_OFFSET, HostAbiDescriptor.SIGNAL_FIRE);
+        MemorySegment counts = table.allocate(HostAbiDescriptor.DRIVE_COUNTS_SIZE);
+        try (TestHost.HostThread host = TestHost.startHostThread(abi.table())) {
+            assertEquals(0, host.drive(laneHandle, 0, counts)); // the start turn, which exports the signal
+            assertEquals(0, table.lookup(HostAbiDescriptor.SIGNAL_LOOKUP_OFFSET, "tick", out));
+            long signal = out.get(JAVA_LONG, 0);
+            for (String frame : List.of("f1", "f2")) {
+                assertEquals(0, (int) fire.invokeExact(signal, table.cString(frame), 2L));
+                assertEquals(0, host.drive(laneHandle, 0, counts));
+                assertEquals(1, counts.get(JAVA_INT, HostAbiDescriptor.DRIVE_COUNTS_TURNS_OFFSET), frame);
+            }
+        }
+        assertEquals(List.of("f1 on lanehost-lane-frame", "f2 on lanehost-lane-frame"), ticks);
+    }
+
     @Test
     void badLaneArgumentsAreInvalidWithALastErrorThatSaysWhy() throws Throwable {
         abi.exportLane(runtime.registerLane("frame"));
