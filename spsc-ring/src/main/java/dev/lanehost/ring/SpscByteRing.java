@@ -40,7 +40,8 @@ import java.util.Objects;
  * consumer thread the {@code read} methods and {@link #awaitReadable} for the life of the ring (either
  * may be the C side instead). With assertions enabled ({@code -ea}) a second producer or consumer thread
  * trips an {@link AssertionError}. The observers ({@link #readable()}, counters) may be called from any
- * thread.
+ * thread. After {@link #close()} every call that needs the memory throws {@code IllegalStateException("the ring is
+ * closed")}; {@link #capacity()} and {@link #toString()} still answer.
  *
  * <p>Ordering: acquire/release only. The write and read paths allocate nothing.
  *
@@ -148,7 +149,8 @@ public final class SpscByteRing implements AutoCloseable {
     /**
      * Allocates and formats an empty ring in an arena of its own, freed by {@link #close()}.
      *
-     * @throws IllegalArgumentException if capacity is not a power of two in the allowed range
+     * @throws IllegalArgumentException if capacity is not a power of two from {@link SpscByteRingDescriptor#MIN_CAPACITY}
+     *                                  (64) to {@link SpscByteRingDescriptor#MAX_CAPACITY} (2^62)
      */
     public static SpscByteRing allocate(long capacity) {
         long length = SpscByteRingDescriptor.memoryLength(capacity);
@@ -242,6 +244,8 @@ public final class SpscByteRing implements AutoCloseable {
             }
             publish(tail, count);
             return count;
+        } catch (IllegalStateException e) {
+            throw whenClosed(e);
         } finally {
             exit(rawWrite);
         }
@@ -271,6 +275,8 @@ public final class SpscByteRing implements AutoCloseable {
             }
             publish(tail, count);
             return count;
+        } catch (IllegalStateException e) {
+            throw whenClosed(e);
         } finally {
             exit(rawWrite);
         }
@@ -305,6 +311,8 @@ public final class SpscByteRing implements AutoCloseable {
                     dataView.put(0, src, position + first, count - first);
                 }
                 publish(tail, count);
+            } catch (IllegalStateException e) {
+                throw whenClosed(e);
             } finally {
                 exit(rawWrite);
             }
@@ -339,6 +347,8 @@ public final class SpscByteRing implements AutoCloseable {
             }
             release(head, count);
             return count;
+        } catch (IllegalStateException e) {
+            throw whenClosed(e);
         } finally {
             exit(rawRead);
         }
@@ -372,6 +382,8 @@ public final class SpscByteRing implements AutoCloseable {
             }
             release(head, count);
             return count;
+        } catch (IllegalStateException e) {
+            throw whenClosed(e);
         } finally {
             exit(rawRead);
         }
@@ -410,6 +422,8 @@ public final class SpscByteRing implements AutoCloseable {
                     dst.put(position + first, dataView, 0, count - first);
                 }
                 release(head, count);
+            } catch (IllegalStateException e) {
+                throw whenClosed(e);
             } finally {
                 exit(rawRead);
             }
@@ -432,6 +446,8 @@ public final class SpscByteRing implements AutoCloseable {
      *                                       within {@link #INTERRUPT_CHECK_NANOS}: a Java interrupt cannot
      *                                       reach a thread asleep in the kernel)
      * @throws IllegalArgumentException      if {@code minBytes} is not in [1, capacity] or the timeout is negative
+     * @throws IllegalStateException         if the ring is closed, before the call or while it waits ("the ring is
+     *                                       closed"; a waiter notices within {@link #INTERRUPT_CHECK_NANOS})
      * @throws UnsupportedOperationException on a platform without Linux futexes or without membarrier(2)
      */
     public boolean awaitReadable(long minBytes, Duration timeout) throws InterruptedException {
@@ -446,10 +462,17 @@ public final class SpscByteRing implements AutoCloseable {
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
+        try {
+            return awaitReadableNanos(minBytes, saturatedNanos(timeout));
+        } catch (IllegalStateException e) {
+            throw whenClosed(e);
+        }
+    }
+
+    private boolean awaitReadableNanos(long minBytes, long timeoutNanos) throws InterruptedException {
         if (readable() >= minBytes) { // step 1
             return true;
         }
-        long timeoutNanos = saturatedNanos(timeout);
         if (timeoutNanos == 0) {
             return false;
         }
@@ -509,16 +532,20 @@ public final class SpscByteRing implements AutoCloseable {
 
     /** Bytes the consumer could read now, in [0, capacity]. */
     public long readable() {
-        // Consumer first: the producer only moves ahead of it, so a working ring never shows a negative
-        // difference. Positions are unsigned counters, so the difference is compared unsigned: an observer may
-        // see more than the capacity (the consumer moved on between the loads) and a corrupt header anything,
-        // a producer behind the consumer included (a huge unsigned difference). Both read as the capacity, as
-        // lanehost_ring_readable does, so readable() and writable() never leave [0, capacity]; the transfer
-        // paths report the corruption.
-        long head = (long) LONG.getAcquire(memory, (long) CONSUMER_POSITION_OFFSET);
-        long tail = (long) LONG.getAcquire(memory, (long) PRODUCER_POSITION_OFFSET);
-        long available = tail - head;
-        return Long.compareUnsigned(available, capacity) > 0 ? capacity : available;
+        try {
+            // Consumer first: the producer only moves ahead of it, so a working ring never shows a negative
+            // difference. Positions are unsigned counters, so the difference is compared unsigned: an observer may
+            // see more than the capacity (the consumer moved on between the loads) and a corrupt header anything,
+            // a producer behind the consumer included (a huge unsigned difference). Both read as the capacity, as
+            // lanehost_ring_readable does, so readable() and writable() never leave [0, capacity]; the transfer
+            // paths report the corruption.
+            long head = (long) LONG.getAcquire(memory, (long) CONSUMER_POSITION_OFFSET);
+            long tail = (long) LONG.getAcquire(memory, (long) PRODUCER_POSITION_OFFSET);
+            long available = tail - head;
+            return Long.compareUnsigned(available, capacity) > 0 ? capacity : available;
+        } catch (IllegalStateException e) {
+            throw whenClosed(e);
+        }
     }
 
     /** Bytes the producer could write now, in [0, capacity]. */
@@ -532,37 +559,65 @@ public final class SpscByteRing implements AutoCloseable {
 
     /** Total bytes ever written. */
     public long producerPosition() {
-        return (long) LONG.getAcquire(memory, (long) PRODUCER_POSITION_OFFSET);
+        try {
+            return (long) LONG.getAcquire(memory, (long) PRODUCER_POSITION_OFFSET);
+        } catch (IllegalStateException e) {
+            throw whenClosed(e);
+        }
     }
 
     /** Total bytes ever read. */
     public long consumerPosition() {
-        return (long) LONG.getAcquire(memory, (long) CONSUMER_POSITION_OFFSET);
+        try {
+            return (long) LONG.getAcquire(memory, (long) CONSUMER_POSITION_OFFSET);
+        } catch (IllegalStateException e) {
+            throw whenClosed(e);
+        }
     }
 
     /** Writes that published at least one byte, by either language. */
     public long doorbell() {
-        return (long) LONG.getAcquire(memory, (long) DOORBELL_OFFSET);
+        try {
+            return (long) LONG.getAcquire(memory, (long) DOORBELL_OFFSET);
+        } catch (IllegalStateException e) {
+            throw whenClosed(e);
+        }
     }
 
     /** Wake system calls the producer made because a consumer had announced that it sleeps. */
     public long wakeCount() {
-        return wakeWord.wakeCount();
+        try {
+            return wakeWord.wakeCount();
+        } catch (IllegalStateException e) {
+            throw whenClosed(e);
+        }
     }
 
     /** Whether a consumer has announced that it is going to sleep and no write has woken it since. */
     public boolean hasWaiter() {
-        return wakeWord.hasWaiter();
+        try {
+            return wakeWord.hasWaiter();
+        } catch (IllegalStateException e) {
+            throw whenClosed(e);
+        }
     }
 
     /** Writes that could not place every byte offered. */
     public long overrunCount() {
-        return (long) LONG.getOpaque(memory, (long) OVERRUN_COUNT_OFFSET);
+        try {
+            return (long) LONG.getOpaque(memory, (long) OVERRUN_COUNT_OFFSET);
+        } catch (IllegalStateException e) {
+            throw whenClosed(e);
+        }
     }
 
     /** Reads that found fewer bytes than asked for. */
     public long underrunCount() {
-        return (long) LONG.getOpaque(memory, (long) UNDERRUN_COUNT_OFFSET);
+        try {
+            return (long) LONG.getOpaque(memory, (long) UNDERRUN_COUNT_OFFSET);
+        } catch (IllegalStateException e) {
+            throw whenClosed(e);
+        }
     }
 
     /** The whole ring memory, header included, to hand to C. */
@@ -591,8 +646,27 @@ public final class SpscByteRing implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "SpscByteRing[capacity=" + capacity + ", readable=" + readable() + ", doorbell=" + doorbell()
-                + ", overruns=" + overrunCount() + ", underruns=" + underrunCount() + ", wakes=" + wakeCount() + "]";
+        if (!memory.scope().isAlive()) {
+            return "SpscByteRing[capacity=" + capacity + ", closed]";
+        }
+        try {
+            return "SpscByteRing[capacity=" + capacity + ", readable=" + readable() + ", doorbell=" + doorbell()
+                    + ", overruns=" + overrunCount() + ", underruns=" + underrunCount() + ", wakes=" + wakeCount() + "]";
+        } catch (IllegalStateException closedMeanwhile) {
+            return "SpscByteRing[capacity=" + capacity + ", closed]";
+        }
+    }
+
+    /**
+     * What a failure of a call on this ring was: "the ring is closed" once its memory's arena is (the JDK's own words
+     * for it, "Already closed", name no ring), else the failure as it was (corrupt positions, a segment's arena).
+     */
+    private IllegalStateException whenClosed(IllegalStateException failure) {
+        if (memory.scope().isAlive()) {
+            return failure;
+        }
+        return new IllegalStateException(ownArena != null ? "the ring is closed"
+                : "the ring's memory is no longer there: the arena it was wrapped in is closed", failure);
     }
 
     // ---------------------------------------------------------------- internals

@@ -10,10 +10,15 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 class SpscByteRingTest {
 
@@ -308,6 +313,72 @@ class SpscByteRingTest {
             assertEquals(1, ring.read(out, 0, 1));
             assertEquals(42, out[0]);
         }
+    }
+
+    /** Every call that needs the ring's memory, as a user would make it: the ring-is-closed message is checked on each. */
+    private static Map<String, Executable> callsNeedingTheMemory(SpscByteRing ring) {
+        Map<String, Executable> calls = new LinkedHashMap<>();
+        calls.put("readable", ring::readable);
+        calls.put("writable", ring::writable);
+        calls.put("producerPosition", ring::producerPosition);
+        calls.put("consumerPosition", ring::consumerPosition);
+        calls.put("doorbell", ring::doorbell);
+        calls.put("wakeCount", ring::wakeCount);
+        calls.put("hasWaiter", ring::hasWaiter);
+        calls.put("overrunCount", ring::overrunCount);
+        calls.put("underrunCount", ring::underrunCount);
+        calls.put("write(byte[])", () -> ring.write(new byte[8], 0, 8));
+        calls.put("write(segment)", () -> ring.write(MemorySegment.ofArray(new byte[8]), 0, 8));
+        calls.put("write(direct buffer)", () -> ring.write(ByteBuffer.allocateDirect(8)));
+        calls.put("read(byte[])", () -> ring.read(new byte[8], 0, 8));
+        calls.put("read(segment)", () -> ring.read(MemorySegment.ofArray(new byte[8]), 0, 8));
+        calls.put("read(direct buffer)", () -> ring.read(ByteBuffer.allocateDirect(8)));
+        calls.put("awaitReadable", () -> ring.awaitReadable(1, Duration.ofSeconds(1)));
+        return calls;
+    }
+
+    @Test
+    void everyCallOnAClosedRingSaysSoAndToStringStillAnswers() {
+        SpscByteRing ring = SpscByteRing.allocate(64);
+        ring.close();
+        callsNeedingTheMemory(ring).forEach((name, call) -> {
+            IllegalStateException e = assertThrows(IllegalStateException.class, call, name);
+            assertEquals("the ring is closed", e.getMessage(), name);
+        });
+        assertEquals(64, ring.capacity());
+        assertEquals("SpscByteRing[capacity=64, closed]", ring.toString());
+    }
+
+    @Test
+    void aRingWrappedInAnArenaTheCallerClosedSaysItsMemoryIsGone() {
+        Arena arena = Arena.ofShared();
+        MemorySegment memory = arena.allocate(SpscByteRingDescriptor.memoryLength(64), 128);
+        SpscByteRing ring = SpscByteRing.initialize(memory, 64);
+        arena.close();
+        callsNeedingTheMemory(ring).forEach((name, call) -> {
+            IllegalStateException e = assertThrows(IllegalStateException.class, call, name);
+            assertTrue(e.getMessage().startsWith("the ring's memory is no longer there"), name + ": " + e.getMessage());
+        });
+        assertEquals("SpscByteRing[capacity=64, closed]", ring.toString());
+    }
+
+    @Test
+    void aConsumerWaitingWhenTheRingClosesIsToldTheRingIsClosed() throws Exception {
+        SpscByteRing ring = SpscByteRing.allocate(64);
+        CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> {
+            try {
+                return ring.awaitReadable(1, Duration.ofSeconds(30));
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        });
+        while (!ring.hasWaiter() && !waiter.isDone()) {
+            Thread.onSpinWait(); // until the consumer has announced that it sleeps
+        }
+        ring.close();
+        ExecutionException thrown = assertThrows(ExecutionException.class, () -> waiter.get(30, TimeUnit.SECONDS));
+        assertTrue(thrown.getCause() instanceof IllegalStateException, String.valueOf(thrown.getCause()));
+        assertEquals("the ring is closed", thrown.getCause().getMessage());
     }
 
     @Test
