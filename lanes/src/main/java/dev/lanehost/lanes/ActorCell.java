@@ -276,7 +276,7 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
     // ---------------------------------------------------------------- faults (the runner, under the turn lock)
 
     /** A turn of this actor faulted (threw, or ran out of budget): see {@link Supervision}. */
-    void faulted(ExitReason fault, Runnable log) {
+    void faulted(ExitReason fault, java.util.function.Consumer<String> log) {
         Supervision.faulted(this, fault, log);
     }
 

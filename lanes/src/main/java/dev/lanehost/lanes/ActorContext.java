@@ -27,6 +27,9 @@ public interface ActorContext extends Spawner {
     /**
      * Runs {@code callback} as a turn of this actor, on its placement, once {@code delay} has passed. Each call makes
      * a new timer (a few dozen bytes); a periodic tick that must not allocate uses {@link #every}.
+     *
+     * @throws IllegalArgumentException if {@code delay} is negative ({@link Duration#ZERO} runs it as soon as the
+     *                                  timer thread and the placement get to it)
      */
     Timer delay(Duration delay, TurnCallback callback);
 

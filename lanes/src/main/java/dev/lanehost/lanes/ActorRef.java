@@ -32,9 +32,11 @@ public final class ActorRef {
      *
      * @return true if queued; false if the actor has halted (or is halting), or its mailbox or lane is full
      *         ({@link #offer} says which)
+     * @throws NullPointerException if {@code message} is null (a letter carries something; send a value that
+     *                              means "nothing" if the actor needs one)
      */
     public boolean tell(Object message) {
-        return cell.offer(message) == Delivery.QUEUED;
+        return offer(message) == Delivery.QUEUED;
     }
 
     /**
@@ -42,8 +44,10 @@ public final class ActorRef {
      *
      * @return {@link Delivery#QUEUED}; {@link Delivery#FULL} if the mailbox or the lane holds its capacity of
      *         letters (nothing queued, counted); {@link Delivery#TERMINATED} if the actor has halted
+     * @throws NullPointerException if {@code message} is null
      */
     public Delivery offer(Object message) {
+        java.util.Objects.requireNonNull(message, "message");
         return cell.offer(message);
     }
 

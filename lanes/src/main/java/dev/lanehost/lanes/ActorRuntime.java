@@ -15,9 +15,9 @@ import javax.management.ObjectName;
  * closed). How turns are scheduled is its profile's {@code Scheduler}:
  *
  * <ul>
- *   <li>{@link Profile#HOSTED} ({@code HostedScheduler}): a worker thread runs the normal queue and a timer
- *       thread fires timers. Lanes are driven by their hosts. (A multi-worker pool with
- *       stealing will run on this same run-queue code.)</li>
+ *   <li>{@link Profile#HOSTED} ({@code HostedScheduler}): a pool of worker threads runs the normal actors, stealing
+ *       from each other's run queues, and the pinned ones; blocking actors get threads of their own, placement
+ *       entries theirs, and a timer thread fires timers and watches turn budgets. Lanes are driven by their hosts.</li>
  *   <li>{@link Profile#SINGLE_THREAD} ({@code DrainScheduler}): no threads at all; the host calls
  *       {@link #drain()} or {@link #runUntilIdle(Duration)}, which also fire due timers.</li>
  *   <li>{@link Profile#SIMULATED} ({@code SimulatedScheduler}): as SINGLE_THREAD, plus a virtual clock
@@ -182,7 +182,7 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
      * lanes are their hosts' to drive. SIMULATED also runs every lane that is unbound or bound to the
      * calling thread, choosing each turn's queue and actor by the seed (see {@link #schedule()}).
      *
-     * @throws IllegalStateException in the HOSTED profile (its worker drains), or if another thread is draining
+     * @throws IllegalStateException in the HOSTED profile (its workers drain), or if another thread is draining
      */
     public DrainResult drain() {
         return scheduler.drain();

@@ -232,7 +232,9 @@ final class HostedScheduler extends Scheduler {
 
     private void runTimers() {
         timers.waitOn(Thread.currentThread()); // before the first look at running: stop() then reliably wakes it
-        long wait = maxTimerWaitNanos;
+        // Look at once: until its first look the budget watch has not announced that it sleeps, so no runner wakes
+        // it, and a first wait of maxTimerWaitNanos would leave every turn of the runtime's first half second unwatched.
+        long wait = 0;
         while (running) {
             timers.awaitDue(System::nanoTime, wait);
             timers.fireDue(System.nanoTime());

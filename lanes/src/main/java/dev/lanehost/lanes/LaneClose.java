@@ -166,7 +166,7 @@ final class LaneClose {
         int actors = liveActors;
         RuntimeLog.logSafely(why == LaneTeardown.NEVER_BOUND ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
                 "lane '" + lane.name() + "': " + actors + " actor(s) torn down on the closing thread " + closing.getName()
-                        + ", not on a lane thread: " + why.reason());
+                        + " #" + closing.threadId() + ", not on a lane thread: " + why.reason());
         try {
             runtime.tearDownOnClosingThread(lane);
         } finally {

@@ -16,13 +16,13 @@ final class RuntimeLog {
      * placement) and the exception's class; the exception itself goes to the logger, and nothing the logger
      * does may break the halt that follows.
      */
-    static void turnFailed(String actor, Throwable failure) {
-        logSafely(System.Logger.Level.WARNING, actor + " halted: a turn threw " + failure.getClass().getName(), failure);
+    static void turnFailed(String actor, String outcome, Throwable failure) {
+        logSafely(System.Logger.Level.WARNING, actor + " " + outcome + ": a turn threw " + failure.getClass().getName(), failure);
     }
 
     /** An actor halted for its turn budget: which one and why, nothing of the user's. */
-    static void budgetHalt(String actor, String why) {
-        logSafely(System.Logger.Level.WARNING, actor + " halted (budget): " + why);
+    static void budgetHalt(String actor, String outcome, String why) {
+        logSafely(System.Logger.Level.WARNING, actor + " " + outcome + " (budget): " + why);
     }
 
     /** A user hook ({@code stopped}, a release hook, an abandonment) threw; the runtime's path goes on. */

@@ -10,9 +10,10 @@ final class Supervision {
     }
 
     /**
-     * @param log writes the fault's log line: with the halt for a retire or a restart, before a hydration
+     * @param log writes the fault's log line, given what became of the actor ("halted", or how its supervisor kept
+     *            it): with the halt for a retire or a restart, before a hydration
      */
-    static void faulted(ActorCell cell, ExitReason fault, Runnable log) {
+    static void faulted(ActorCell cell, ExitReason fault, java.util.function.Consumer<String> log) {
         Remedy remedy = Remedy.RETIRE;
         Supervisor supervisor = cell.options.supervisor();
         if (supervisor != Supervisor.RETIRE && !cell.context.isHydrating()) { // a fresh start that faults retires
@@ -26,12 +27,12 @@ final class Supervision {
         switch (remedy) {
             case RETIRE -> {
                 if (cell.halt(fault)) {
-                    log.run();
+                    log.accept("halted");
                 }
             }
             case RESTART -> restart(cell, fault, supervisor, log);
             case HYDRATE -> {
-                log.run();
+                log.accept("kept by its supervisor, which hydrates it (its ref stays live)");
                 RuntimeLog.log(System.Logger.Level.INFO, cell.describe() + " hydrated by its supervisor: a fresh state starts next");
                 cell.nextIncarnation();
                 cell.context.hydrate(fault);
@@ -39,11 +40,11 @@ final class Supervision {
         }
     }
 
-    private static void restart(ActorCell cell, ExitReason fault, Supervisor supervisor, Runnable log) {
+    private static void restart(ActorCell cell, ExitReason fault, Supervisor supervisor, java.util.function.Consumer<String> log) {
         if (!cell.halt(fault)) {
             return;
         }
-        log.run();
+        log.accept("halted, and its supervisor restarts it under a new ref");
         ActorRef fresh;
         try {
             fresh = cell.runtime.respawn(cell);

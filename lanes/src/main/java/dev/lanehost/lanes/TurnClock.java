@@ -28,7 +28,8 @@ import java.lang.invoke.VarHandle;
  *   <li>Every context call polls the word: a raised {@code DISRUPT} throws {@link TurnDisrupted}, as often as
  *       the turn polls.</li>
  *   <li>When the turn returns the runner settles: a strike for {@code STRIKE} (the ceiling halts the actor),
- *       a halt for {@code DISRUPT}, the slow band for {@code YIELD}. SINGLE_THREAD has no budget clock: the runner
+ *       a halt for {@code DISRUPT} once a poll site has thrown it (a start's: whether or not), the slow band for
+ *       {@code YIELD}. SINGLE_THREAD has no budget clock: the runner
  *       computes the flags from the turn's length when it returns.</li>
  * </ol>
  */
@@ -66,6 +67,11 @@ final class TurnClock {
     private int strikes;
     /** When the budget clock raised the running turn's yield request. Budget clock only. */
     private long yieldRaisedNanos;
+    /**
+     * A poll site of the running turn threw {@link TurnDisrupted}. A raised {@code DISRUPT} that no poll site reached
+     * disrupted nothing: the turn settles as a strike. Runner only (poll sites run on the turn's thread).
+     */
+    private boolean disruptionThrown;
 
     TurnClock(ActorCell cell, BudgetLimits limits) {
         this.cell = cell;
@@ -121,6 +127,8 @@ final class TurnClock {
     }
 
     private int settleFlags(long flags, long started) {
+        boolean thrown = disruptionThrown; // only ever set with DISRUPT in flags, so this path always clears it
+        disruptionThrown = false;
         if ((flags & BudgetLimits.EARNED) == 0) {
             strikes = 0; // a turn within budget clears the strikes
             return RunQueue.READY_BAND;
@@ -128,7 +136,9 @@ final class TurnClock {
         if (cell.isFrozen()) {
             return RunQueue.READY_BAND;
         }
-        if ((flags & BudgetLimits.DISRUPT) != 0) {
+        // A disruption halts once a poll site threw it; a turn that reached none was not disrupted (README: it cannot
+        // be) and settles as the strike it also earned. A start's and SINGLE_THREAD's disruption halt as they are.
+        if (halts(flags, thrown)) {
             RuntimeEvents.turnOverBudget(cell, RuntimeEvents.DISRUPTED, started, strikes);
             halt(afterTurn && (flags & BudgetLimits.START) == 0
                     ? "its turn ran past fast + slow (" + limits.disruptText + "); SINGLE_THREAD settles budgets once a turn returns"
@@ -145,9 +155,13 @@ final class TurnClock {
         return (flags & BudgetLimits.YIELD) != 0 ? RunQueue.SLOW_BAND : RunQueue.READY_BAND;
     }
 
-    /** True if the running turn has been disrupted. */
+    /** True if the running turn has been disrupted: a poll site threw, or it is a start past its kill deadline. */
     boolean disrupted() {
-        return (word() & BudgetLimits.DISRUPT) != 0;
+        return halts(word(), disruptionThrown);
+    }
+
+    private boolean halts(long flags, boolean thrown) {
+        return (flags & BudgetLimits.DISRUPT) != 0 && (thrown || afterTurn || (flags & BudgetLimits.START) != 0);
     }
 
     /** A poll site: throws {@link TurnDisrupted} if the turn has been disrupted. @return the flags */
@@ -160,6 +174,7 @@ final class TurnClock {
     }
 
     private TurnDisrupted disrupted(long word) {
+        disruptionThrown = true;
         return new TurnDisrupted("the turn of " + cell.describe() + " was disrupted: " + why(word));
     }
 
@@ -247,6 +262,6 @@ final class TurnClock {
     }
 
     private void halt(String why) {
-        cell.faulted(ExitReason.BUDGET, () -> RuntimeLog.budgetHalt(cell.describe(), why));
+        cell.faulted(ExitReason.BUDGET, outcome -> RuntimeLog.budgetHalt(cell.describe(), outcome, why));
     }
 }

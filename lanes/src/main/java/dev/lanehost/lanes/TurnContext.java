@@ -41,6 +41,9 @@ final class TurnContext extends TurnRunner {
         checkInTurn();
         Objects.requireNonNull(delay, "delay");
         Objects.requireNonNull(callback, "callback");
+        if (delay.isNegative()) {
+            throw new IllegalArgumentException("a timer's delay must be >= 0 (ZERO: as soon as possible), got " + delay);
+        }
         return cell.runtime.arm(cell, delay, 0, callback);
     }
 

@@ -85,7 +85,7 @@ abstract class TurnRunner implements ActorContext {
     private void failed(Throwable failure) {
         if (!clock.disrupted()) {
             // A turn runs at most once after its actor halts, so this logs once per actor (once per life).
-            cell.faulted(new ExitReason.Failed(failure), () -> RuntimeLog.turnFailed(cell.describe(), failure));
+            cell.faulted(new ExitReason.Failed(failure), outcome -> RuntimeLog.turnFailed(cell.describe(), outcome, failure));
         }
     }
 

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -30,6 +31,19 @@ class ActorTest {
             assertEquals(RunStatus.IDLE, runtime.runUntilIdle(java.time.Duration.ZERO));
             assertEquals(List.of(0, 1, 2, 3, 4), seen);
             assertEquals(6, runtime.snapshot().actors().get(0).turns(), "the start turn and five message turns");
+        }
+    }
+
+    @Test
+    void aNullMessageIsRefusedByNameAndNothingIsQueued() {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            List<Object> seen = new ArrayList<>();
+            ActorRef actor = runtime.spawn("a", () -> (c, m) -> seen.add(m));
+            assertEquals("message", assertThrows(NullPointerException.class, () -> actor.tell(null)).getMessage());
+            assertEquals("message", assertThrows(NullPointerException.class, () -> actor.offer(null)).getMessage());
+            actor.tell("after");
+            runtime.runUntilIdle(Duration.ZERO);
+            assertEquals(List.of("after"), seen);
         }
     }
 

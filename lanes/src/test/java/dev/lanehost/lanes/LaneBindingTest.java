@@ -141,10 +141,14 @@ class LaneBindingTest {
         binding.leaveBoundTo(ended);
         assertSame(ended, binding.boundThread());
 
-        assertTrue(onNewThread("host-next", () -> binding.acquire(Thread.currentThread())));
+        long[] nextId = new long[1];
+        assertTrue(onNewThread("host-next", () -> {
+            nextId[0] = Thread.currentThread().threadId();
+            return binding.acquire(Thread.currentThread());
+        }));
         assertEquals(1, binding.rebinds());
-        assertEquals("lane 'audio' rebound from thread host-gone (ended) to host-next; 3 letter(s) queued carried over",
-                binding.takeUnloggedRebind());
+        assertEquals("lane 'audio' rebound from thread host-gone #" + ended.threadId() + " (ended) to host-next #" + nextId[0]
+                + "; 3 letter(s) queued carried over", binding.takeUnloggedRebind());
         assertNull(binding.takeUnloggedRebind(), "logged once");
     }
 

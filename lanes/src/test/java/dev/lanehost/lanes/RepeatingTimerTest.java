@@ -130,6 +130,28 @@ class RepeatingTimerTest {
         }
     }
 
+    @Test
+    void aNegativeDelayIsRefusedByNameAndZeroIsAccepted() {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SIMULATED)) {
+            AtomicReference<Throwable> refused = new AtomicReference<>();
+            List<String> fired = new ArrayList<>();
+            runtime.spawn("bad", () -> new Behavior() {
+                @Override
+                public void started(ActorContext context) {
+                    refused.set(assertThrows(IllegalArgumentException.class, () -> context.delay(Duration.ofMillis(-5), c -> fired.add("negative"))));
+                    context.delay(Duration.ZERO, c -> fired.add("zero"));
+                }
+
+                @Override
+                public void receive(ActorContext context, Object message) {
+                }
+            });
+            runtime.runUntilIdle(Duration.ZERO);
+            assertTrue(refused.get().getMessage().contains("delay must be >= 0"), refused.get().getMessage());
+            assertEquals(List.of("zero"), fired);
+        }
+    }
+
     /**
      * The point of the repeating timer: a steady tick (fire, letter, turn, re-arm) allocates nothing. SINGLE_THREAD
      * with a 1 ns period, so every pass of {@code runUntilIdle} finds it due and no time needs to pass: bytes are

@@ -109,6 +109,24 @@ class SupervisionTest {
     }
 
     @Test
+    void theWarningForAFaultSaysWhatBecameOfTheActor() {
+        try (CapturedLog captured = new CapturedLog();
+             ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            List<String> log = new CopyOnWriteArrayList<>();
+            runtime.spawn("kept", supervised(Remedy.HYDRATE, new AtomicReference<>()), () -> new Counter(log)).tell("boom");
+            runtime.spawn("renewed", supervised(Remedy.RESTART, new AtomicReference<>()), () -> new Counter(log)).tell("boom");
+            runtime.spawn("retired", () -> new Counter(log)).tell("boom");
+            runtime.runUntilIdle(Duration.ZERO);
+            assertEquals(1, captured.matching(java.util.logging.Level.WARNING, "'kept'",
+                    "kept by its supervisor, which hydrates it (its ref stays live): a turn threw").size());
+            assertEquals(0, captured.matching(java.util.logging.Level.WARNING, "'kept'", "halted").size());
+            assertEquals(1, captured.matching(java.util.logging.Level.WARNING, "'renewed'",
+                    "halted, and its supervisor restarts it under a new ref: a turn threw").size());
+            assertEquals(1, captured.matching(java.util.logging.Level.WARNING, "'retired'", "halted: a turn threw").size());
+        }
+    }
+
+    @Test
     void aHydratedActorDropsWhatItsFormerLifesResourcesDeliveredAndReleasesThem() {
         AtomicInteger oldCallbacks = new AtomicInteger();
         AtomicInteger releaseHooks = new AtomicInteger();

@@ -322,6 +322,56 @@ class TurnBudgetTest {
     }
 
     @Test
+    void aTurnStartedRightAfterBuildIsWatchedWithoutWaitingForTheTimerThreadsOwnPace() throws InterruptedException {
+        // The timer thread's own pace is half the lane stall threshold: half an hour here. A watch that waited that
+        // long before its first look (and had not announced that it sleeps, so no turn wakes it) never sees the turn.
+        TurnBudget budget = new TurnBudget(Duration.ofMillis(5), Duration.ofMillis(20), 3);
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).turnBudget(budget)
+                .laneStallThreshold(Duration.ofHours(1)).build()) {
+            ActorRef spinner = runtime.spawn("spinner", () -> (context, message) -> {
+                while (true) {
+                    context.checkpoint();
+                }
+            });
+            CountDownLatch down = Downs.awaitable(runtime, spinner);
+            spinner.tell("spin");
+            assertTrue(down.await(30, TimeUnit.SECONDS), "a turn started before the watch's first look was never disrupted");
+            assertEquals(ExitReason.BUDGET, spinner.exitReason().orElseThrow());
+        }
+    }
+
+    @Test
+    void aHostedTurnThatReachesNoPollSiteIsStruckNotDisruptedAndOneThatDoesIsHalted() {
+        // This test is the budget clock (raise at instants it chooses: no clock is read) and the runner (begin,
+        // settle) of a HOSTED cell that is in no watched run queue, so the timer thread's watch never sees it.
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).turnBudget(SMALL).build()) {
+            RuntimeContext context = runtime.context();
+            ActorCell cell = new ActorCell(1, "sleeper", Placement.NORMAL, context, new RunQueue("test", null, null, new WorkFlag()),
+                    null, null, context.defaultBudget, context.mailboxCapacity, SpawnOptions.DEFAULT, () -> (c, m) -> { });
+            TurnClock clock = cell.context.clock;
+            long t = 1_000 * MS;
+
+            clock.begin(0); // a turn that sleeps past fast + slow and calls no context method
+            clock.raise(t); // first sight: its start
+            clock.raise(t + MS); // fast 1 ms: the yield request
+            clock.raise(t + 3 * MS); // slow 2 ms after the request: DISRUPT (and STRIKE), which no poll site reaches
+            int band = clock.settle();
+            assertEquals(null, cell.exitReason(), "no poll site threw, and one slow turn may be the machine's fault: no halt");
+            assertEquals(1, clock.strikes(), "one strike of three, as any turn past the slow budget");
+            assertEquals(RunQueue.SLOW_BAND, band, "asked to yield: the slow band");
+
+            clock.begin(0); // the same, but this turn reaches a poll site after the disruption
+            clock.raise(t + 10 * MS);
+            clock.raise(t + 11 * MS);
+            clock.raise(t + 13 * MS);
+            assertThrows(TurnDisrupted.class, clock::poll);
+            assertTrue(clock.disrupted());
+            clock.settle();
+            assertEquals(ExitReason.BUDGET, cell.exitReason(), "a disruption thrown at a poll site halts at once");
+        }
+    }
+
+    @Test
     void badBudgetsAreRefusedNamingTheProblem() {
         assertEquals("the fast budget must be positive; got PT0S",
                 assertThrows(IllegalArgumentException.class, () -> new TurnBudget(Duration.ZERO, Duration.ofMillis(1), 1)).getMessage());

@@ -47,10 +47,13 @@ public final class LaneBinding {
     private volatile long binds;
     /** Binds an observer has logged (or the first bind: it is no rebind); fewer than {@link #binds} means a rebind waits. */
     private volatile long loggedBinds = 1;
-    /** Name of the thread that last released the lane, for the rebind log line. */
+    /** Name and id of the thread that last released the lane, for the rebind log line. */
     private String releasedBy;
-    // The latest bind's facts, written by its bind winner before it publishes binds (volatile).
+    private long releasedById;
+    // The latest bind's facts, written by its bind winner before it publishes binds (volatile). Thread ids beside the
+    // names: a foreign thread the lane renamed has its lane's name, the same before and after a rebind.
     private String rebindFrom;
+    private long rebindFromId;
     private boolean rebindFromEnded;
     private Thread rebindTo;
     private long rebindQueued;
@@ -120,6 +123,7 @@ public final class LaneBinding {
     /** The bound thread, between drives: unbind, so the next thread to drive binds the lane. */
     public void release(Thread current) {
         releasedBy = current.getName(); // published by the volatile store below
+        releasedById = current.threadId();
         // Only the bound thread stores here; others only CAS away a holder that has ended, and we are alive.
         boundThread = null;
     }
@@ -135,8 +139,8 @@ public final class LaneBinding {
             return null;
         }
         loggedBinds = count;
-        String from = rebindFromEnded ? rebindFrom + " (ended)" : rebindFrom + " (released)";
-        return "lane '" + laneName + "' rebound from thread " + from + " to " + rebindTo.getName() + "; "
+        String from = rebindFrom + " #" + rebindFromId + (rebindFromEnded ? " (ended)" : " (released)");
+        return "lane '" + laneName + "' rebound from thread " + from + " to " + rebindTo.getName() + " #" + rebindTo.threadId() + "; "
                 + rebindQueued + " letter(s) queued carried over";
     }
 
@@ -148,6 +152,7 @@ public final class LaneBinding {
         boolean ended = previous != null; // else unbound: released, or never bound
         rebindFromEnded = ended;
         rebindFrom = ended ? previous.getName() : releasedBy;
+        rebindFromId = ended ? previous.threadId() : releasedById;
         rebindTo = current;
         rebindQueued = queuedLetters.getAsLong();
         binds = binds + 1; // only bind winners write it, one at a time; publishes the facts above
