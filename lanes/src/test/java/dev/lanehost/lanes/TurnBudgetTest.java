@@ -300,15 +300,20 @@ class TurnBudgetTest {
         }
     }
 
+    /** An actor whose turn, once sent anything, polls {@code checkpoint()} until it is disrupted. */
+    private static ActorRef spawnCheckpointSpinner(ActorRuntime runtime) {
+        return runtime.spawn("spinner", () -> (context, message) -> {
+            while (true) {
+                context.checkpoint();
+            }
+        });
+    }
+
     @Test
     void theWatchSleepsWhenNoTurnRunsAndTheNextTurnWakesIt() throws InterruptedException {
         TurnBudget budget = new TurnBudget(Duration.ofMillis(5), Duration.ofMillis(20), 3);
         try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).turnBudget(budget).build()) {
-            ActorRef spinner = runtime.spawn("spinner", () -> (context, message) -> {
-                while (true) {
-                    context.checkpoint();
-                }
-            });
+            ActorRef spinner = spawnCheckpointSpinner(runtime);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (!runtime.context().budgetWatchAsleep) { // the start ran; then a quiet second
                 assertTrue(System.nanoTime() < deadline, "the budget watch never went to sleep in an idle runtime");
@@ -328,11 +333,7 @@ class TurnBudgetTest {
         TurnBudget budget = new TurnBudget(Duration.ofMillis(5), Duration.ofMillis(20), 3);
         try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).turnBudget(budget)
                 .laneStallThreshold(Duration.ofHours(1)).build()) {
-            ActorRef spinner = runtime.spawn("spinner", () -> (context, message) -> {
-                while (true) {
-                    context.checkpoint();
-                }
-            });
+            ActorRef spinner = spawnCheckpointSpinner(runtime);
             CountDownLatch down = Downs.awaitable(runtime, spinner);
             spinner.tell("spin");
             assertTrue(down.await(30, TimeUnit.SECONDS), "a turn started before the watch's first look was never disrupted");
