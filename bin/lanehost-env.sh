@@ -94,11 +94,13 @@ lanehost_run_sample() {
     local main=$1
     shift
     if [ ! -d samples/target/modules ] || [ ! -f samples/target/classes/module-info.class ]; then
-        echo "lanehost: the samples are not built; run: mvn -B -pl samples -am package -DskipTests" >&2
+        echo "lanehost: the samples are not built; run: JAVA_HOME=$JAVA_HOME mvn -B -pl samples -am package -DskipTests" >&2
         return 1
     fi
+    # lanehost logs through java.util.logging: one line a record (its exception after it), not the default two.
     # shellcheck disable=SC2086 # LANEHOST_JAVA_OPTS is a list of options
-    exec "$JAVA_HOME/bin/java" ${LANEHOST_JAVA_OPTS:-} \
+    exec "$JAVA_HOME/bin/java" '-Djava.util.logging.SimpleFormatter.format=lanehost %4$s: %5$s%6$s%n' \
+        ${LANEHOST_JAVA_OPTS:-} \
         --module-path samples/target/classes:samples/target/modules \
         --enable-native-access="$LANEHOST_NATIVE_MODULES" \
         -m "dev.lanehost.samples/dev.lanehost.samples.$main" "$@"

@@ -182,8 +182,9 @@ public final class AudioDuplexDemo {
                         + " (%,d effect output checked bit for bit, %,d inserted silence), left in the playback ring %,d; wrong %d%s%n",
                 d.samplesWritten(), m.captured(), r.framesProcessed(), m.played(), m.matched(), m.insertedPlayed(), r.playbackLeft(),
                 m.mismatches(), m.firstMismatch() == null ? "" : " (first: " + m.firstMismatch() + ")");
-        System.out.printf("effect thread '%s': %,d bytes allocated over %,d periods processed in the steady state (%.1f s) = %.3f B/period%n",
-                duplex.effect().turnThread().getName(), bytes, periods, steadySeconds, periods == 0 ? 0.0 : (double) bytes / periods);
+        System.out.printf("effect thread '%s': %,d bytes allocated over %,d periods processed in the steady state (%.1f s) = %.3f B/period%s%n",
+                duplex.effect().turnThread().getName(), bytes, periods, steadySeconds, periods == 0 ? 0.0 : (double) bytes / periods,
+                warmUp == 0 ? " (no warm-up in a run this short: the first periods' one-time allocations are counted)" : "");
         String title = String.format("audio-duplex: ring fills and lead (%s, %d frames at %d Hz)", duplex.lead().reason(), period, rate);
         Path png = out.resolve("duplex.png");
         try {

@@ -46,7 +46,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Usage: {@code java -XX:+UseZGC -Xms1g -Xmx1g -XX:+AlwaysPreTouch --enable-native-access=ALL-UNNAMED
  * -cp samples/target/lanehost-demo.jar dev.lanehost.samples.AudioPathProbe [seconds, default 600] [--lane-driving]
- * [--allocate MB/s, default 100] [--warm-up seconds, default 30] [--log DIR, default target/audio-path]
+ * [--allocate MB/s, default 100] [--warm-up seconds, default 30 or a tenth of a short run] [--log DIR, default target/audio-path]
  * [--realtime priority, default 70 | --no-realtime] [--warm-drives N: lane-driving only, N real drives of a scratch lane
  * from an ordinary C thread before the clients are activated, default 0] [--reactivate: lane-driving only, deactivate
  * and activate the lanehost client half-way, so a new JACK thread rebinds the lane]}
@@ -98,7 +98,7 @@ public final class AudioPathProbe {
         int seconds = 600;
         boolean laneDriving = false;
         int allocate = 100;
-        int warmUp = 30;
+        Integer warmUpArgument = null;
         Path logDirectory = Path.of("target", "audio-path");
         int realtime = REALTIME_PRIORITY;
         int warmDrives = 0;
@@ -108,7 +108,7 @@ public final class AudioPathProbe {
                 case "--lane-driving" -> laneDriving = true;
                 case "--ring-only" -> laneDriving = false;
                 case "--allocate" -> allocate = Integer.parseInt(args[++i]);
-                case "--warm-up" -> warmUp = Integer.parseInt(args[++i]);
+                case "--warm-up" -> warmUpArgument = Integer.parseInt(args[++i]);
                 case "--log" -> logDirectory = Path.of(args[++i]);
                 case "--realtime" -> realtime = Integer.parseInt(args[++i]);
                 case "--no-realtime" -> realtime = 0;
@@ -117,6 +117,7 @@ public final class AudioPathProbe {
                 default -> seconds = Integer.parseInt(args[i]);
             }
         }
+        int warmUp = warmUpArgument != null ? warmUpArgument : Math.min(30, seconds / 10); // as AudioDuplexDemo
         if (warmUp >= seconds) {
             throw new IllegalArgumentException("the warm-up (" + warmUp + " s) must be shorter than the run (" + seconds + " s)");
         }

@@ -77,7 +77,7 @@ public final class AudioRingDemo {
         System.out.printf("ring overruns %d (periods the callback dropped: ring full), underruns %d (consumer ticks that found"
                         + " less than was due), timing records %,d (%d dropped), %s%n",
                 p.ringOverruns(), c.underruns(), c.timingRecords(), p.timingOverruns(),
-                producer instanceof AudioThread ? "late periods " + p.latePeriods() + ", latest wake-up "
-                        + String.format("%.2f ms", p.maxLatenessNanos() / 1e6) : "JACK xruns " + p.xruns());
+                producer instanceof AudioThread ? "late periods " + p.latePeriods() + " (woke more than a period late), latest"
+                        + String.format(" wake-up %.2f ms after its deadline", p.maxLatenessNanos() / 1e6) : "JACK xruns " + p.xruns());
     }
 }

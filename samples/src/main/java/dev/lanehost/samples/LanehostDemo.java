@@ -50,6 +50,7 @@ public final class LanehostDemo {
         Path wav = out.resolve("sweep.wav");
         Path png = out.resolve("audio-ring.png");
         CombinedDemo.Report report;
+        String wrote;
         try (CombinedDemo demo = CombinedDemo.start(new CombinedDemo.Settings(source, wav, out))) {
             if (demo.jackFallback() != null) {
                 System.out.println("JACK not used: " + demo.jackFallback());
@@ -67,16 +68,17 @@ public final class LanehostDemo {
             printStatus(demo.status(), (System.nanoTime() - start) / 1e9);
             System.out.println();
             report = demo.finish();
-            printTable(report);
             try {
                 AudioPlot.render(demo.audioTiming(), report.sampleRate(), report.periodFrames(), report.audioSource(), png);
-                System.out.printf("wrote %s (the sweep as 16-bit PCM) and %s (callback periods and ring fill over time)%n", wav, png);
+                wrote = String.format("wrote %s (the sweep as 16-bit PCM) and %s (callback periods and ring fill over time)%n", wav, png);
             } catch (Exception | Error e) {
                 // A JDK without fonts cannot draw text; the demo's numbers stand without the picture.
-                System.out.printf("wrote %s; no plot: %s (a headless JDK needs fontconfig and a font: apt-get install"
+                wrote = String.format("wrote %s; no plot: %s (a headless JDK needs fontconfig and a font: apt-get install"
                         + " fontconfig fonts-dejavu-core)%n", wav, e);
             }
-        }
+        } // closed before the table: what the runtime logs while it closes (a lane's rebind) comes before it, not inside it
+        printTable(report);
+        System.out.print(wrote);
         String problem = Consistency.check(report);
         if (problem != null) {
             System.out.println("INCONSISTENT: " + problem);
