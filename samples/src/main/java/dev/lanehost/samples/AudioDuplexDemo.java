@@ -185,7 +185,7 @@ public final class AudioDuplexDemo {
         System.out.printf("effect thread '%s': %,d bytes allocated over %,d periods processed in the steady state (%.1f s) = %.3f B/period%s%n",
                 duplex.effect().turnThread().getName(), bytes, periods, steadySeconds, periods == 0 ? 0.0 : (double) bytes / periods,
                 warmUp == 0 ? " (no warm-up in a run this short: the first periods' one-time allocations are counted)" : "");
-        String title = String.format("audio-duplex: ring fills and lead (%s, %d frames at %d Hz)", duplex.lead().reason(), period, rate);
+        String title = String.format("audio-duplex: ring fills and lead (%s, %d frames at %d Hz)", duplex.lead().brief(), period, rate);
         Path png = out.resolve("duplex.png");
         try {
             plot.render(title, png);

@@ -91,6 +91,11 @@ public final class PlaybackLead {
         return leadPeriods * periodNanos;
     }
 
+    /** The lead in a few words, for a plot's title: "fixed at N periods" or "adaptive, N periods at the end". */
+    public String brief() {
+        return adaptive ? "adaptive, " + leadPeriods + " periods at the end" : "fixed at " + leadPeriods + " periods";
+    }
+
     /** Why the lead is what it is, for a status line. */
     public String reason() {
         if (!adaptive) {
