@@ -166,8 +166,9 @@ typedef struct lanehost_api {
      * The calling thread's last failure, errno-style: the sentence the most recent non-OK entry on this thread
      * left (a success does not clear it, so a real-time drive pays nothing for it). Read it right after a
      * non-OK status. Copies at most capacity - 1 bytes and a NUL into buffer (buffer may be NULL when capacity
-     * is 0) and stores the full length without the NUL in *length_out; length 0 if no entry has failed on
-     * this thread yet.
+     * is 0) and stores the full length without the NUL in *length_out (required: NULL is
+     * LANEHOST_INVALID_ARGUMENT, which, like any failure, replaces the sentence); length 0 if no entry has
+     * failed on this thread yet.
      */
     int32_t (*last_error)(char *buffer, uint64_t capacity, uint64_t *length_out);
 } lanehost_api;

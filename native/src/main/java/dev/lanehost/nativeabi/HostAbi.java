@@ -40,10 +40,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *       {@code LANEHOST_CLOSED}, never sent into freed code.</li>
  *   <li>Exports give hosts names to look up. A gate leaves the table when it closes, a signal when it can
  *       fire no more, a ring when Java closes it and every host reference is released.</li>
- *   <li>{@link #close()} refuses every later entry with {@code LANEHOST_CLOSED} and drops the exported
- *       gates, signals and rings; lane handles follow their runtime until its close has finished, then the
- *       lanes are dropped too, so nothing of the runtime stays reachable from the table. Ring references a
- *       host still holds stay valid until it releases them.</li>
+ *   <li>{@link #close()} refuses every later entry with {@code LANEHOST_CLOSED} and takes the exported
+ *       gates, signals and rings off the table (it does not close them: a gate, and a {@link HostRing} whose
+ *       memory is freed only once it is closed, stay their owner's to close); lane handles follow their runtime
+ *       until its close has finished, then the lanes are dropped too, so nothing of the runtime stays reachable
+ *       from the table. Ring references a host still holds stay valid until it releases them.</li>
  * </ol>
  * Nothing here is process-wide: two runtimes have two tables with separate handles.
  */
@@ -124,8 +125,8 @@ public final class HostAbi implements AutoCloseable {
     /**
      * Every later entry answers {@code LANEHOST_CLOSED}, except that a lane handle keeps reaching its lane
      * until the runtime's close has finished (so a host thread still calling back runs its lane's teardown,
-     * whichever of the two Java closes first). Gates, signals and rings are dropped now, lanes when the
-     * runtime's close finishes. Idempotent.
+     * whichever of the two Java closes first). Gates, signals and rings leave the table now (closing none of them:
+     * close each {@link HostRing} to free its memory), lanes when the runtime's close finishes. Idempotent.
      */
     @Override
     public void close() {

@@ -50,7 +50,10 @@ public final class HostRing implements AutoCloseable {
         return name;
     }
 
-    /** Java's side of the ring. Do not use it after {@link #close()}. */
+    /**
+     * Java's side of the ring. Do not use it after {@link #close()}: it keeps working only while a host still holds
+     * a reference, and throws {@code IllegalStateException} once the last one is released and the memory freed.
+     */
     public SpscByteRing ring() {
         return ring;
     }

@@ -50,7 +50,12 @@ public final class LaneBinding {
     /** Name and id of the thread that last released the lane, for the rebind log line. */
     private String releasedBy;
     private long releasedById;
-    // The latest bind's facts, written by its bind winner before it publishes binds (volatile). Thread ids beside the
+    /**
+     * Odd while a bind winner writes the facts below, even otherwise (a sequence lock): an observer that sees the
+     * same even value before and after reading them read one bind's facts, not a mix of two.
+     */
+    private volatile long factsVersion;
+    // The latest bind's facts, written by its bind winner inside factsVersion's odd spell. Thread ids beside the
     // names: a foreign thread the lane renamed has its lane's name, the same before and after a rebind.
     private String rebindFrom;
     private long rebindFromId;
@@ -129,19 +134,28 @@ public final class LaneBinding {
     }
 
     /**
-     * The latest rebind's log line, once; null if there is none to log. Observers only. If rebinds follow each
-     * other faster than observers look, the line describes the latest (two observers racing may both log it;
-     * a rebind racing an observer may mix its facts with the one before: a log line, never a count).
+     * The latest rebind's log line, once; null if there is none to log now. Observers only. If rebinds follow each
+     * other faster than observers look, the line describes the latest (two observers racing may both log it). The
+     * facts come from one bind: read while a bind writes them, they are dropped and the next look logs that bind.
      */
     public String takeUnloggedRebind() {
-        long count = binds; // acquire: the facts of bind number `count` (or a later one) are visible
-        if (count <= loggedBinds) {
+        long version = factsVersion;
+        long count = binds;
+        if (count <= loggedBinds || (version & 1) != 0) {
             return null;
         }
+        String from = rebindFrom;
+        long fromId = rebindFromId;
+        boolean fromEnded = rebindFromEnded;
+        Thread to = rebindTo;
+        long queued = rebindQueued;
+        VarHandle.acquireFence(); // the reads above happen before the version's second read
+        if (factsVersion != version) {
+            return null; // a bind wrote them meanwhile
+        }
         loggedBinds = count;
-        String from = rebindFrom + " #" + rebindFromId + (rebindFromEnded ? " (ended)" : " (released)");
-        return "lane '" + laneName + "' rebound from thread " + from + " to " + rebindTo.getName() + " #" + rebindTo.threadId() + "; "
-                + rebindQueued + " letter(s) queued carried over";
+        return "lane '" + laneName + "' rebound from thread " + from + " #" + fromId + (fromEnded ? " (ended)" : " (released)")
+                + " to " + to.getName() + " #" + to.threadId() + "; " + queued + " letter(s) queued carried over";
     }
 
     /**
@@ -150,12 +164,16 @@ public final class LaneBinding {
      */
     private void bound(Thread previous, Thread current) {
         boolean ended = previous != null; // else unbound: released, or never bound
+        long version = factsVersion; // only bind winners write it, one at a time
+        factsVersion = version + 1; // odd: the facts are being written
+        VarHandle.releaseFence(); // the odd version is stored before any of the facts
         rebindFromEnded = ended;
         rebindFrom = ended ? previous.getName() : releasedBy;
         rebindFromId = ended ? previous.threadId() : releasedById;
         rebindTo = current;
         rebindQueued = queuedLetters.getAsLong();
-        binds = binds + 1; // only bind winners write it, one at a time; publishes the facts above
+        binds = binds + 1; // only bind winners write it, one at a time
+        factsVersion = version + 2; // even again: publishes the facts above
         if (isAttachedThreadName(current.getName())) {
             current.setName(threadName); // the warm-up's lane: the name it has, so no lane-dependent branch here
         }
