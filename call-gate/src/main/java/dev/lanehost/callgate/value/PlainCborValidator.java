@@ -138,8 +138,8 @@ final class PlainCborValidator {
         long count = argument(info, at);
         // Every item takes at least one byte: a count the input cannot hold is refused before looping on it.
         if (count < 0 || count > end - position) {
-            throw invalid(at, "the array declares " + Long.toUnsignedString(count) + " items but only "
-                    + (end - position) + " bytes remain");
+            throw invalid(at, "the array declares " + Long.toUnsignedString(count) + " items (at least a byte each) but only "
+                    + (end - position) + " bytes remain: the input is cut short or the count is wrong");
         }
         for (long i = 0; i < count; i++) {
             item(depth + 1);
@@ -158,8 +158,8 @@ final class PlainCborValidator {
         }
         long count = argument(info, at);
         if (count < 0 || count > (end - position) / 2) {
-            throw invalid(at, "the map declares " + Long.toUnsignedString(count) + " entries but only "
-                    + (end - position) + " bytes remain");
+            throw invalid(at, "the map declares " + Long.toUnsignedString(count) + " entries (at least two bytes each) but only "
+                    + (end - position) + " bytes remain: the input is cut short or the count is wrong");
         }
         for (long i = 0; i < count; i++) {
             key();

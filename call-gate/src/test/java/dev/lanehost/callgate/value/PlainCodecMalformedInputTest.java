@@ -110,7 +110,7 @@ class PlainCodecMalformedInputTest {
         assertInvalid("9affffffff", "array declares 4294967295 items");
         assertInvalid("9bffffffffffffffff", "array declares 18446744073709551615 items");
         assertInvalid("bbffffffffffffffff", "map declares 18446744073709551615 entries");
-        assertInvalid("a2616101", "map declares 2 entries but only 3 bytes remain");
+        assertInvalid("a2616101", "map declares 2 entries (at least two bytes each) but only 3 bytes remain: the input is cut short");
         assertInvalid("7f7a7fffffffff", "chunk declares 2147483647 bytes");
     }
 
