@@ -226,9 +226,12 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
 
     /**
      * SIMULATED only: moves the virtual clock forward and fires the timers that became due (their letters
-     * run at the next drain, or drive of their lane).
+     * run at the next drain, or drive of their lane). The clock starts at 1 s (0 means "not in a turn") and ends at
+     * {@link Long#MAX_VALUE} ns.
      *
      * @return timers fired
+     * @throws IllegalStateException    on another profile, or from inside a turn (the clock stands still during turns)
+     * @throws IllegalArgumentException if {@code duration} is negative or would move the clock past its end
      */
     public int advance(Duration duration) {
         if (!(scheduler instanceof SimulatedScheduler simulated)) {

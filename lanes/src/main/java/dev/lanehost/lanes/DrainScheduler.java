@@ -165,12 +165,16 @@ sealed class DrainScheduler extends Scheduler permits SimulatedScheduler {
         }
         Thread current = Thread.currentThread();
         if (!drainer.compareAndSet(null, current)) {
-            throw new IllegalStateException("the runtime is already being drained by " + drainer.get()
-                    + "; SINGLE_THREAD and SIMULATED have one host thread at a time");
+            Thread draining = drainer.get();
+            throw new IllegalStateException(draining == current
+                    ? "drain() or runUntilIdle() was called from inside a turn this thread's drain is running: a drain"
+                            + " cannot start another (send a letter, or return and let the running drain go on)"
+                    : "the runtime is already being drained by " + draining
+                            + "; SINGLE_THREAD and SIMULATED have one host thread at a time");
         }
     }
 
-    private static long saturatedNanos(Duration duration) {
+    static long saturatedNanos(Duration duration) {
         try {
             return duration.toNanos();
         } catch (ArithmeticException tooLong) {

@@ -40,6 +40,8 @@ public final class RuntimeBuilder {
 
     final Profile profile;
     long seed = 0x1A7E5EEDL;
+    /** A seed was given: only SIMULATED has a choice to seed. */
+    private boolean seedGiven;
     Schedule replay;
     Duration laneStallThreshold = Duration.ofSeconds(1);
     Duration laneCloseGrace = DEFAULT_LANE_CLOSE_GRACE;
@@ -168,9 +170,10 @@ public final class RuntimeBuilder {
         return Math.max(1, Runtime.getRuntime().availableProcessors());
     }
 
-    /** SIMULATED: the seed of the choice among ready actors. */
+    /** SIMULATED: the seed of the choice among ready actors (another profile's {@link #build()} refuses it). */
     public RuntimeBuilder seed(long seed) {
         this.seed = seed;
+        this.seedGiven = true;
         return this;
     }
 
@@ -285,12 +288,16 @@ public final class RuntimeBuilder {
     }
 
     /**
-     * @throws IllegalArgumentException if replay is set for a profile other than SIMULATED, or the
+     * @throws IllegalArgumentException if a seed or a replay is set for a profile other than SIMULATED, or the
      *                                  affinity policy names a CPU the topology lacks or forbids
      */
     public ActorRuntime build() {
         if (replay != null && profile != Profile.SIMULATED) {
             throw new IllegalArgumentException("replay needs the SIMULATED profile, not " + profile);
+        }
+        if (seedGiven && profile != Profile.SIMULATED) {
+            throw new IllegalArgumentException("seed(...) seeds the SIMULATED profile's choice among ready actors; " + profile
+                    + " has none to seed");
         }
         if (affinity == null) {
             affinity = Affinity.system();

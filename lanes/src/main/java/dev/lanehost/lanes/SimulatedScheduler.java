@@ -83,10 +83,21 @@ final class SimulatedScheduler extends DrainScheduler {
 
     /** Moves the virtual clock forward and fires the timers that became due. @return timers fired */
     int advance(Duration duration) {
+        java.util.Objects.requireNonNull(duration, "duration");
         if (duration.isNegative()) {
             throw new IllegalArgumentException("time only moves forward; got " + duration);
         }
-        return timers.fireDue(virtualClock().advance(duration.toNanos()));
+        if (runsNormalQueue(Thread.currentThread())) {
+            throw new IllegalStateException("advance() was called from inside a turn: the virtual clock stands still during"
+                    + " turns and moves between them (advance between drains, or let runUntilIdle move it)");
+        }
+        long now = virtualClock().now();
+        long nanos = saturatedNanos(duration);
+        if (nanos > Long.MAX_VALUE - now) {
+            throw new IllegalArgumentException("the virtual clock is at " + now + " ns and cannot move " + duration
+                    + " further: it ends at Long.MAX_VALUE ns (an unbounded runUntilIdle that ends idle leaves it there)");
+        }
+        return timers.fireDue(virtualClock().advance(nanos));
     }
 
     SimulatedSchedule schedule() {

@@ -3,6 +3,7 @@ package dev.lanehost.lanes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -235,5 +236,46 @@ class SimulationTest {
             assertEquals(new DriveResult(DriveStatus.OK, 12, 0), lane.drive(0));
             return new Run(RunStatus.IDLE, runtime.schedule(), trace, runtime.replayDivergence());
         }
+    }
+
+    @Test
+    void theVirtualClockStopsAtItsEndAndAdvanceRefusesToPassItInsteadOfWrapping() {
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.SIMULATED).build()) {
+            assertEquals(1_000_000_000L, runtime.nanoTime(), "virtual time starts at 1 s");
+            assertEquals(RunStatus.IDLE, runtime.runUntilIdle(ActorContext.NEVER)); // an idle run ends at the window's end
+            assertEquals(Long.MAX_VALUE, runtime.nanoTime());
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> runtime.advance(Duration.ofMillis(1)));
+            assertTrue(e.getMessage().contains("cannot move PT0.001S further"), e.getMessage());
+            assertEquals(Long.MAX_VALUE, runtime.nanoTime(), "refused: the clock did not wrap");
+            assertEquals(0, runtime.advance(Duration.ZERO));
+        }
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.SIMULATED).build()) {
+            assertThrows(IllegalArgumentException.class, () -> runtime.advance(Duration.ofSeconds(Long.MAX_VALUE)), "too long for a long of ns");
+            assertEquals("duration", assertThrows(NullPointerException.class, () -> runtime.advance(null)).getMessage());
+        }
+    }
+
+    @Test
+    void aTurnCannotMoveTheVirtualClockNorStartADrain() {
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.SIMULATED).build()) {
+            AtomicReference<Throwable> advance = new AtomicReference<>();
+            AtomicReference<Throwable> drain = new AtomicReference<>();
+            runtime.spawn("clockwork", () -> (context, message) -> {
+                advance.set(assertThrows(IllegalStateException.class, () -> runtime.advance(Duration.ofMillis(10))));
+                drain.set(assertThrows(IllegalStateException.class, runtime::drain));
+            }).tell("go");
+            long before = runtime.nanoTime();
+            runtime.runUntilIdle(Duration.ZERO);
+            assertEquals(before, runtime.nanoTime());
+            assertTrue(advance.get().getMessage().contains("called from inside a turn"), advance.get().getMessage());
+            assertTrue(drain.get().getMessage().contains("called from inside a turn"), drain.get().getMessage());
+        }
+    }
+
+    @Test
+    void aSeedIsRefusedByAProfileWithNothingToSeed() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ActorRuntime.builder(Profile.SINGLE_THREAD).seed(5).build());
+        assertTrue(e.getMessage().contains("SINGLE_THREAD has none to seed"), e.getMessage());
     }
 }

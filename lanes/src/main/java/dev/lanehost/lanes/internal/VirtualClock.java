@@ -18,9 +18,12 @@ public final class VirtualClock {
         return nanos.get();
     }
 
-    /** Moves the clock forward by {@code delta} nanoseconds. @return the new time */
+    /** Moves the clock forward by {@code delta} nanoseconds, to {@link Long#MAX_VALUE} at most. @return the new time */
     public long advance(long delta) {
-        return nanos.addAndGet(delta);
+        return nanos.accumulateAndGet(delta, (now, d) -> {
+            long sum = now + d;
+            return ((now ^ sum) & (d ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+        });
     }
 
     /** Moves the clock to {@code instant} if that is later; never backwards. */
