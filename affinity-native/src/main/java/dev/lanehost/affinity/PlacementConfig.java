@@ -112,7 +112,8 @@ public final class PlacementConfig {
     /**
      * Checks the configuration against the declared topology and the real machine; every problem at once:
      * duplicate entry names, {@code replicas < 1}, an unknown node or L3 domain, a target claiming a
-     * reserved core, a core this process may not use, a pool given two different affinities.
+     * reserved core, a core this process may not use, a pool given two different affinities, an affinity on the
+     * {@code main} pool (its thread is the program's own), a pool named like an entry.
      *
      * @param real the machine; when {@linkplain Topology#available() unavailable}, the allowed-set check is skipped
      *             (placement then falls back to unpinned threads, each result saying why)
@@ -129,7 +130,12 @@ public final class PlacementConfig {
             if (entry instanceof Pinned pinned && pinned.replicas() < 1) {
                 problems.add("entry '" + entry.name() + "': replicas = " + pinned.replicas() + " must be at least 1");
             }
-            if (entry instanceof Pooled pooled && !(pooled.target() instanceof PlacementTarget.Anywhere)) {
+            if (entry instanceof Pooled pooled && pooled.pool().equals(MAIN_POOL)
+                    && !(pooled.target() instanceof PlacementTarget.Anywhere)) {
+                problems.add("entry '" + entry.name() + "': the main pool is the program's own thread, which the runtime"
+                        + " neither starts nor pins, so " + pooled.target() + " would do nothing; drop it, or give the entry"
+                        + " a pool of its own");
+            } else if (entry instanceof Pooled pooled && !(pooled.target() instanceof PlacementTarget.Anywhere)) {
                 Pooled earlier = poolAffinity.putIfAbsent(pooled.pool(), pooled);
                 if (earlier != null && !earlier.target().equals(pooled.target())) {
                     problems.add("pool '" + pooled.pool() + "' is given two affinities: " + earlier.target() + " by '" + earlier.name()
@@ -155,6 +161,18 @@ public final class PlacementConfig {
                     problems.add("entry '" + entry.name() + "' (" + entry.target() + ") names core(s) " + refused
                             + " that this process may not use (allowed: " + real.allowed() + ")");
                 }
+            }
+        }
+        Map<String, Entry> byName = new LinkedHashMap<>();
+        entries.forEach(entry -> byName.putIfAbsent(entry.name(), entry));
+        Set<String> clashing = new LinkedHashSet<>();
+        for (Entry entry : entries) {
+            // An entry may share its own pool's name (the same thread either way); another entry may not.
+            if (entry instanceof Pooled pooled && byName.get(pooled.pool()) instanceof Entry named
+                    && !(named instanceof Pooled member && member.pool().equals(pooled.pool()))
+                    && clashing.add(pooled.pool())) {
+                problems.add("pool '" + pooled.pool() + "' (of entry '" + entry.name() + "') has the name of entry '"
+                        + named.name() + "', which is not in it; name pools and entries apart, since spawnPlaced finds both by name");
             }
         }
         if (!problems.isEmpty()) {

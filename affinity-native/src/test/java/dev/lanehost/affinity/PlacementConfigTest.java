@@ -100,6 +100,24 @@ class PlacementConfigTest {
     }
 
     @Test
+    void aPoolNamedLikeAnEntryAndAnAffinityOnTheMainPoolAreRefused() {
+        PlacementConfig placement = PlacementConfig.parse("""
+                io: pinned(core = 4);
+                x: cooperative(pool = io, core = 5);
+                y: cooperative(pool = io);
+                ui: cooperative(pool = main, core = 6);
+                db: cooperative(pool = db);
+                """);
+        PlacementConfigException thrown = assertThrows(PlacementConfigException.class, () -> placement.validate(SEED_EXAMPLE, SIXTEEN));
+        assertEquals(List.of(
+                "entry 'ui': the main pool is the program's own thread, which the runtime neither starts nor pins, so core = 6"
+                        + " would do nothing; drop it, or give the entry a pool of its own",
+                "pool 'io' (of entry 'x') has the name of entry 'io', which is not in it; name pools and entries apart, since"
+                        + " spawnPlaced finds both by name"),
+                thrown.problems());
+    }
+
+    @Test
     void replicasGoRoundRobinOverTheTargetsCoresAndNodeTargetsCarryMemory() {
         PlacementConfig placement = PlacementConfig.parse("""
                 workers: pinned(cores = 4..7, replicas = 5);

@@ -2,7 +2,10 @@ package dev.lanehost.lanes;
 
 /** Why {@link ActorRuntime#runUntilIdle} returned. */
 public enum RunStatus {
-    /** Nothing is runnable and no timer is armed: the runtime is quiescent. */
+    /**
+     * Nothing this call can run is runnable and no timer is armed: quiescent, except for lanes bound to another live
+     * thread, whose letters wait for that thread's drives.
+     */
     IDLE,
     /** Nothing is runnable now, but timers are armed for later. */
     TIMERS_PENDING,

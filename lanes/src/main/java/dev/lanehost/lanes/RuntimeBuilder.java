@@ -177,7 +177,11 @@ public final class RuntimeBuilder {
         return this;
     }
 
-    /** SIMULATED: force the picks of a recorded schedule (its seed is used after it ends or diverges). */
+    /**
+     * SIMULATED: force the picks of a recorded schedule (its seed is used after it ends or diverges). A run that goes
+     * on past the schedule's last step is reported as a divergence by {@link ActorRuntime#replayDivergence()} too
+     * ("the replayed schedule has N steps, but ... asked for step N"), and from there it is not the original run.
+     */
     public RuntimeBuilder replay(Schedule schedule) {
         this.replay = Objects.requireNonNull(schedule, "schedule");
         this.seed = schedule.seed();
@@ -232,14 +236,21 @@ public final class RuntimeBuilder {
     /**
      * How many letters an actor's mailbox holds before it refuses messages and tasks with
      * {@link Delivery#FULL} (default 1,048,576; an actor's own: {@link SpawnOptions#withMailboxCapacity}).
-     * The runtime's own letters (timers, signals, parks, downs, exits) are never refused.
+     * The runtime's own letters (timers, signals, parks, downs, exits) are never refused; the start letter holds a
+     * place until the actor's first turn.
+     *
+     * @throws IllegalArgumentException if {@code capacity} is below 1
      */
     public RuntimeBuilder mailboxCapacity(long capacity) {
         this.mailboxCapacity = positive(capacity, "mailbox capacity");
         return this;
     }
 
-    /** How many letters a lane's actors hold together before they refuse messages and tasks (default 1,048,576). */
+    /**
+     * How many letters a lane's actors hold together before they refuse messages and tasks (default 1,048,576).
+     *
+     * @throws IllegalArgumentException if {@code capacity} is below 1
+     */
     public RuntimeBuilder laneCapacity(long capacity) {
         this.laneCapacity = positive(capacity, "lane capacity");
         return this;
