@@ -3,6 +3,7 @@ package dev.lanehost.lanes;
 import dev.lanehost.affinity.Affinity;
 import dev.lanehost.affinity.AffinityPolicy;
 import dev.lanehost.affinity.PlacementConfig;
+import dev.lanehost.affinity.PlacementConfigException;
 import dev.lanehost.affinity.PriorityPolicy;
 import dev.lanehost.affinity.ThreadPlan;
 import dev.lanehost.affinity.Topology;
@@ -318,12 +319,40 @@ public final class RuntimeBuilder {
         }
         if (profile == Profile.HOSTED) {
             affinityTopology = affinity.topology();
-            affinityPolicy.validate(affinityTopology); // an unknown or disallowed CPU is named here, before any thread starts
+            validateAffinityAndPlacement(); // every problem at once, before any thread starts
             if (placement != null) {
-                placement.validate(declaredTopology, affinityTopology); // every problem at once, before any thread starts
                 placedThreads = placement.resolve(declaredTopology);
             }
         }
         return new ActorRuntime(this);
+    }
+
+    /**
+     * The affinity policy's problem (an unknown or disallowed CPU) and the placement's, reported together: alone, each
+     * as it is thrown; both, as one {@link PlacementConfigException} listing the policy's first.
+     */
+    private void validateAffinityAndPlacement() {
+        IllegalArgumentException policyProblem = null;
+        try {
+            affinityPolicy.validate(affinityTopology);
+        } catch (IllegalArgumentException e) {
+            policyProblem = e;
+        }
+        if (placement != null) {
+            try {
+                placement.validate(declaredTopology, affinityTopology);
+            } catch (PlacementConfigException e) {
+                if (policyProblem == null) {
+                    throw e;
+                }
+                List<String> problems = new java.util.ArrayList<>();
+                problems.add("affinity policy: " + policyProblem.getMessage());
+                problems.addAll(e.problems());
+                throw new PlacementConfigException("invalid affinity policy and placement", problems);
+            }
+        }
+        if (policyProblem != null) {
+            throw policyProblem;
+        }
     }
 }

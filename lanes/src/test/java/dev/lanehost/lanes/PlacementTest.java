@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lanehost.affinity.AffinityPolicy;
 import dev.lanehost.affinity.PlacementConfig;
 import dev.lanehost.affinity.PlacementConfigException;
 import java.util.List;
@@ -99,5 +100,10 @@ class PlacementTest {
         PlacementConfigException bad = assertThrows(PlacementConfigException.class, () -> ActorRuntime.builder(Profile.HOSTED)
                 .placement(PlacementConfig.parse("a: pinned(replicas = 0);\nb: pinned(core = 4095);\n")).build());
         assertTrue(bad.getMessage().contains("'a'") && bad.getMessage().contains("'b'"), bad.getMessage());
+        PlacementConfigException both = assertThrows(PlacementConfigException.class, () -> ActorRuntime.builder(Profile.HOSTED)
+                .affinity(AffinityPolicy.fixed(4095)).placement(PlacementConfig.parse("a: pinned(replicas = 0);\n")).build());
+        assertEquals(2, both.problems().size(), both.getMessage());
+        assertTrue(both.problems().get(0).startsWith("affinity policy: ") && both.problems().get(0).contains("4095"), both.getMessage());
+        assertTrue(both.problems().get(1).contains("'a'"), both.getMessage());
     }
 }
