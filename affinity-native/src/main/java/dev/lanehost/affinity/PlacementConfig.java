@@ -121,10 +121,10 @@ public final class PlacementConfig {
      */
     public void validate(TopologyDeclaration declared, Topology real) {
         List<String> problems = new ArrayList<>();
-        Set<String> names = new LinkedHashSet<>();
+        Map<String, Entry> byName = new LinkedHashMap<>();
         Map<String, Pooled> poolAffinity = new LinkedHashMap<>();
         for (Entry entry : entries) {
-            if (!names.add(entry.name())) {
+            if (byName.putIfAbsent(entry.name(), entry) != null) {
                 problems.add("entry '" + entry.name() + "' is placed twice");
             }
             if (entry instanceof Pinned pinned && pinned.replicas() < 1) {
@@ -163,8 +163,6 @@ public final class PlacementConfig {
                 }
             }
         }
-        Map<String, Entry> byName = new LinkedHashMap<>();
-        entries.forEach(entry -> byName.putIfAbsent(entry.name(), entry));
         Set<String> clashing = new LinkedHashSet<>();
         for (Entry entry : entries) {
             // An entry may share its own pool's name (the same thread either way); another entry may not.

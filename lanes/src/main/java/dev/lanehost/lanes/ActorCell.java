@@ -2,6 +2,7 @@ package dev.lanehost.lanes;
 
 import dev.lanehost.lanes.internal.LiveCounters;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -276,7 +277,7 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
     // ---------------------------------------------------------------- faults (the runner, under the turn lock)
 
     /** A turn of this actor faulted (threw, or ran out of budget): see {@link Supervision}. */
-    void faulted(ExitReason fault, java.util.function.Consumer<String> log) {
+    void faulted(ExitReason fault, Consumer<String> log) {
         Supervision.faulted(this, fault, log);
     }
 

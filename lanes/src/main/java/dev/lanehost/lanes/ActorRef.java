@@ -1,5 +1,6 @@
 package dev.lanehost.lanes;
 
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -47,7 +48,7 @@ public final class ActorRef {
      * @throws NullPointerException if {@code message} is null
      */
     public Delivery offer(Object message) {
-        java.util.Objects.requireNonNull(message, "message");
+        Objects.requireNonNull(message, "message");
         return cell.offer(message);
     }
 

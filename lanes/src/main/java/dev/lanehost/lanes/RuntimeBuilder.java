@@ -9,6 +9,7 @@ import dev.lanehost.affinity.ThreadPlan;
 import dev.lanehost.affinity.Topology;
 import dev.lanehost.affinity.TopologyDeclaration;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -345,7 +346,7 @@ public final class RuntimeBuilder {
                 if (policyProblem == null) {
                     throw e;
                 }
-                List<String> problems = new java.util.ArrayList<>();
+                List<String> problems = new ArrayList<>();
                 problems.add("affinity policy: " + policyProblem.getMessage());
                 problems.addAll(e.problems());
                 throw new PlacementConfigException("invalid affinity policy and placement", problems);

@@ -2,6 +2,7 @@ package dev.lanehost.lanes;
 
 import dev.lanehost.lanes.internal.VirtualClock;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -58,7 +59,7 @@ final class SimulatedScheduler extends DrainScheduler {
 
     @Override
     long windowEnd(long budgetNanos) {
-        return saturatedAdd(virtualClock().now(), budgetNanos);
+        return VirtualClock.saturatedAdd(virtualClock().now(), budgetNanos);
     }
 
     @Override
@@ -83,7 +84,7 @@ final class SimulatedScheduler extends DrainScheduler {
 
     /** Moves the virtual clock forward and fires the timers that became due. @return timers fired */
     int advance(Duration duration) {
-        java.util.Objects.requireNonNull(duration, "duration");
+        Objects.requireNonNull(duration, "duration");
         if (duration.isNegative()) {
             throw new IllegalArgumentException("time only moves forward; got " + duration);
         }
@@ -102,10 +103,5 @@ final class SimulatedScheduler extends DrainScheduler {
 
     SimulatedSchedule schedule() {
         return schedule;
-    }
-
-    private static long saturatedAdd(long a, long b) {
-        long sum = a + b;
-        return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
     }
 }

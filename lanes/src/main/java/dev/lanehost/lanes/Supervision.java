@@ -1,5 +1,7 @@
 package dev.lanehost.lanes;
 
+import java.util.function.Consumer;
+
 /**
  * What happens after a turn faults (threw, or ran out of its budget): the actor's {@link Supervisor} chooses a
  * {@link Remedy}, and this carries it out. Runs on the faulted actor's runner, under its turn lock, right after
@@ -13,7 +15,7 @@ final class Supervision {
      * @param log writes the fault's log line, given what became of the actor ("halted", or how its supervisor kept
      *            it): with the halt for a retire or a restart, before a hydration
      */
-    static void faulted(ActorCell cell, ExitReason fault, java.util.function.Consumer<String> log) {
+    static void faulted(ActorCell cell, ExitReason fault, Consumer<String> log) {
         Remedy remedy = Remedy.RETIRE;
         Supervisor supervisor = cell.options.supervisor();
         if (supervisor != Supervisor.RETIRE && !cell.context.isHydrating()) { // a fresh start that faults retires
@@ -40,7 +42,7 @@ final class Supervision {
         }
     }
 
-    private static void restart(ActorCell cell, ExitReason fault, Supervisor supervisor, java.util.function.Consumer<String> log) {
+    private static void restart(ActorCell cell, ExitReason fault, Supervisor supervisor, Consumer<String> log) {
         if (!cell.halt(fault)) {
             return;
         }

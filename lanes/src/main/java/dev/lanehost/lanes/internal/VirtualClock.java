@@ -20,10 +20,13 @@ public final class VirtualClock {
 
     /** Moves the clock forward by {@code delta} nanoseconds, to {@link Long#MAX_VALUE} at most. @return the new time */
     public long advance(long delta) {
-        return nanos.accumulateAndGet(delta, (now, d) -> {
-            long sum = now + d;
-            return ((now ^ sum) & (d ^ sum)) < 0 ? Long.MAX_VALUE : sum;
-        });
+        return nanos.accumulateAndGet(delta, VirtualClock::saturatedAdd);
+    }
+
+    /** {@code a + b} for {@code b >= 0}, or {@link Long#MAX_VALUE} if that overflows: the clock's end. */
+    public static long saturatedAdd(long a, long b) {
+        long sum = a + b;
+        return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
     }
 
     /** Moves the clock to {@code instant} if that is later; never backwards. */
