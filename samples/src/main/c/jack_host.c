@@ -83,6 +83,7 @@ struct lanehost_jack_client {
     lanehost_ring playback;
     lanehost_ring monitor;
     lanehost_duplex_frame *monitor_frames;
+    float *input_copy; /* one period of the input port, read once (process_duplex) */
     uint32_t monitor_frames_length;
     _Atomic uint64_t monitor_overruns;
     /* The sweep client only: source.sweep and source.next_sample, no rings. */
@@ -266,8 +267,16 @@ static int process_duplex(jack_nframes_t frames, void *argument) {
     const int64_t start = monotonic_nanos();
     lanehost_jack_client *client = argument;
     count_callback(&client->counters);
-    const float *in = jack_port_get_buffer(client->in_port, frames);
+    const float *port_in = jack_port_get_buffer(client->in_port, frames);
     float *out = jack_port_get_buffer(client->out_port, frames);
+    /* Read the input port once. With one connection JACK hands out the connected output port's own buffer, and in
+       the period a connection is made the other client may still be writing it (seen once: the capture ring got the
+       old samples, the monitor the new). The capture ring and the monitor must see the same samples. */
+    const float *in = port_in;
+    if (frames <= client->monitor_frames_length) {
+        memcpy(client->input_copy, port_in, frames * sizeof *port_in);
+        in = client->input_copy;
+    }
     /* What fits, in whole frames (every write is whole floats, so the fill stays whole floats); short counts one overrun. */
     int64_t captured = lanehost_ring_write(&client->capture, in, (uint64_t)frames * sizeof *in);
     if (captured < 0) captured = 0; /* corrupt positions: nothing went in */
@@ -437,7 +446,8 @@ int32_t lanehost_jack_duplex_open(lanehost_jack_client **out, const lanehost_api
     client->duplex = 1;
     client->monitor_frames_length = DUPLEX_MAX_PERIOD_FRAMES;
     client->monitor_frames = calloc(DUPLEX_MAX_PERIOD_FRAMES, sizeof *client->monitor_frames);
-    if (client->monitor_frames == NULL) {
+    client->input_copy = calloc(DUPLEX_MAX_PERIOD_FRAMES, sizeof *client->input_copy);
+    if (client->monitor_frames == NULL || client->input_copy == NULL) {
         lanehost_jack_client_close(client);
         return LANEHOST_JACK_HOST_OUT_OF_MEMORY;
     }
@@ -669,6 +679,7 @@ int32_t lanehost_jack_client_close(lanehost_jack_client *client) {
     if (client->playback_reference != 0) client->api->ring_release(client->playback_reference);
     if (client->monitor_reference != 0) client->api->ring_release(client->monitor_reference);
     free(client->monitor_frames);
+    free(client->input_copy);
     free(client);
     return status;
 }
