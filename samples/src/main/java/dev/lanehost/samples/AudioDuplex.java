@@ -157,7 +157,7 @@ public final class AudioDuplex implements AutoCloseable {
             DuplexEffect effect = new DuplexEffect(parts.capture.ring(), parts.playback.ring(), parts.inserted,
                     GainLowPass.standard(), parts.lead, parts.gcPauses, parts.periodFrames, TICK);
             parts.effect = effect;
-            parts.effectRef = runtime.spawnPinned(0, "duplex-effect", () -> effect); // it owns two ring sides: one thread for life
+            parts.effectRef = AudioActors.spawn(runtime, "duplex-effect", effect);
             parts.finishGate = CallGate.open(parts.effectRef, (context, arguments) -> effect.finish());
             awaitPrimed(effect);
             parts.plain.activate();

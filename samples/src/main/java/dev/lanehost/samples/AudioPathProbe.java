@@ -193,7 +193,7 @@ public final class AudioPathProbe {
             // The timing records are read (a full timing ring would drop them) but not kept: a kept record would grow
             // arrays in the consumer's turns, and a ten-minute run is too long to plot.
             AudioConsumer consumer = new AudioConsumer(audio.ring(), AudioTiming.keepingFirst(timing.ring(), 0), sweep, null);
-            ActorRef ref = runtime.spawnPinned(0, "audio-consumer", () -> consumer); // it reads a ring: one thread for life
+            ActorRef ref = AudioActors.spawn(runtime, "audio-consumer", consumer);
             try (CallGate finish = CallGate.open(ref, (context, arguments) -> consumer.finish())) {
                 Consumer measured = new Consumer() {
                     @Override

@@ -108,7 +108,7 @@ public final class AudioRing implements AutoCloseable {
             }
             WavWriter wav = settings.wav() == null ? null : new WavWriter(settings.wav(), producer.sweep().rate());
             AudioConsumer consumer = new AudioConsumer(audio.ring(), new AudioTiming(timing.ring()), producer.sweep(), wav);
-            ActorRef ref = runtime.spawnPinned(0, "audio-consumer", () -> consumer); // it reads a ring: one thread for life
+            ActorRef ref = AudioActors.spawn(runtime, "audio-consumer", consumer);
             CallGate gate = CallGate.open(ref, (context, args) -> consumer.finish());
             return new AudioRing(audio, timing, producer, consumer, ref, gate, fallback);
         } catch (IOException | RuntimeException | Error e) {
