@@ -26,7 +26,10 @@ public interface ActorContext extends Spawner {
 
     /**
      * Runs {@code callback} as a turn of this actor, on its placement, once {@code delay} has passed. Each call makes
-     * a new timer (a few dozen bytes); a periodic tick that must not allocate uses {@link #every}.
+     * a new timer (a few dozen bytes); a periodic tick that must not allocate uses {@link #every}. A delay that
+     * reaches past the end of the runtime's clock (about 292 years of nanoseconds, {@code ChronoUnit.FOREVER}
+     * included) is due at the clock's end: the timer stays armed, and counted, until it is cancelled or its actor
+     * halts.
      *
      * @throws IllegalArgumentException if {@code delay} is negative ({@link Duration#ZERO} runs it as soon as the
      *                                  timer thread and the placement get to it)
@@ -44,7 +47,11 @@ public interface ActorContext extends Spawner {
      * after the callback returns, and deadlines that have already passed by then are skipped, not run back to back.
      * A cancel, from any thread or from the callback itself, stops it; a firing already queued then runs nothing.
      *
-     * @throws IllegalArgumentException if {@code period} is not positive
+     * <p>A period shorter than a turn (down to 1 ns) is allowed: the actor then ticks back to back, one firing per
+     * turn, still behind its other letters.
+     *
+     * @throws IllegalArgumentException if {@code period} is not positive, or does not fit in a {@code long} of
+     *                                  nanoseconds (about 292 years)
      */
     Timer every(Duration period, TurnCallback callback);
 
@@ -79,9 +86,10 @@ public interface ActorContext extends Spawner {
 
     /**
      * Sets this actor's own idle timeout: once its mailbox has stayed quiet for {@code idleTimeout} (no letter
-     * handled — an armed timer, a pending park, an attached signal or a gate call it may still get are not
-     * liveness), {@code lastTurn} runs as its final turn, if not null, and the actor halts with
-     * {@link ExitReason#REAPED}. {@link #NEVER} marks a permanent service that the runtime's idle timeout never
+     * handled and none waiting — an armed timer, a pending park, an attached signal or a gate call it may still get
+     * are not liveness), the actor halts with {@link ExitReason#REAPED} and {@code lastTurn}, if not null, runs as
+     * its final turn: the actor takes no letter from then on, so a send, its own too, answers
+     * {@link Delivery#TERMINATED}. {@link #NEVER} marks a permanent service that the runtime's idle timeout never
      * reaps. The quiet is counted from this turn; a later call replaces the earlier one.
      *
      * @throws IllegalArgumentException if {@code idleTimeout} is not positive

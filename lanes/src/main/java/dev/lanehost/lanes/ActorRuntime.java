@@ -54,7 +54,7 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
                 profile == Profile.SIMULATED ? 1 : builder.turnsPerRun);
         this.warmUp = new ThreadWarmUp(context);
         this.laneStallThresholdNanos = builder.laneStallThreshold.toNanos();
-        this.shutdown = new RuntimeClose(builder.laneCloseGrace.toNanos(), actors);
+        this.shutdown = new RuntimeClose(builder.laneCloseGrace.toNanos(), builder.turnCloseGrace.toNanos(), actors);
         this.observer = builder.observer == null ? new RuntimeObserver() { } : new GuardedObserver(builder.observer);
         this.scheduler = switch (profile) {
             case HOSTED -> new HostedScheduler(timers, lanes, context, builder.laneStallThreshold, builder.workers(),
@@ -182,7 +182,8 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
      * lanes are their hosts' to drive. SIMULATED also runs every lane that is unbound or bound to the
      * calling thread, choosing each turn's queue and actor by the seed (see {@link #schedule()}).
      *
-     * @throws IllegalStateException in the HOSTED profile (its workers drain), or if another thread is draining
+     * @throws IllegalStateException in the HOSTED profile (its workers drain), if another thread is draining, or
+     *                               once the runtime is closed ({@link #runUntilIdle} answers {@link RunStatus#CLOSED})
      */
     public DrainResult drain() {
         return scheduler.drain();

@@ -6,9 +6,6 @@ package dev.lanehost.lanes;
  * that land after the teardown.
  */
 final class CellTeardown {
-    /** How long close() waits for a running turn before leaving its teardown to the turn's runner. */
-    private static final long CLOSE_GRACE_NANOS = 1_000_000_000L;
-
     private CellTeardown() {
     }
 
@@ -60,11 +57,12 @@ final class CellTeardown {
 
     /**
      * Runtime close, on the closing thread (a normal actor, or a lane actor whose lane thread will not):
-     * tear down here, unless a turn is still running after a grace period; then its runner tears down when
-     * the turn ends (the halt is already claimed).
+     * tear down here, unless a turn is still running at {@code deadline} (System.nanoTime()); then its runner tears
+     * down when the turn ends (the halt is already claimed). The closing thread's own turn (close() called from a
+     * turn) is left to its runner at once: waiting for it would wait for ourselves.
      */
-    static void onClose(ActorCell cell) {
-        if (!cell.tryLockTurn(CLOSE_GRACE_NANOS)) {
+    static void onClose(ActorCell cell, long deadline) {
+        if (cell.context.turnThread == Thread.currentThread() || !cell.tryLockTurn(Math.max(0, deadline - System.nanoTime()))) {
             return;
         }
         try {

@@ -4,8 +4,8 @@ import java.time.Duration;
 
 /**
  * One actor's idle timeout: an actor whose mailbox stays quiet that long is reaped ({@link ExitReason#REAPED}).
- * Quiet means no letter handled: an armed timer, a pending park, an attached signal or a gate call it may still
- * get are not liveness; a letter that arrives is. The timeout is the runtime's ({@link RuntimeBuilder#idleTimeout},
+ * Quiet means no letter handled and none waiting: an armed timer, a pending park, an attached signal or a gate call
+ * it may still get are not liveness; a letter that arrives is. The timeout is the runtime's ({@link RuntimeBuilder#idleTimeout},
  * off by default) or the actor's own ({@link ActorContext#unneeded}); {@link ActorContext#NEVER} exempts it.
  *
  * <p>A repeating check timer, at a quarter of the timeout, compares the runtime clock with the start of the last
@@ -78,20 +78,21 @@ final class IdleReaper {
         }
     }
 
-    /** The check's turn: reap once the actor has been quiet for the whole timeout. */
+    /**
+     * The check's turn: reap once the actor has been quiet for the whole timeout. A letter waiting behind the check
+     * is not quiet (its turn will count as activity): reaping then would drop a letter its sender was told was queued.
+     * The halt is claimed before the last turn runs, so from then on a send is refused ({@link Delivery#TERMINATED})
+     * instead of joining a mailbox no turn will read; only a send racing the claim itself is dropped, as with any halt.
+     */
     private void check(ActorContext context) throws Exception {
-        if (cell.runtime.nanoTime() - lastActivityNanos < idleNanos) {
+        if (cell.runtime.nanoTime() - lastActivityNanos < idleNanos || !cell.mailbox.isEmpty()) {
             return;
         }
         cancel();
         TurnCallback last = lastTurn;
         lastTurn = null;
-        try {
-            if (last != null) {
-                last.run(context); // its final turn: this one
-            }
-        } finally {
-            cell.halt(ExitReason.REAPED);
+        if (cell.halt(ExitReason.REAPED) && last != null) {
+            last.run(context); // its final turn: this one
         }
     }
 }

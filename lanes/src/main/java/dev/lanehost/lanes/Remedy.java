@@ -7,7 +7,8 @@ public enum Remedy {
     /**
      * The actor halts with the fault (its references read terminated; its queued letters are dropped, as in any
      * halt) and a fresh actor takes its place: the same name, placement, options and behaviour factory, a new
-     * identity. {@link Supervisor#restarted} hands over the new reference.
+     * identity. {@link Supervisor#restarted} hands over the new reference. If the fresh actor's start faults, it
+     * is retired without asking the supervisor again, so a factory whose behaviours cannot start does not loop.
      */
     RESTART,
     /**

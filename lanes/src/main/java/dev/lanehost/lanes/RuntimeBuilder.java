@@ -23,6 +23,7 @@ public final class RuntimeBuilder {
      * quiet costs a quarter of a second.
      */
     static final Duration DEFAULT_LANE_CLOSE_GRACE = Duration.ofMillis(250);
+    static final Duration DEFAULT_TURN_CLOSE_GRACE = Duration.ofSeconds(1);
     /**
      * Letters a mailbox or a lane holds by default before refusing messages and tasks: about 50 MB of small
      * letters. A receiver that far behind is being outrun for good; the bound turns running out of memory into
@@ -47,6 +48,7 @@ public final class RuntimeBuilder {
     Schedule replay;
     Duration laneStallThreshold = Duration.ofSeconds(1);
     Duration laneCloseGrace = DEFAULT_LANE_CLOSE_GRACE;
+    Duration turnCloseGrace = DEFAULT_TURN_CLOSE_GRACE;
     RuntimeObserver observer;
     AffinityPolicy affinityPolicy = AffinityPolicy.NONE;
     Affinity affinity;
@@ -209,6 +211,16 @@ public final class RuntimeBuilder {
             throw new IllegalArgumentException("the lane close grace must not be negative; got " + grace);
         }
         this.laneCloseGrace = grace;
+        return this;
+    }
+
+    /**
+     * How long close waits, for all actors off lanes together, for turns still running once their threads were
+     * asked to stop (default 1 s); an actor whose turn runs past it is torn down by its runner when the turn returns.
+     * Package-private: tests make it long, so that a close that waited for its own turn would hang visibly.
+     */
+    RuntimeBuilder turnCloseGrace(Duration grace) {
+        this.turnCloseGrace = grace;
         return this;
     }
 

@@ -30,7 +30,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *       the closing thread (torn down here); never bound, released, or bound to a thread that has ended
  *       (torn down here as a fallback). A lane bound to a live thread is awaited.</li>
  *   <li>Normal, pinned, placed and blocking actors are torn down on the closing thread (their threads have
- *       ended), while lane hosts drive.</li>
+ *       ended), while lane hosts drive. A turn still running (its thread did not stop in its grace) is waited for
+ *       until one deadline for all, 1 s; past it, or at once for the closing thread's own turn (close() called
+ *       from a turn), the turn's runner tears its actor down when the turn returns.</li>
  *   <li>Awaited lanes are waited for, each on its own latch, until one deadline: the grace after step 3.
  *       A lane whose host has not claimed its teardown by then is torn down on the closing thread.</li>
  *   <li>The report (one outcome per lane) is published and the close is over; the actions registered with
@@ -42,6 +44,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class RuntimeClose {
     private final long laneGraceNanos;
+    /** How long close waits for turns still running (their threads did not stop), for all of a step's actors together. */
+    private final long turnGraceNanos;
     private final ActorRegistry actors;
     private final AtomicBoolean claimed = new AtomicBoolean();
     /** Opened when the close that won {@link #claimed} has finished. */
@@ -56,8 +60,9 @@ final class RuntimeClose {
     /** Run once the close has finished: whoever holds the runtime for its hosts lets go there. */
     private final Queue<Runnable> closeActions = new ConcurrentLinkedQueue<>();
 
-    RuntimeClose(long laneGraceNanos, ActorRegistry actors) {
+    RuntimeClose(long laneGraceNanos, long turnGraceNanos, ActorRegistry actors) {
         this.laneGraceNanos = laneGraceNanos;
+        this.turnGraceNanos = turnGraceNanos;
         this.actors = actors;
     }
 
@@ -98,9 +103,10 @@ final class RuntimeClose {
                 }
             }
             long deadline = System.nanoTime() + laneGraceNanos; // lane hosts drive meanwhile
+            long turnDeadline = System.nanoTime() + turnGraceNanos;
             for (ActorCell cell : all) {
                 if (cell.lane == null) {
-                    CellTeardown.onClose(cell);
+                    CellTeardown.onClose(cell, turnDeadline);
                 }
             }
             for (ExecutionLane lane : awaited) {
@@ -146,10 +152,11 @@ final class RuntimeClose {
 
     /** Close's fallback for one lane, on the closing thread: its actors, in id order. */
     void tearDownOnClosingThread(ExecutionLane lane) {
+        long turnDeadline = System.nanoTime() + turnGraceNanos;
         for (ActorCell cell : actors.inIdOrder()) {
             if (cell.lane == lane) {
                 cell.halt(ExitReason.SHUTDOWN); // no-op but for an actor spawned as the close began
-                CellTeardown.onClose(cell);
+                CellTeardown.onClose(cell, turnDeadline);
             }
         }
     }

@@ -37,7 +37,7 @@ final class Spawning {
             case Placement.Blocking blocking -> scheduler.blockingQueue();
             case Placement.Placed placed -> scheduler.placedQueue(placed.entry(), placed.replica());
         };
-        return spawn(name, options, factory, placement, home, lane);
+        return spawn(name, options, factory, placement, home, lane, false);
     }
 
     /** A supervisor's restart: the successor of a halted actor, with its name, placement, options and factory. */
@@ -46,7 +46,7 @@ final class Spawning {
             throw new IllegalStateException("the runtime is closed");
         }
         return spawn(predecessor.name, predecessor.options, predecessor.factory, predecessor.placement,
-                predecessor.home, predecessor.lane);
+                predecessor.home, predecessor.lane, true);
     }
 
     private ExecutionLane laneFor(String lane, String actor) {
@@ -59,7 +59,7 @@ final class Spawning {
     }
 
     private ActorRef spawn(String name, SpawnOptions options, Supplier<? extends Behavior> factory, Placement placement,
-                           RunQueue home, ExecutionLane lane) {
+                           RunQueue home, ExecutionLane lane, boolean successor) {
         WorkerPool roamsIn = placement == Placement.NORMAL ? scheduler.pool() : null;
         BudgetLimits budget = context.defaultBudget;
         if (options.budget() != null) {
@@ -69,6 +69,9 @@ final class Spawning {
         long mailboxCapacity = options.mailboxCapacity() > 0 ? options.mailboxCapacity() : context.mailboxCapacity;
         ActorCell cell = new ActorCell(actors.nextId(), name, placement, context, home, roamsIn, lane, budget,
                 mailboxCapacity, options, factory);
+        if (successor) {
+            cell.context.markSuccessor(); // before the cell is published: its runner reads it under the turn lock
+        }
         if (lane != null) {
             lane.close.actorSpawned();
         }

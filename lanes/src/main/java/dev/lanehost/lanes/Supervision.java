@@ -18,7 +18,7 @@ final class Supervision {
     static void faulted(ActorCell cell, ExitReason fault, Consumer<String> log) {
         Remedy remedy = Remedy.RETIRE;
         Supervisor supervisor = cell.options.supervisor();
-        if (supervisor != Supervisor.RETIRE && !cell.context.isHydrating()) { // a fresh start that faults retires
+        if (supervisor != Supervisor.RETIRE && !cell.context.inFreshLife()) { // a fresh start that faults retires
             try {
                 Remedy chosen = supervisor.onFault(cell.ref, fault);
                 remedy = chosen == null ? Remedy.RETIRE : chosen;

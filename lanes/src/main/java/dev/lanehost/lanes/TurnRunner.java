@@ -41,6 +41,11 @@ abstract class TurnRunner implements ActorContext {
     private long turns;
     /** Set by a hydration until the fresh state's start has run: that start is the actor's next turn. */
     private boolean hydrating;
+    /**
+     * Set by a hydration, or before a restart's successor is published, until the fresh state's start has run: a
+     * fault in that start retires the actor instead of going to the supervisor, so a broken factory cannot loop.
+     */
+    private boolean freshLife;
 
     TurnRunner(ActorCell cell, Supplier<? extends Behavior> factory, BudgetLimits limits) {
         this.cell = cell;
@@ -59,6 +64,7 @@ abstract class TurnRunner implements ActorContext {
         // Kept small, with the letter's body and the fault path in methods of their own, so the JIT inlines this whole
         // turn into the runner's loop: every byte here is on the path of every turn.
         turnThread = Thread.currentThread();
+        boolean freshStart = freshLife; // before the turn: a start that faults into a hydration sets it for the next one
         clock.begin(letter.turnFlags);
         idle.turnStarted(letter);
         try {
@@ -68,10 +74,11 @@ abstract class TurnRunner implements ActorContext {
         } finally {
             turnThread = null;
         }
-        if (hydrating && letter.turnFlags != 0) { // a start: the only letter with turn flags
+        int band = clock.settle(); // a start's budget fault is settled here, still as the fresh state's
+        if (freshStart && letter.turnFlags != 0) { // a start (the only letter with turn flags) of a fresh state
             hydrating = false; // the fresh state has started, or its start faulted and retired the actor
+            freshLife = false;
         }
-        int band = clock.settle();
         TURNS.setRelease(this, (long) TURNS.get(this) + 1);
         return band;
     }
@@ -131,11 +138,22 @@ abstract class TurnRunner implements ActorContext {
         started = false;
         factory = cell.factory;
         hydrating = true;
+        freshLife = true;
+    }
+
+    /** A restart's successor, before it is published: its start is a fresh state's. */
+    void markSuccessor() {
+        freshLife = true;
     }
 
     /** True from a hydration until the fresh state's start has run. Runner only. */
     boolean isHydrating() {
         return hydrating;
+    }
+
+    /** True from a hydration or a restart until the fresh state's start has run: a fault now retires. Runner only. */
+    boolean inFreshLife() {
+        return freshLife;
     }
 
     /** Teardown, once every resource is released: the behaviour is unreachable from here on. */

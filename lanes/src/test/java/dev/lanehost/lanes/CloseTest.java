@@ -52,6 +52,33 @@ class CloseTest {
     }
 
     @Test
+    void closeFromAnActorsOwnTurnDoesNotWaitForThatTurnAndItsRunnerTearsTheActorDown() throws Exception {
+        // A grace longer than the test: a close that waited for the turn it is called from would hang here.
+        ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).turnCloseGrace(Duration.ofHours(1)).build();
+        CountDownLatch closed = new CountDownLatch(1);
+        AtomicReference<Thread> stoppedOn = new AtomicReference<>();
+        AtomicReference<Thread> turnOn = new AtomicReference<>();
+        ActorRef actor = runtime.spawn("closer", () -> new Behavior() {
+            @Override
+            public void receive(ActorContext context, Object message) {
+                turnOn.set(Thread.currentThread());
+                runtime.close();
+                closed.countDown();
+            }
+
+            @Override
+            public void stopped(ActorContext context, ExitReason reason) {
+                stoppedOn.set(Thread.currentThread());
+            }
+        });
+        assertTrue(actor.tell("close"));
+        assertTrue(closed.await(PATIENCE_SECONDS, TimeUnit.SECONDS), "close() from the turn waited for that turn");
+        runtime.close(); // idempotent: waits for the first close to finish
+        assertEquals(ExitReason.SHUTDOWN, actor.exitReason().orElseThrow());
+        assertEquals(turnOn.get(), stoppedOn.get(), "torn down by its runner once the turn returned");
+    }
+
+    @Test
     void aTaskSentWhileTheRuntimeClosesIsRunOrAbandonedNeverStranded() throws Exception {
         for (int round = 0; round < 300; round++) {
             ActorRuntime runtime = ActorRuntime.create(round % 2 == 0 ? Profile.SINGLE_THREAD : Profile.HOSTED);

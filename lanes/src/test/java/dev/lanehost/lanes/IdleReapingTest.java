@@ -117,6 +117,42 @@ class IdleReapingTest {
     }
 
     @Test
+    void aLetterWaitingBehindTheCheckIsNotQuietAndIsHandled() {
+        List<Object> handled = new CopyOnWriteArrayList<>();
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.SIMULATED).idleTimeout(Duration.ofSeconds(8)).build()) {
+            ActorRef actor = runtime.spawn("late-letter", () -> (context, message) -> handled.add(message));
+            runtime.runUntilIdle(Duration.ZERO); // the start: quiet from here
+            assertTrue(runtime.advance(Duration.ofSeconds(8)) > 0, "the check is due and queued, not yet run");
+            assertTrue(actor.tell("late"), "queued behind the check");
+            runtime.runUntilIdle(Duration.ZERO);
+            assertEquals(List.of("late"), handled, "an accepted letter was handled, not dropped by a reap");
+            assertFalse(actor.isTerminated(), "a letter waiting is not quiet");
+            runtime.runUntilIdle(Duration.ofSeconds(30));
+            assertEquals(ExitReason.REAPED, actor.exitReason().orElseThrow(), "quiet after that letter, it is reaped");
+        }
+    }
+
+    @Test
+    void aSendAfterTheReapIsDecidedIsRefusedEvenFromTheLastTurn() {
+        AtomicReference<Delivery> fromLastTurn = new AtomicReference<>();
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SIMULATED)) {
+            ActorRef actor = runtime.spawn("closing", () -> new Behavior() {
+                @Override
+                public void started(ActorContext context) {
+                    context.unneeded(Duration.ofSeconds(4), c -> fromLastTurn.set(c.self().offer("one more")));
+                }
+
+                @Override
+                public void receive(ActorContext context, Object message) {
+                }
+            });
+            runtime.runUntilIdle(Duration.ofSeconds(60));
+            assertEquals(ExitReason.REAPED, actor.exitReason().orElseThrow());
+            assertEquals(Delivery.TERMINATED, fromLastTurn.get(), "refused, not queued into a mailbox nobody reads");
+        }
+    }
+
+    @Test
     void unneededNeverMarksAPermanentServiceAndReapingIsOffByDefault() {
         try (ActorRuntime runtime = ActorRuntime.builder(Profile.SIMULATED).idleTimeout(Duration.ofSeconds(1)).build()) {
             ActorRef service = runtime.spawn("service", () -> new Behavior() {

@@ -192,6 +192,74 @@ class SupervisionTest {
     }
 
     @Test
+    void aStartThatFaultsIntoAHydrationIsFollowedByTheFreshStartAndNoLetterIsLost() {
+        List<String> log = new CopyOnWriteArrayList<>();
+        AtomicInteger lives = new AtomicInteger();
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SIMULATED)) {
+            ActorRef actor = runtime.spawn("flaky-start", SpawnOptions.DEFAULT.withSupervisor((ref, fault) -> Remedy.HYDRATE),
+                    () -> new Behavior() {
+                        private final int life = lives.incrementAndGet();
+
+                        @Override
+                        public void started(ActorContext context) {
+                            if (life == 1) {
+                                throw new IllegalStateException("the first start fails");
+                            }
+                            log.add("started life " + life);
+                        }
+
+                        @Override
+                        public void receive(ActorContext context, Object message) {
+                            log.add("life " + life + " got " + message);
+                        }
+                    });
+            runtime.runUntilIdle(Duration.ZERO);
+            assertEquals(List.of("started life 2"), log, "the fresh start ran as the next turn, with no letter sent");
+            assertTrue(actor.tell("m1"));
+            assertTrue(actor.tell("m2"));
+            runtime.runUntilIdle(Duration.ZERO);
+            assertEquals(List.of("started life 2", "life 2 got m1", "life 2 got m2"), log);
+            assertFalse(actor.isTerminated());
+        }
+    }
+
+    @Test
+    void aRestartedActorWhoseStartFaultsIsRetiredSoABrokenFactoryCannotLoop() {
+        AtomicInteger starts = new AtomicInteger();
+        AtomicInteger asked = new AtomicInteger();
+        AtomicReference<ActorRef> fresh = new AtomicReference<>();
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SIMULATED)) {
+            ActorRef actor = runtime.spawn("broken", SpawnOptions.DEFAULT.withSupervisor(new Supervisor() {
+                @Override
+                public Remedy onFault(ActorRef ref, ExitReason fault) {
+                    asked.incrementAndGet();
+                    return Remedy.RESTART;
+                }
+
+                @Override
+                public void restarted(ActorRef old, ActorRef replacement) {
+                    fresh.set(replacement);
+                }
+            }), () -> new Behavior() {
+                @Override
+                public void started(ActorContext context) {
+                    starts.incrementAndGet();
+                    throw new IllegalStateException("the factory makes a behaviour that cannot start");
+                }
+
+                @Override
+                public void receive(ActorContext context, Object message) {
+                }
+            });
+            assertEquals(RunStatus.IDLE, runtime.runUntilIdle(Duration.ZERO, 1_000));
+            assertEquals(2, starts.get(), "the first start and one restart's");
+            assertEquals(1, asked.get(), "the restarted actor's failed start did not go to the supervisor");
+            assertInstanceOf(ExitReason.Failed.class, actor.exitReason().orElseThrow());
+            assertInstanceOf(ExitReason.Failed.class, fresh.get().exitReason().orElseThrow(), "the restarted actor was retired");
+        }
+    }
+
+    @Test
     void aSupervisorThatThrowsRetiresTheActor() {
         try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
             ActorRef actor = runtime.spawn("counter", SpawnOptions.DEFAULT.withSupervisor((ref, fault) -> {
