@@ -56,8 +56,10 @@ typedef enum lanehost_status {
     LANEHOST_REFUSED = 7,            /* admission: the gate's maxPending calls already occupy the actor, or its mailbox or lane is full */
     LANEHOST_WRONG_THREAD = 8,       /* a lane bound to another live thread; a drive or call_on_lane inside a turn
                                         of the lane; the blocking gate call on the actor's own lane thread */
-    LANEHOST_INVALID_ARGUMENT = 9,   /* unknown, stale or forged handle, NULL pointer, bad length, malformed CBOR */
-    LANEHOST_CLOSED = 10,            /* the runtime, the host ABI, the gate or the signal is closed */
+    LANEHOST_INVALID_ARGUMENT = 9,   /* a handle this table never issued (forged or corrupt), of another kind or of
+                                        another runtime's table; NULL pointer, bad length, malformed CBOR */
+    LANEHOST_CLOSED = 10,            /* the runtime or the host ABI is closed; or the handle's object is: a gate
+                                        that closed, a signal that can fire no more, a released ring reference */
     LANEHOST_INTERNAL_ERROR = 11     /* lanehost failed inside the entry (logged); not the caller's fault */
 } lanehost_status;
 
@@ -71,7 +73,8 @@ LANEHOST_EXPORT const char *lanehost_status_name(int32_t status);
  * or from lanehost_embed_start (a C program that embeds the JVM). Every entry is an FFM upcall into Java.
  *
  *  - Every entry returns a lanehost_status and never throws, aborts or crashes on bad input: NULL pointers,
- *    unknown/stale/forged handles, negative or huge lengths are LANEHOST_INVALID_ARGUMENT. After the runtime
+ *    forged, corrupt, wrong-kind or other-runtime handles, negative or huge lengths are
+ *    LANEHOST_INVALID_ARGUMENT. After the runtime
  *    or the host ABI closes, entries answer LANEHOST_CLOSED: the table and its functions stay valid for the
  *    life of the process, so a host thread that calls late is answered, never crashed. (A C program that
  *    embeds the JVM and ends it with lanehost_embed_shutdown keeps this too: the shutdown first points every
@@ -80,8 +83,14 @@ LANEHOST_EXPORT const char *lanehost_status_name(int32_t status);
  *    the first drive from the lane's thread after the runtime closes runs the lane's teardown there, then
  *    answers LANEHOST_CLOSED. So a host that keeps calling back until it sees LANEHOST_CLOSED, then joins its
  *    threads, shuts down cleanly whatever order Java closes things in.
- *  - Handles are opaque 64-bit numbers with a kind and a generation: a handle whose object went away, or one
- *    of another kind, is recognised and refused. 0 is never a handle.
+ *  - Handles are opaque 64-bit numbers that carry their kind, the table (runtime) that issued them and a
+ *    generation of their slot, so a handle never reaches another object. A handle this table issued whose
+ *    object has since gone (its gate closed, its signal can fire no more, the ring reference was released)
+ *    answers LANEHOST_CLOSED, a normal event in the object's life; a handle this table never issued, one of
+ *    another kind, or one of another runtime's table (two runtimes in one process issue different numbers)
+ *    is LANEHOST_INVALID_ARGUMENT, the host's mistake. last_error says which. Generations count a slot's
+ *    reuses modulo 2^20: a handle kept a million reuses of its slot past its object's end could name the slot's
+ *    object again. 0 is never a handle.
  *  - Names are NUL-terminated UTF-8 of at most LANEHOST_MAX_NAME_BYTES bytes.
  *  - After a non-OK status, last_error gives the calling thread a sentence saying what was wrong.
  *  - The table only grows: `size` is the number of bytes the runtime filled. Before calling a member added

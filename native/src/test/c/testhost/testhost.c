@@ -29,6 +29,15 @@ uint32_t lanehost_testhost_abi_version(void) {
     return LANEHOST_TESTHOST_ABI_VERSION;
 }
 
+uint32_t lanehost_testhost_handle_bits(uint32_t field) {
+    switch (field) {
+    case 0: return LANEHOST_TESTHOST_HANDLE_SLOT_BITS;
+    case 1: return LANEHOST_TESTHOST_HANDLE_GENERATION_BITS;
+    case 2: return LANEHOST_TESTHOST_HANDLE_INSTANCE_BITS;
+    default: return 0;
+    }
+}
+
 uint8_t lanehost_testhost_pattern_byte(uint64_t position, uint64_t seed) {
     /* Every byte depends on its position at three scales, so a lost, repeated or reordered chunk of
        any length below 2^32 changes what the consumer sees. */

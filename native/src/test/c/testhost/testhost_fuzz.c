@@ -176,23 +176,32 @@ static uint64_t real_handle(fuzz_thread *t, enum kind kind) {
     }
 }
 
+#define SLOT_BITS LANEHOST_TESTHOST_HANDLE_SLOT_BITS
+#define GENERATION_BITS LANEHOST_TESTHOST_HANDLE_GENERATION_BITS
+#define INSTANCE_SHIFT (SLOT_BITS + GENERATION_BITS)
+#define FIELD(bits) ((UINT64_C(1) << (bits)) - 1)
+
 /*
  * A handle for an entry expecting `kind`: the real one half the time, else 0, random bits, a real handle of
- * another kind, a stale ring reference, or a forgery with the right kind byte. A forged generation lies about
- * half the generation cycle away (2^23 reuses of one slot, far more than any run makes) and a forged index
- * past every slot in use, so a forgery never names a reference another thread holds: those must release OK.
+ * another kind, a released ring reference, or a forgery with the right kind byte: another instance (another
+ * runtime's table), a generation about half the generation cycle away (2^19 reuses of one slot, far more than any
+ * run makes), or a slot index past every slot in use. So a forgery never names a reference another thread
+ * holds: those must release OK.
  */
 static uint64_t some_handle(fuzz_thread *t, enum kind kind) {
     uint64_t real = real_handle(t, kind);
-    uint64_t kind_bits = real & UINT64_C(0xFF00000000000000);
-    uint64_t generation = (real >> 32) & 0xFFFFFF;
+    uint64_t generation = (real >> SLOT_BITS) & FIELD(GENERATION_BITS);
+    uint64_t generation_mask = FIELD(GENERATION_BITS) << SLOT_BITS;
     switch (below(t, 16)) {
     case 0: return 0;
     case 1: return next(t);
     case 2: return real_handle(t, (enum kind)((kind + 1 + below(t, KINDS - 1)) % KINDS));
-    case 3: return kind_bits | (((generation + 0x800000 + below(t, 0x100000)) & 0xFFFFFF) << 32) | (real & 0xFFFFFFFF);
-    case 4: return (real & ~UINT64_C(0xFFFFFFFF)) | (uint32_t)(real + (1u << 20) + below(t, UINT32_MAX >> 1));
-    case 5: return kind_bits | (next(t) & UINT64_C(0x00FFFFFFFF000000)) | (1u << 20) | below(t, 1u << 20);
+    case 3: return (real & ~generation_mask)
+                   | (((generation + (FIELD(GENERATION_BITS) + 1) / 2 + below(t, UINT64_C(1) << (GENERATION_BITS - 3)))
+                       & FIELD(GENERATION_BITS)) << SLOT_BITS);
+    case 4: return (real & ~FIELD(SLOT_BITS)) | ((real & FIELD(SLOT_BITS)) + (UINT64_C(1) << (SLOT_BITS - 2))
+                                                  + below(t, UINT64_C(1) << (SLOT_BITS - 2)));
+    case 5: return real ^ ((1 + below(t, FIELD(LANEHOST_TESTHOST_HANDLE_INSTANCE_BITS))) << INSTANCE_SHIFT);
     case 6: return UINT64_MAX - below(t, 3);
     case 7: return t->released_ring;
     default: return real;
@@ -398,7 +407,7 @@ static void call_ring_release(fuzz_thread *t) {
     }
     if (t->released_ring != 0 && below(t, 2) == 0) {
         int32_t status = answered(t, RING_RELEASE, t->run->api->ring_release(t->released_ring));
-        if (status != LANEHOST_INVALID_ARGUMENT) wrong_answer(t, RING_RELEASE, status); /* a double release */
+        if (status != LANEHOST_CLOSED) wrong_answer(t, RING_RELEASE, status); /* a double release: already released */
         return;
     }
     uint64_t reference = some_handle(t, KIND_RING);

@@ -18,7 +18,16 @@
 extern "C" {
 #endif
 
-#define LANEHOST_TESTHOST_ABI_VERSION 3u
+#define LANEHOST_TESTHOST_ABI_VERSION 4u
+
+/*
+ * The handle layout the fuzzer forges handles with (low bits first: slot, generation, instance; the kind above).
+ * Handles are opaque to real hosts; these must equal HandleTable's SLOT_BITS, GENERATION_BITS and INSTANCE_BITS,
+ * which HandleLayoutTest compares through lanehost_testhost_handle_bits.
+ */
+#define LANEHOST_TESTHOST_HANDLE_SLOT_BITS 20u
+#define LANEHOST_TESTHOST_HANDLE_GENERATION_BITS 20u
+#define LANEHOST_TESTHOST_HANDLE_INSTANCE_BITS 16u
 
 enum lanehost_testhost_role {
     LANEHOST_TESTHOST_PRODUCER = 1,
@@ -48,6 +57,9 @@ enum lanehost_testhost_flags {
 typedef struct lanehost_testhost_thread lanehost_testhost_thread;
 
 LANEHOST_EXPORT uint32_t lanehost_testhost_abi_version(void);
+
+/* The handle layout above: field 0 slot bits, 1 generation bits, 2 instance bits; 0 for any other field. */
+LANEHOST_EXPORT uint32_t lanehost_testhost_handle_bits(uint32_t field);
 
 /* The byte at stream position `position` of the pattern for `seed`; Java mirrors it. */
 LANEHOST_EXPORT uint8_t lanehost_testhost_pattern_byte(uint64_t position, uint64_t seed);

@@ -46,14 +46,18 @@ import java.util.concurrent.ConcurrentHashMap;
  *       until its close has finished, then the lanes are dropped too, so nothing of the runtime stays reachable
  *       from the table. Ring references a host still holds stay valid until it releases them.</li>
  * </ol>
- * Nothing here is process-wide: two runtimes have two tables with separate handles.
+ * Nothing here is process-wide: two runtimes have two tables with separate handles. Each host ABI's handles carry
+ * its own instance number, so a handle of one passed to another's table answers {@code LANEHOST_INVALID_ARGUMENT}
+ * (it belongs to another runtime), never the object in the same slot there.
  */
 public final class HostAbi implements AutoCloseable {
     private final ActorRuntime runtime;
-    final HandleTable<ExecutionLane> lanes = new HandleTable<>(0x4C, "lane"); // 'L'
-    final HandleTable<CallGate> gates = new HandleTable<>(0x47, "gate"); // 'G'
-    final HandleTable<Signal> signals = new HandleTable<>(0x53, "signal"); // 'S'
-    final HandleTable<HostRing> ringReferences = new HandleTable<>(0x52, "ring reference"); // 'R'
+    /** This host ABI's number in every handle it issues, so another host ABI's tables refuse them. */
+    private final int instance = HandleTable.newInstance();
+    final HandleTable<ExecutionLane> lanes = new HandleTable<>(0x4C, "lane", instance); // 'L'
+    final HandleTable<CallGate> gates = new HandleTable<>(0x47, "gate", instance); // 'G'
+    final HandleTable<Signal> signals = new HandleTable<>(0x53, "signal", instance); // 'S'
+    final HandleTable<HostRing> ringReferences = new HandleTable<>(0x52, "ring reference", instance); // 'R'
     final Map<String, Long> laneNames = new ConcurrentHashMap<>();
     final Map<String, Long> gateNames = new ConcurrentHashMap<>();
     final Map<String, Long> signalNames = new ConcurrentHashMap<>();

@@ -17,7 +17,8 @@ import java.util.Map;
  *
  * <p>Every method catches everything and returns a {@link CallStatus} code: an exception escaping an upcall
  * would end the JVM. A host's mistake (NULL, unknown handle, bad length, unknown name) is
- * {@code INVALID_ARGUMENT} with a last-error sentence; a fault of our own is {@code INTERNAL_ERROR}, logged
+ * {@code INVALID_ARGUMENT} with a last-error sentence (a handle whose object was closed or released is {@code CLOSED}
+ * instead: {@link #missing}); a fault of our own is {@code INTERNAL_ERROR}, logged
  * once per entry. After {@link #detach()} (the host ABI closed) every entry answers {@code CLOSED}, and the
  * stubs, which live forever, no longer reach the runtime.
  */
@@ -76,7 +77,10 @@ final class HostEntries {
             HostAbi.ExportedLane exported = (HostAbi.ExportedLane) lanes.lookupEntry(laneHandle);
             if (exported == null) {
                 HostAbi host = abi;
-                return host == null || host.closed ? closed() : fail(CallStatus.INVALID_ARGUMENT, unknown("lane", laneHandle));
+                if (host == null || host.closed) {
+                    return closed();
+                }
+                throw missing(lanes, laneHandle);
             }
             ExecutionLane lane = exported.value();
             if (maxTurns < 0) {
@@ -191,7 +195,7 @@ final class HostEntries {
             HostAbi host = open();
             Signal signal = host.signals.lookup(signalHandle);
             if (signal == null) {
-                return fail(CallStatus.INVALID_ARGUMENT, unknown("signal", signalHandle));
+                throw missing(host.signals, signalHandle);
             }
             if (payloadLength < 0 || payloadLength > MAX_PAYLOAD_BYTES) {
                 return fail(CallStatus.INVALID_ARGUMENT, "payload_length must be 0.." + MAX_PAYLOAD_BYTES + ", got "
@@ -223,7 +227,13 @@ final class HostEntries {
             if (ring == null || !ring.retain()) {
                 return fail(CallStatus.INVALID_ARGUMENT, "no ring named '" + ringName + "' is exported");
             }
-            long reference = host.ringReferences.register(ring);
+            long reference;
+            try {
+                reference = host.ringReferences.register(ring);
+            } catch (IllegalStateException full) { // the host holds 2^20 references it never released
+                ring.release();
+                return fail(CallStatus.REFUSED, full.getMessage());
+            }
             ForeignMemory.putLong(ringOut, reference);
             ForeignMemory.putLong(memoryOut, ring.memory().address());
             ForeignMemory.putLong(memoryLengthOut, ring.memory().byteSize());
@@ -237,7 +247,7 @@ final class HostEntries {
         try {
             HostRing ring = ringReferences.unregister(reference); // honoured after close too (see ringReferences)
             if (ring == null) {
-                return fail(CallStatus.INVALID_ARGUMENT, unknown("ring reference", reference) + " (or already released)");
+                throw missing(ringReferences, reference);
             }
             ring.release();
             return OK;
@@ -298,14 +308,14 @@ final class HostEntries {
         return lane(host, handle);
     }
 
-    /** The exported lane; an unknown handle is INVALID_ARGUMENT, or CLOSED once the host ABI has closed. */
+    /** The exported lane; a handle not found is CLOSED once the host ABI has closed, else as {@link #missing} says. */
     private ExecutionLane lane(HostAbi host, long handle) {
         ExecutionLane lane = host.lanes.lookup(handle);
         if (lane == null) {
             if (host.closed) {
                 throw new Closed();
             }
-            throw new ForeignMemory.InvalidArgument(unknown("lane", handle));
+            throw missing(host.lanes, handle);
         }
         return lane;
     }
@@ -313,7 +323,7 @@ final class HostEntries {
     private CallGate gate(HostAbi host, long handle) {
         CallGate gate = host.gates.lookup(handle);
         if (gate == null) {
-            throw new ForeignMemory.InvalidArgument(unknown("gate", handle) + " (closed gates leave the table)");
+            throw missing(host.gates, handle);
         }
         return gate;
     }
@@ -410,6 +420,9 @@ final class HostEntries {
             if (thrown instanceof Closed) {
                 return closed();
             }
+            if (thrown instanceof Released released) {
+                return fail(CallStatus.CLOSED, released.getMessage());
+            }
             InternalErrors.report("host entry " + entry, thrown);
             return fail(CallStatus.INTERNAL_ERROR, entry + " failed inside lanehost: " + thrown.getClass().getName() + " (logged)");
         } catch (Throwable ignored) {
@@ -417,12 +430,36 @@ final class HostEntries {
         }
     }
 
-    private static String unknown(String kind, long handle) {
-        return kind + " handle 0x" + Long.toHexString(handle) + " is unknown, stale, or of another kind";
+    /**
+     * Why a handle its table did not find is refused: CLOSED if this table issued it and its object has since gone
+     * (a normal event of the object's life), INVALID_ARGUMENT for a handle this table never issued, of another kind,
+     * or of another runtime's host ABI (the host's mistake). Only a miss comes here, so the table's lock is no cost.
+     */
+    private static RuntimeException missing(HandleTable<?> table, long handle) {
+        String named = table.kindName() + " handle 0x" + Long.toHexString(handle);
+        return switch (table.standing(handle)) {
+            case RELEASED -> new Released(named + switch (table.kindName()) {
+                case "gate" -> " was closed: its gate closed and left the table";
+                case "signal" -> " was closed: its signal can fire no more (a one-shot that fired, cancelled, or its actor halted)";
+                case "ring reference" -> " was released already";
+                default -> " was closed: its " + table.kindName() + " left the table";
+            });
+            case OTHER_TABLE -> new ForeignMemory.InvalidArgument(named + " belongs to another runtime's host ABI, not this one");
+            case OTHER_KIND -> new ForeignMemory.InvalidArgument("0x" + Long.toHexString(handle) + " is not a "
+                    + table.kindName() + " handle (0, another kind's handle, or random bits)");
+            case NEVER_ISSUED, LIVE -> new ForeignMemory.InvalidArgument(named + " was never issued by this host ABI (forged or corrupted)");
+        };
     }
 
     private static String threadName(Thread thread) {
         return thread == null ? "none" : thread.getName();
+    }
+
+    /** The handle's object was closed or released: CLOSED, with this sentence. */
+    private static final class Released extends RuntimeException {
+        Released(String message) {
+            super(message, null, false, false);
+        }
     }
 
     /** The host ABI or the runtime closed. */

@@ -26,7 +26,7 @@ import java.util.List;
  */
 public final class TestHost {
     /** Must equal {@code LANEHOST_TESTHOST_ABI_VERSION}. */
-    public static final int ABI_VERSION = 3;
+    public static final int ABI_VERSION = 4;
 
     /** The side a foreign thread plays. */
     public enum Role {
@@ -57,6 +57,7 @@ public final class TestHost {
 
     private static final LoadedLibrary LIBRARY =
             NativeLibraryLoader.load(TestHost.class, "lanehost_testhost", "lanehost_testhost_abi_version", ABI_VERSION);
+    private static final MethodHandle HANDLE_BITS = downcall("lanehost_testhost_handle_bits", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     private static final MethodHandle PATTERN_BYTE = downcall("lanehost_testhost_pattern_byte", FunctionDescriptor.of(JAVA_BYTE, JAVA_LONG, JAVA_LONG));
     private static final MethodHandle RING_ALLOC = downcall("lanehost_testhost_ring_alloc", FunctionDescriptor.of(ADDRESS, JAVA_LONG));
     private static final MethodHandle RING_FREE = downcall("lanehost_testhost_ring_free", FunctionDescriptor.ofVoid(ADDRESS));
@@ -129,6 +130,15 @@ public final class TestHost {
     public static byte patternByte(long position, long seed) {
         long mixed = position ^ (position >>> 8) ^ (position >>> 16) ^ (position >>> 24) ^ seed ^ (seed >>> 8);
         return (byte) mixed;
+    }
+
+    /** The handle layout the fuzzer forges with: field 0 slot bits, 1 generation bits, 2 instance bits. */
+    public static int handleBits(int field) {
+        try {
+            return (int) HANDLE_BITS.invokeExact(field);
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
     }
 
     /** The C implementation of {@link #patternByte}, so a test can compare the two. */
