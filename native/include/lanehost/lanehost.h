@@ -113,9 +113,11 @@ typedef struct lanehost_drive_counts {
 _Static_assert(sizeof(lanehost_drive_counts) == 16, "lanehost_drive_counts is two 64-bit words");
 
 /* Blocking gate call; args and result are CBOR (RFC 8949), zero-length args mean none. result_length must not be
- * NULL. timeout_nanos bounds the wait and has no "unbounded" value (unlike max_turns below): 0 does not wait, so
- * the call times out at once (LANEHOST_TIMED_OUT, and a call not started never runs); negative is
- * LANEHOST_INVALID_ARGUMENT. */
+ * NULL. timeout_nanos bounds the whole wait, the short spin before parking included, and has no "unbounded" value
+ * (unlike max_turns below); negative is LANEHOST_INVALID_ARGUMENT. 0 does not wait: the call is queued and its
+ * outcome looked at once, so it answers LANEHOST_TIMED_OUT unless the actor had already finished it (OK then).
+ * A call that times out before its turn started is cancelled and never runs; one whose handler is already running
+ * runs to its end and its result is discarded (the gate counts it). */
 typedef int32_t (*lanehost_gate_call_fn)(uint64_t gate, const uint8_t *args, uint64_t args_length, uint8_t *result,
                                          uint64_t result_capacity, uint64_t *result_length, int64_t timeout_nanos);
 

@@ -133,7 +133,9 @@ public final class CallGate implements AutoCloseable {
      *
      * <p>Timeouts: a call not yet started when the caller gives up is removed and never runs; a call
      * already running completes, but its result is discarded and counted ({@link #discardedResults()}).
-     * {@link Duration#ZERO} does not wait, so the call times out at once; there is no "unbounded" timeout.
+     * {@link Duration#ZERO} does not wait: the outcome is looked at once, so the call times out at once unless
+     * the actor had already finished it; there is no "unbounded" timeout. The timeout bounds the whole wait,
+     * the spin before parking included.
      * A handler returning a pending {@link java.util.concurrent.CompletionStage} is waited for (its
      * completion is a later turn of the actor, where the value is encoded).
      */

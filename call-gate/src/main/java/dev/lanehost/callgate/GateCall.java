@@ -13,6 +13,7 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /**
  * One call in flight: the letter queued on the actor (a {@link ReusableTask}, so queuing it allocates nothing) and
@@ -61,7 +62,10 @@ final class GateCall extends ReusableTask implements CallAnswer {
     private static final int CLOSING = 3;
     private static final int PARK_STATE = 3;
     private static final int GENERATION_SHIFT = 2;
-    /** Spins before parking: a call that completes within a few microseconds never pays for a park/unpark. */
+    /**
+     * Spins before parking, each after a look at the deadline: a call that completes within a few microseconds
+     * never pays for a park/unpark, and none waits past its timeout.
+     */
     private static final int SPINS_BEFORE_PARK = 2_000;
     /** A call without arguments: a CBOR handler reads null. */
     private static final byte[] NULL_ITEM = {(byte) 0xf6};
@@ -495,22 +499,36 @@ final class GateCall extends ReusableTask implements CallAnswer {
     /**
      * Waits for the outcome up to {@code timeoutNanos}. On timeout a call not yet started is removed (it
      * will never run); one already running completes later and its result is discarded.
+     *
+     * <p>The deadline is taken first and bounds the spin too: a timeout of 0 looks at the outcome once and times
+     * out if it is not there, and no spin or park runs past the deadline.
      */
     CallAnswer await(long timeoutNanos) {
         Outcome result = outcome;
-        for (int spin = 0; result == null && spin < SPINS_BEFORE_PARK; spin++) {
+        if (result != null) {
+            return resolved(result);
+        }
+        long deadline = System.nanoTime() + timeoutNanos;
+        for (int spin = 0; spin < SPINS_BEFORE_PARK; spin++) {
+            if (timeoutNanos == 0 || deadline - System.nanoTime() <= 0) {
+                return timeOut();
+            }
             Thread.onSpinWait();
+            Consumer<GateCall> observer = spinObserver;
+            if (observer != null) {
+                observer.accept(this);
+            }
             result = outcome;
-            if (result == null && gate.isClosed()) {
+            if (result != null) {
+                return resolved(result);
+            }
+            if (gate.isClosed()) {
                 withdrawClosed();
                 return outcome(); // ours, or the result that beat us to it
             }
         }
-        if (result != null) {
-            return resolved(result);
-        }
         try {
-            return awaitParked(timeoutNanos);
+            return awaitParked(deadline);
         } finally {
             gate.parked(this);
             int parked = generation << GENERATION_SHIFT;
@@ -520,24 +538,34 @@ final class GateCall extends ReusableTask implements CallAnswer {
         }
     }
 
+    /**
+     * Tests only: run by a spinning caller after each spin, on its own thread (null otherwise). A test makes a call
+     * complete inside the spin window with it, which a timeout of 0 must never wait for.
+     */
+    static Consumer<GateCall> spinObserver;
+
+    /** The deadline passed without an outcome: a call not started is cancelled (never runs), a running one's result is discarded. */
+    private CallAnswer timeOut() {
+        boolean neverStarted = cancelIfQueued();
+        complete(new Outcome(CallStatus.TIMED_OUT, neverStarted
+                ? "timed out before the call started; it was removed and will not run"
+                : "timed out while the call was running; its result will be discarded"));
+        return outcome(); // ours, or the result that beat us to it
+    }
+
     /** Past the spin: registered with the gate, so its close can wake us, then parked until the outcome or the deadline. */
-    private CallAnswer awaitParked(long timeoutNanos) {
+    private CallAnswer awaitParked(long deadline) {
         PARK_WORD.setVolatile(this, generation << GENERATION_SHIFT | PARKED); // before the gate's set holds it
         if (!gate.parking(this)) {
             withdrawClosed();
             return outcome();
         }
         Outcome result;
-        long deadline = System.nanoTime() + timeoutNanos;
         waiter = Thread.currentThread();
         while ((result = outcome) == null) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                boolean neverStarted = cancelIfQueued();
-                complete(new Outcome(CallStatus.TIMED_OUT, neverStarted
-                        ? "timed out before the call started; it was removed and will not run"
-                        : "timed out while the call was running; its result will be discarded"));
-                return outcome(); // ours, or the result that beat us to it
+                return timeOut();
             }
             LockSupport.parkNanos(this, left);
         }

@@ -76,6 +76,38 @@ class CallGateTest {
         }
     }
 
+    /**
+     * A timeout of 0 looks at the outcome once. The spin observer runs the actor's turn (SINGLE_THREAD: whoever
+     * drains runs it) on the caller's thread at its first spin, so a caller that spun before looking at its deadline
+     * would find the call done and answer OK; one that looks once answers TIMED_OUT, and the call never runs.
+     */
+    @Test
+    void aTimeoutOfZeroLooksOnceAndNeverWaitsForACallThatWouldCompleteWhileItSpun() {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            AtomicInteger ran = new AtomicInteger();
+            AtomicInteger spins = new AtomicInteger();
+            ActorRef actor = runtime.spawn("fast", () -> (c, m) -> { });
+            runtime.runUntilIdle(Duration.ZERO); // its start turn
+            CallGate gate = CallGate.open(actor, (context, args) -> ran.incrementAndGet());
+            GateCall.spinObserver = call -> {
+                spins.incrementAndGet();
+                runtime.runUntilIdle(Duration.ZERO);
+            };
+            CallResult result;
+            try {
+                result = gate.call(null, Duration.ZERO);
+            } finally {
+                GateCall.spinObserver = null;
+            }
+            assertEquals(CallStatus.TIMED_OUT, result.status(), "the call completed while the caller spun: " + result);
+            assertTrue(result.detail().contains("will not run"), result.detail());
+            assertEquals(0, spins.get(), "a timeout of 0 does not spin");
+            runtime.runUntilIdle(Duration.ZERO);
+            assertEquals(0, ran.get(), "the timed-out call was cancelled before it started");
+            assertEquals(0, gate.pendingCalls());
+        }
+    }
+
     @Test
     void aRunningCallThatOutlivesItsCallerCompletesAndIsCountedAsDiscarded() throws Exception {
         try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED)) {
