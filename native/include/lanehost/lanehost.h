@@ -54,7 +54,8 @@ typedef enum lanehost_status {
     LANEHOST_CALLBACK_FAILED = 5,    /* the handler threw; the actor halts */
     LANEHOST_ACTOR_TERMINATED = 6,   /* the actor halted while the runtime runs */
     LANEHOST_REFUSED = 7,            /* admission: the gate's maxPending calls already occupy the actor, or its mailbox or lane is full */
-    LANEHOST_WRONG_THREAD = 8,       /* a lane bound to another live thread; a drive or call_on_lane inside a turn
+    LANEHOST_WRONG_THREAD = 8,       /* a lane bound to another live thread; a lane_release off the lane's bound
+                                        thread, or of a lane bound to none; a drive or call_on_lane inside a turn
                                         of the lane; the blocking gate call on the actor's own lane thread */
     LANEHOST_INVALID_ARGUMENT = 9,   /* a handle this table never issued (forged or corrupt), of another kind or of
                                         another runtime's table; NULL pointer, bad length, malformed CBOR */
@@ -143,7 +144,12 @@ typedef struct lanehost_api {
     int32_t (*lane_drive)(uint64_t lane, int32_t max_turns, lanehost_drive_counts *counts);
     /* Binds the lane to the calling thread now (OK if already bound to it). */
     int32_t (*lane_bind)(uint64_t lane);
-    /* From the bound thread, outside a drive: unbinds the lane (e.g. in a host's stop callback). */
+    /*
+     * From the bound thread, outside a drive: unbinds the lane (e.g. in a host's stop callback), so the next thread
+     * that drives or binds it binds it. LANEHOST_WRONG_THREAD, and nothing changes, if the lane is not bound to the
+     * calling thread: bound to another thread (last_error names it), or bound to no thread at all (never driven or
+     * bound, or released already; last_error says so). LANEHOST_WRONG_THREAD too from inside a drive of the lane.
+     */
     int32_t (*lane_release)(uint64_t lane);
     /*
      * Attaches the calling thread to the JVM and warms the drive path without binding any lane: call it from

@@ -114,7 +114,17 @@ final class HostEntries {
     int laneRelease(long laneHandle) {
         try {
             ExecutionLane lane = laneFollowingItsRuntime(laneHandle);
-            return fromDrive(lane, lane.release());
+            DriveStatus released = lane.release();
+            if (released == DriveStatus.WRONG_THREAD) {
+                Thread bound = lane.boundThread();
+                return fail(CallStatus.WRONG_THREAD, bound == null
+                        ? "lane '" + lane.name() + "' is not bound to any thread (never driven or bound, or released"
+                                + " already): there is nothing to release"
+                        : "lane '" + lane.name() + "' is bound to thread " + bound.getName()
+                                + (bound.isAlive() ? "" : " (which has ended)") + ", not to the calling thread "
+                                + Thread.currentThread().getName() + ": only its bound thread may release it");
+            }
+            return fromDrive(lane, released);
         } catch (Throwable t) {
             return failed("lane_release", t);
         }

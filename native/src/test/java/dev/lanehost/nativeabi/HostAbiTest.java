@@ -149,6 +149,47 @@ class HostAbiTest {
     }
 
     @Test
+    void releasingAnUnboundLaneAndReleasingFromAnotherThreadEachSayWhatIsWrong() throws Throwable {
+        long handle = abi.exportLane(runtime.registerLane("idle"));
+        var bind = table.entry(HostAbiDescriptor.LANE_BIND_OFFSET, HostAbiDescriptor.LANE_BIND);
+        var release = table.entry(HostAbiDescriptor.LANE_RELEASE_OFFSET, HostAbiDescriptor.LANE_RELEASE);
+        assertEquals(CallStatus.WRONG_THREAD.code(), (int) release.invokeExact(handle), "never bound");
+        assertEquals("WRONG_THREAD: lane 'idle' is not bound to any thread (never driven or bound, or released already):"
+                + " there is nothing to release", table.lastError());
+        var binder = java.util.concurrent.Executors.newSingleThreadExecutor(r -> new Thread(r, "binder"));
+        try {
+            assertEquals(0, binder.submit(entryCall(bind, handle)).get(30, TimeUnit.SECONDS));
+            assertEquals(CallStatus.WRONG_THREAD.code(), (int) release.invokeExact(handle), "bound to the binder");
+            assertEquals("WRONG_THREAD: lane 'idle' is bound to thread binder, not to the calling thread "
+                    + Thread.currentThread().getName() + ": only its bound thread may release it", table.lastError());
+            assertEquals(0, binder.submit(entryCall(release, handle)).get(30, TimeUnit.SECONDS));
+            assertEquals(CallStatus.WRONG_THREAD.code(), binder.submit(entryCall(release, handle))
+                    .get(30, TimeUnit.SECONDS), "released already");
+            String error = binder.submit(() -> {
+                try {
+                    return table.lastError();
+                } catch (Throwable t) {
+                    throw new Exception(t);
+                }
+            }).get(30, TimeUnit.SECONDS);
+            assertTrue(error.contains("is not bound to any thread"), error);
+        } finally {
+            binder.shutdownNow();
+        }
+    }
+
+    /** A lane entry taking one handle, called on whichever thread runs the result. */
+    private static java.util.concurrent.Callable<Integer> entryCall(java.lang.invoke.MethodHandle entry, long handle) {
+        return () -> {
+            try {
+                return (int) entry.invokeExact(handle);
+            } catch (Throwable t) {
+                throw new Exception(t);
+            }
+        };
+    }
+
+    @Test
     void aHandleOfAnotherKindOrGenerationNeverReachesAnObject() throws Throwable {
         ExecutionLane lane = runtime.registerLane("frame");
         long laneHandle = abi.exportLane(lane);
