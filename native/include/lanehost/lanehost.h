@@ -50,7 +50,9 @@ typedef enum lanehost_status {
     LANEHOST_NOT_SERIALIZABLE = 3,   /* a cycle, nesting past the limit, or an unsupported type */
     LANEHOST_OUT_OF_MEMORY = 4,      /* the result does not fit the buffer (*result_length = size needed;
                                         every other non-OK status stores 0 there). The handler did run: a
-                                        retry with a larger buffer runs it again */
+                                        retry with a larger buffer runs it again. With *result_length 0: the
+                                        result is past the gate's maxResultBytes, or encoding it ran out of
+                                        memory */
     LANEHOST_CALLBACK_FAILED = 5,    /* the handler threw; the actor halts */
     LANEHOST_ACTOR_TERMINATED = 6,   /* the actor halted while the runtime runs */
     LANEHOST_REFUSED = 7,            /* admission: the gate's maxPending calls already occupy the actor, or its mailbox or lane is full */
@@ -58,7 +60,8 @@ typedef enum lanehost_status {
                                         thread, or of a lane bound to none; a drive or call_on_lane inside a turn
                                         of the lane; the blocking gate call on the actor's own lane thread */
     LANEHOST_INVALID_ARGUMENT = 9,   /* a handle this table never issued (forged or corrupt), of another kind or of
-                                        another runtime's table; NULL pointer, bad length, malformed CBOR */
+                                        another runtime's table; NULL pointer, bad length, malformed CBOR;
+                                        gate_call_on_lane with a lane the gate's actor is not placed on */
     LANEHOST_CLOSED = 10,            /* the runtime or the host ABI is closed; or the handle's object is: a gate
                                         that closed, a signal that can fire no more, a released ring reference */
     LANEHOST_INTERNAL_ERROR = 11     /* lanehost failed inside the entry (logged); not the caller's fault */
@@ -76,7 +79,10 @@ LANEHOST_EXPORT const char *lanehost_status_name(int32_t status);
  *  - Every entry returns a lanehost_status and never throws, aborts or crashes on bad input: NULL pointers,
  *    forged, corrupt, wrong-kind or other-runtime handles, negative or huge lengths are
  *    LANEHOST_INVALID_ARGUMENT. After the runtime
- *    or the host ABI closes, entries answer LANEHOST_CLOSED: the table and its functions stay valid for the
+ *    or the host ABI closes, every entry answers LANEHOST_CLOSED except two: last_error keeps answering OK with
+ *    the calling thread's last sentence (after a CLOSED answer, "CLOSED: the runtime or its host ABI is closed"),
+ *    and ring_release still takes back a reference the host holds (OK; the ring's memory may then be freed).
+ *    Lane handles are the third exception, below. The table and its functions stay valid for the
  *    life of the process, so a host thread that calls late is answered, never crashed. (A C program that
  *    embeds the JVM and ends it with lanehost_embed_shutdown keeps this too: the shutdown first points every
  *    entry of the tables it handed out at C functions that answer LANEHOST_CLOSED without entering Java.) Lane handles follow
@@ -114,7 +120,10 @@ typedef struct lanehost_drive_counts {
 _Static_assert(sizeof(lanehost_drive_counts) == 16, "lanehost_drive_counts is two 64-bit words");
 
 /* Blocking gate call; args and result are CBOR (RFC 8949), zero-length args mean none. result_length must not be
- * NULL. timeout_nanos bounds the whole wait, the short spin before parking included, and has no "unbounded" value
+ * NULL; result may be NULL only with result_capacity 0, which is a sizing call: the handler runs (with whatever
+ * effects it has) and the call answers LANEHOST_OUT_OF_MEMORY with the result's size in *result_length (a result
+ * is at least one byte, CBOR null). A result larger than the gate's maxResultBytes (CallGate.open; 16 MiB by
+ * default) answers LANEHOST_OUT_OF_MEMORY with *result_length 0, whatever the buffer: no buffer would take it. timeout_nanos bounds the whole wait, the short spin before parking included, and has no "unbounded" value
  * (unlike max_turns below); negative is LANEHOST_INVALID_ARGUMENT. 0 does not wait: the call is queued and its
  * outcome looked at once, so it answers LANEHOST_TIMED_OUT unless the actor had already finished it (OK then).
  * A call that times out before its turn started is cancelled and never runs; one whose handler is already running
@@ -124,7 +133,8 @@ typedef int32_t (*lanehost_gate_call_fn)(uint64_t gate, const uint8_t *args, uin
 
 /* Gate call for a host callback on the lane's own thread, outside any turn: queues the call and drives the
  * lane until the result is ready; max_turns > 0 bounds the turns driven (LANEHOST_TIMED_OUT), 0 is unbounded.
- * result_length must not be NULL. */
+ * The gate's actor must be placed on that lane: else LANEHOST_INVALID_ARGUMENT ("actor ... is placed ..., not on
+ * lane ..."), and nothing is queued. result, result_capacity and result_length as for gate_call. */
 typedef int32_t (*lanehost_gate_call_on_lane_fn)(uint64_t gate, uint64_t lane, const uint8_t *args,
                                                  uint64_t args_length, uint8_t *result, uint64_t result_capacity,
                                                  uint64_t *result_length, int32_t max_turns);

@@ -111,9 +111,16 @@ LANEHOST_EXPORT int32_t lanehost_embed_start(const lanehost_embed_options *optio
                                              const lanehost_api **api_out);
 
 /*
- * Closes the runtime's host ABI (every later call through its table answers LANEHOST_CLOSED) and then the
- * runtime, and frees `embed`. From any thread but one of the runtime's own lanes' turns; call it once per
- * started runtime.
+ * Closes the runtime's host ABI (every later call through its table answers LANEHOST_CLOSED; last_error still
+ * answers OK with the thread's last sentence) and then the runtime, and frees `embed`. From any thread but one of
+ * the runtime's own lanes' turns; call it once per started runtime.
+ *
+ * It waits for handlers that are running. Nothing interrupts a turn: the runtime's close lets each worker finish
+ * the turn it is in (up to 5 s per worker thread; a turn that never returns is left running on its daemon thread,
+ * and logged), and only then halts the actors, so a gate call still queued (for instance on a lane nobody drives)
+ * is answered LANEHOST_CLOSED after that wait, not at once. A handler that sleeps 2 s makes stop take about that
+ * long. So call stop from a thread that may block (never a real-time callback), and make long handlers end first:
+ * have Java close the gates or tell the handlers to return (a flag the setup exposes, a signal) before stopping.
  *
  * A lane's actors are torn down (their stopped() hooks, arenas) on the lane's own thread: on this thread if it
  * is the lane's bound thread, else at the bound thread's next lane_drive, which then answers LANEHOST_CLOSED.

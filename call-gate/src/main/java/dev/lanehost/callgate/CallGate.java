@@ -41,7 +41,10 @@ public final class CallGate implements AutoCloseable {
 
     /** Enough in-flight calls for any sane host; a runaway caller meets REFUSED instead of unbounded memory. */
     public static final int DEFAULT_MAX_PENDING = 1024;
-    /** A result larger than this is OUT_OF_MEMORY for Java callers (C callers are bounded by their buffer). */
+    /**
+     * A result larger than this is OUT_OF_MEMORY, for Java and C callers alike (a C caller is bounded by its buffer
+     * too: the smaller bound decides).
+     */
     public static final int DEFAULT_MAX_RESULT_BYTES = 16 << 20;
 
     private final ActorRef actor;
@@ -87,7 +90,9 @@ public final class CallGate implements AutoCloseable {
      * Opens a gate on an actor of any placement.
      *
      * @param maxPending     calls that may be queued or running at once (admission bound), at least 1
-     * @param maxResultBytes the largest encoded result a Java caller accepts, at least 1
+     * @param maxResultBytes the largest encoded result any caller gets, at least 1: a larger one is
+     *                       {@link CallStatus#OUT_OF_MEMORY} for Java callers and for C callers through the host
+     *                       ABI alike (there with {@code *result_length} 0, since no buffer would take it)
      */
     public static CallGate open(ActorRef actor, CallHandler handler, int maxPending, int maxResultBytes) {
         Objects.requireNonNull(handler, "handler");

@@ -189,6 +189,33 @@ class HostAbiTest {
         };
     }
 
+    /** The sizing call (NULL result, capacity 0) runs the handler and says the size; maxResultBytes binds C callers too. */
+    @Test
+    void aSizingCallRunsTheHandlerAndTheGatesResultLimitBindsCCallers() throws Throwable {
+        java.util.concurrent.atomic.AtomicInteger ran = new java.util.concurrent.atomic.AtomicInteger();
+        ActorRef actor = runtime.spawn("texts", () -> (c, m) -> { });
+        dev.lanehost.callgate.CallHandler hundredBytes = (c, a) -> {
+            ran.incrementAndGet();
+            return "y".repeat(100);
+        };
+        long small = abi.exportGate("small", CallGate.open(actor, hundredBytes, 8, 16));
+        long roomy = abi.exportGate("roomy", CallGate.open(actor, hundredBytes));
+        var call = table.entry(HostAbiDescriptor.GATE_CALL_OFFSET, HostAbiDescriptor.GATE_CALL);
+        MemorySegment result = table.allocate(4096);
+        MemorySegment length = table.allocate(8);
+        long timeout = TimeUnit.SECONDS.toNanos(30);
+        assertEquals(CallStatus.OUT_OF_MEMORY.code(), (int) call.invokeExact(roomy, 0L, 0L, 0L, 0L, length.address(), timeout),
+                "the sizing call");
+        assertEquals(102, length.get(JAVA_LONG, 0), "a 100-byte text and its two-byte head");
+        assertEquals(1, ran.get(), "the handler ran");
+        assertEquals(0, (int) call.invokeExact(roomy, 0L, 0L, result.address(), 4096L, length.address(), timeout));
+        assertEquals(2, ran.get(), "and runs again for the real call");
+        assertEquals(CallStatus.OUT_OF_MEMORY.code(), (int) call.invokeExact(small, 0L, 0L, result.address(), 4096L,
+                length.address(), timeout), "past the gate's 16-byte limit, though the buffer has room");
+        assertEquals(0, length.get(JAVA_LONG, 0), "no buffer would take it");
+        assertTrue(table.lastError().contains("more than the gate's limit of 16"), table.lastError());
+    }
+
     @Test
     void aHandleOfAnotherKindOrGenerationNeverReachesAnObject() throws Throwable {
         ExecutionLane lane = runtime.registerLane("frame");
