@@ -4,6 +4,7 @@ import dev.lanehost.callgate.CallStatus;
 import dev.lanehost.callgate.InternalErrors;
 import dev.lanehost.lanes.ActorRuntime;
 import dev.lanehost.lanes.Profile;
+import java.util.List;
 
 /**
  * The Java half of {@code liblanehost_embed} ({@code lanehost_embed.h}): one runtime a C program started in
@@ -17,7 +18,8 @@ import dev.lanehost.lanes.Profile;
  *       it copies {@link #failure()} into its last error and drops the instance; a failed start has already
  *       closed whatever it opened.</li>
  *   <li>{@code lanehost_embed_stop} calls {@link #stop()} once: the host ABI closes first, so a host thread
- *       still calling is answered {@code LANEHOST_CLOSED}, then the runtime.</li>
+ *       still calling is answered {@code LANEHOST_CLOSED}, then the runtime, then the rings the setup exported and
+ *       left open (each keeps its memory while a host reference to it is held).</li>
  * </ol>
  */
 final class EmbeddedRuntime {
@@ -70,8 +72,10 @@ final class EmbeddedRuntime {
         try {
             setup.setup(runtime, abi);
         } catch (Throwable thrown) {
+            List<HostRing> rings = List.copyOf(abi.rings.values());
             abi.close();
             runtime.close();
+            closeRings(rings);
             String sentence = "the setup class " + setupClassName + " threw " + ThrowableSummary.of(thrown);
             logQuietly(sentence, thrown);
             throw new EmbedFailure(CallStatus.CALLBACK_FAILED, sentence);
@@ -94,9 +98,14 @@ final class EmbeddedRuntime {
         return abi == null ? 0 : abi.table().address();
     }
 
-    /** Closes the host ABI, then the runtime. Never throws: @return null, or what failed. */
+    /**
+     * Closes the host ABI, then the runtime, then the rings the setup exported and did not close: a C-first program
+     * has no Java code left to close them, so they would never be freed. A ring a host still holds a reference to
+     * keeps its memory until that reference is released. Never throws: @return null, or what failed.
+     */
     String stop() {
         String failed = null;
+        List<HostRing> rings = List.copyOf(abi.rings.values()); // before the ABI's close empties its table
         try {
             abi.close();
         } catch (Throwable fault) {
@@ -109,6 +118,25 @@ final class EmbeddedRuntime {
             InternalErrors.report("lanehost_embed_stop", fault);
             String sentence = "closing the runtime failed: " + ThrowableSummary.of(fault);
             failed = failed == null ? sentence : failed + "; " + sentence;
+        }
+        String ringsFailed = closeRings(rings);
+        if (ringsFailed != null) {
+            failed = failed == null ? ringsFailed : failed + "; " + ringsFailed;
+        }
+        return failed;
+    }
+
+    /** Java's ownership of each ring let go (once the runtime's actors are torn down). @return null, or what failed */
+    private static String closeRings(List<HostRing> rings) {
+        String failed = null;
+        for (HostRing ring : rings) {
+            try {
+                ring.close();
+            } catch (Throwable fault) {
+                InternalErrors.report("lanehost_embed_stop", fault);
+                String sentence = "closing the ring '" + ring.name() + "' failed: " + ThrowableSummary.of(fault);
+                failed = failed == null ? sentence : failed + "; " + sentence;
+            }
         }
         return failed;
     }

@@ -24,7 +24,9 @@ import dev.lanehost.lanes.ActorRuntime;
 @FunctionalInterface
 public interface HostSetup {
     /**
-     * Exports the lanes, gates, signals and rings the host will look up. Runs once, on the thread that called
+     * Exports the lanes, gates, signals and rings the host will look up. Rings exported here and still open when
+     * {@code lanehost_embed_stop} runs are closed for the setup (after the runtime), so a setup need not keep them;
+     * each frees its memory once the host releases its references. Runs once, on the thread that called
      * {@code lanehost_embed_start}, before the host receives the table. Throwing (here or in the constructor)
      * ends that start with {@code LANEHOST_CALLBACK_FAILED}: the runtime closes again, and the exception's class
      * and message become {@code lanehost_embed_last_error()}.

@@ -31,6 +31,26 @@ public final class EmbedSetups {
         }
     }
 
+    /** Rings the {@link Rings} and {@link RingsThenThrow} setups exported, for the test to look at afterwards. */
+    static final List<HostRing> EXPORTED_RINGS = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** Exports a ring "audio" and leaves it open, as a C-first setup does: nothing in Java is left to close it. */
+    public static final class Rings implements HostSetup {
+        @Override
+        public void setup(ActorRuntime runtime, HostAbi abi) {
+            EXPORTED_RINGS.add(abi.exportRing("audio", 4096));
+        }
+    }
+
+    /** Exports a ring, then throws: the failed start must not leave the ring's memory behind. */
+    public static final class RingsThenThrow implements HostSetup {
+        @Override
+        public void setup(ActorRuntime runtime, HostAbi abi) {
+            EXPORTED_RINGS.add(abi.exportRing("audio", 4096));
+            throw new IllegalStateException("setup refuses on purpose, after exporting a ring");
+        }
+    }
+
     public static final class Throwing implements HostSetup {
         @Override
         public void setup(ActorRuntime runtime, HostAbi abi) {
