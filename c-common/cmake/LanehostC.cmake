@@ -10,7 +10,9 @@ set(CMAKE_POSITION_INDEPENDENT_CODE ON)
 if(NOT CMAKE_BUILD_TYPE)
   set(CMAKE_BUILD_TYPE Release)
 endif()
-add_compile_options(-Wall -Wextra -Werror=implicit-function-declaration -Werror=incompatible-pointer-types)
+# The two errors are C's; a project that adds C++ (native/'s header test) gets the warnings only.
+add_compile_options(-Wall -Wextra
+                    "$<$<COMPILE_LANGUAGE:C>:-Werror=implicit-function-declaration;-Werror=incompatible-pointer-types>")
 
 # Bundled libraries live under <prefix>/<platform>/, e.g. linux-x86_64.
 string(TOLOWER "${CMAKE_SYSTEM_NAME}-${CMAKE_SYSTEM_PROCESSOR}" LANEHOST_PLATFORM)

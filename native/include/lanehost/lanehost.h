@@ -117,7 +117,7 @@ typedef struct lanehost_drive_counts {
     int64_t remaining; /* letters still queued on the lane when the drive returned */
 } lanehost_drive_counts;
 
-_Static_assert(sizeof(lanehost_drive_counts) == 16, "lanehost_drive_counts is two 64-bit words");
+LANEHOST_STATIC_ASSERT(sizeof(lanehost_drive_counts) == 16, "lanehost_drive_counts is two 64-bit words");
 
 /* Blocking gate call; args and result are CBOR (RFC 8949), zero-length args mean none. result_length must not be
  * NULL; result may be NULL only with result_capacity 0, which is a sizing call: the handler runs (with whatever

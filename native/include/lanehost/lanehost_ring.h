@@ -111,8 +111,13 @@
 #ifndef LANEHOST_RING_H
 #define LANEHOST_RING_H
 
+#ifdef __cplusplus
+#include <atomic>
+#include <type_traits>
+#else
 #include <stdalign.h>
 #include <stdatomic.h>
+#endif
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -131,6 +136,31 @@
 long syscall(long number, ...);
 #endif
 #endif
+
+/*
+ * C and C++. The header compiles as C11 and as C++17 or later with one layout and the same memory orders: the
+ * shared words are C11 _Atomic objects in C and std::atomic objects in C++ (lock-free, of the same size and
+ * alignment; the static assertions below check it), and every access names its order. The macros below spell
+ * the one set of operations in each language; in C they expand to exactly the C11 calls.
+ */
+#ifdef __cplusplus
+#define LANEHOST_RING_ATOMIC(type) std::atomic<type>
+#define LANEHOST_RING_STD(name) std::name
+#define LANEHOST_RING_INIT(object, value) std::atomic_store_explicit(object, value, std::memory_order_relaxed)
+#define LANEHOST_ALIGNOF(type) alignof(type)
+#define LANEHOST_STATIC_ASSERT(condition, message) static_assert(condition, message)
+#else
+#define LANEHOST_RING_ATOMIC(type) _Atomic type
+#define LANEHOST_RING_STD(name) name
+#define LANEHOST_RING_INIT(object, value) atomic_init(object, value)
+#define LANEHOST_ALIGNOF(type) _Alignof(type)
+#define LANEHOST_STATIC_ASSERT(condition, message) _Static_assert(condition, message)
+#endif
+#define LANEHOST_RING_RELAXED LANEHOST_RING_STD(memory_order_relaxed)
+#define LANEHOST_RING_ACQUIRE LANEHOST_RING_STD(memory_order_acquire)
+#define LANEHOST_RING_RELEASE LANEHOST_RING_STD(memory_order_release)
+#define LANEHOST_RING_LOAD(object, order) LANEHOST_RING_STD(atomic_load_explicit)(object, order)
+#define LANEHOST_RING_STORE(object, value, order) LANEHOST_RING_STD(atomic_store_explicit)(object, value, order)
 
 #ifdef __cplusplus
 extern "C" {
@@ -175,51 +205,64 @@ typedef enum lanehost_ring_status {
 
 typedef struct lanehost_ring_header {
     /* Header: written once by init, read by wrap. */
-    _Atomic uint32_t magic;
+    LANEHOST_RING_ATOMIC(uint32_t) magic;
     uint32_t version;
     uint64_t capacity;
     uint8_t reserved[2 * LANEHOST_RING_CACHE_LINE_LENGTH - 16];
 
     /* Producer's pair of cache lines. */
-    alignas(LANEHOST_RING_ALIGNMENT) _Atomic uint64_t producer_position;
+    alignas(LANEHOST_RING_ALIGNMENT) LANEHOST_RING_ATOMIC(uint64_t) producer_position;
     uint64_t producer_cached_consumer_position;
-    _Atomic uint64_t overrun_count;
+    LANEHOST_RING_ATOMIC(uint64_t) overrun_count;
     uint8_t producer_padding[LANEHOST_RING_CACHE_LINE_LENGTH - 24];
-    _Atomic uint64_t doorbell;
-    _Atomic uint32_t wake_word; /* a futex word: 32 bits on every Linux architecture */
+    LANEHOST_RING_ATOMIC(uint64_t) doorbell;
+    LANEHOST_RING_ATOMIC(uint32_t) wake_word; /* a futex word: 32 bits on every Linux architecture */
     uint32_t wake_reserved;
-    _Atomic uint64_t wake_count;
+    LANEHOST_RING_ATOMIC(uint64_t) wake_count;
     uint8_t doorbell_padding[LANEHOST_RING_CACHE_LINE_LENGTH - 24];
 
     /* Consumer's pair of cache lines. */
-    alignas(LANEHOST_RING_ALIGNMENT) _Atomic uint64_t consumer_position;
+    alignas(LANEHOST_RING_ALIGNMENT) LANEHOST_RING_ATOMIC(uint64_t) consumer_position;
     uint64_t consumer_cached_producer_position;
-    _Atomic uint64_t underrun_count;
+    LANEHOST_RING_ATOMIC(uint64_t) underrun_count;
     uint8_t consumer_padding[2 * LANEHOST_RING_CACHE_LINE_LENGTH - 24];
 } lanehost_ring_header;
 
 #define LANEHOST_RING_HEADER_LENGTH 384u
 #define LANEHOST_RING_MEMORY_LENGTH(capacity) ((uint64_t)LANEHOST_RING_HEADER_LENGTH + (uint64_t)(capacity))
 
-_Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "the ring needs lock-free 64-bit atomics to share memory with Java");
-_Static_assert(sizeof(_Atomic uint64_t) == 8, "atomic positions must be plain 64-bit words");
-_Static_assert(LANEHOST_RING_ALIGNMENT == 2 * LANEHOST_RING_CACHE_LINE_LENGTH, "the alignment is one pair of cache lines");
-_Static_assert(_Alignof(lanehost_ring_header) == LANEHOST_RING_ALIGNMENT,
+#ifdef __cplusplus
+LANEHOST_STATIC_ASSERT(std::atomic<uint64_t>::is_always_lock_free,
+                       "the ring needs lock-free 64-bit atomics to share memory with C and Java");
+LANEHOST_STATIC_ASSERT(sizeof(std::atomic<uint64_t>) == 8 && alignof(std::atomic<uint64_t>) == 8,
+                       "atomic positions must be plain 64-bit words, as C's _Atomic uint64_t");
+LANEHOST_STATIC_ASSERT(std::atomic<uint32_t>::is_always_lock_free && sizeof(std::atomic<uint32_t>) == 4 &&
+                           alignof(std::atomic<uint32_t>) == 4,
+                       "the magic and the wake word must be plain 32-bit words, as C's _Atomic uint32_t");
+LANEHOST_STATIC_ASSERT(std::is_standard_layout<lanehost_ring_header>::value,
+                       "the header must be standard-layout for its offsets to be C's");
+#else
+LANEHOST_STATIC_ASSERT(ATOMIC_LLONG_LOCK_FREE == 2, "the ring needs lock-free 64-bit atomics to share memory with Java");
+LANEHOST_STATIC_ASSERT(sizeof(_Atomic uint64_t) == 8, "atomic positions must be plain 64-bit words");
+LANEHOST_STATIC_ASSERT(sizeof(_Atomic uint32_t) == 4 && ATOMIC_INT_LOCK_FREE == 2,
+                       "the wake word must be a plain 32-bit futex word");
+#endif
+LANEHOST_STATIC_ASSERT(LANEHOST_RING_ALIGNMENT == 2 * LANEHOST_RING_CACHE_LINE_LENGTH, "the alignment is one pair of cache lines");
+LANEHOST_STATIC_ASSERT(LANEHOST_ALIGNOF(lanehost_ring_header) == LANEHOST_RING_ALIGNMENT,
                "LANEHOST_RING_ALIGNMENT must be the header struct's own alignment, or a checked pointer is still UB");
-_Static_assert(offsetof(lanehost_ring_header, magic) == 0, "magic offset");
-_Static_assert(offsetof(lanehost_ring_header, version) == 4, "version offset");
-_Static_assert(offsetof(lanehost_ring_header, capacity) == 8, "capacity offset");
-_Static_assert(offsetof(lanehost_ring_header, producer_position) == 128, "producer position offset");
-_Static_assert(offsetof(lanehost_ring_header, producer_cached_consumer_position) == 136, "producer cache offset");
-_Static_assert(offsetof(lanehost_ring_header, overrun_count) == 144, "overrun count offset");
-_Static_assert(offsetof(lanehost_ring_header, doorbell) == 192, "doorbell offset: the producer's second cache line");
-_Static_assert(offsetof(lanehost_ring_header, wake_word) == 200, "wake word offset: beside the doorbell");
-_Static_assert(offsetof(lanehost_ring_header, wake_count) == 208, "wake count offset");
-_Static_assert(sizeof(_Atomic uint32_t) == 4 && ATOMIC_INT_LOCK_FREE == 2, "the wake word must be a plain 32-bit futex word");
-_Static_assert(offsetof(lanehost_ring_header, consumer_position) == 256, "consumer position offset");
-_Static_assert(offsetof(lanehost_ring_header, consumer_cached_producer_position) == 264, "consumer cache offset");
-_Static_assert(offsetof(lanehost_ring_header, underrun_count) == 272, "underrun count offset");
-_Static_assert(sizeof(lanehost_ring_header) == LANEHOST_RING_HEADER_LENGTH, "header length");
+LANEHOST_STATIC_ASSERT(offsetof(lanehost_ring_header, magic) == 0, "magic offset");
+LANEHOST_STATIC_ASSERT(offsetof(lanehost_ring_header, version) == 4, "version offset");
+LANEHOST_STATIC_ASSERT(offsetof(lanehost_ring_header, capacity) == 8, "capacity offset");
+LANEHOST_STATIC_ASSERT(offsetof(lanehost_ring_header, producer_position) == 128, "producer position offset");
+LANEHOST_STATIC_ASSERT(offsetof(lanehost_ring_header, producer_cached_consumer_position) == 136, "producer cache offset");
+LANEHOST_STATIC_ASSERT(offsetof(lanehost_ring_header, overrun_count) == 144, "overrun count offset");
+LANEHOST_STATIC_ASSERT(offsetof(lanehost_ring_header, doorbell) == 192, "doorbell offset: the producer's second cache line");
+LANEHOST_STATIC_ASSERT(offsetof(lanehost_ring_header, wake_word) == 200, "wake word offset: beside the doorbell");
+LANEHOST_STATIC_ASSERT(offsetof(lanehost_ring_header, wake_count) == 208, "wake count offset");
+LANEHOST_STATIC_ASSERT(offsetof(lanehost_ring_header, consumer_position) == 256, "consumer position offset");
+LANEHOST_STATIC_ASSERT(offsetof(lanehost_ring_header, consumer_cached_producer_position) == 264, "consumer cache offset");
+LANEHOST_STATIC_ASSERT(offsetof(lanehost_ring_header, underrun_count) == 272, "underrun count offset");
+LANEHOST_STATIC_ASSERT(sizeof(lanehost_ring_header) == LANEHOST_RING_HEADER_LENGTH, "header length");
 
 /* One side's view of a ring: validated once, kept in the side's own memory. */
 typedef struct lanehost_ring {
@@ -284,18 +327,18 @@ static inline int lanehost_ring_init(lanehost_ring *ring, void *memory, uint64_t
     if (status != LANEHOST_RING_OK) return status;
 
     lanehost_ring_header *header = (lanehost_ring_header *)memory;
-    memset(header, 0, LANEHOST_RING_HEADER_LENGTH);
+    memset((void *)header, 0, LANEHOST_RING_HEADER_LENGTH); /* void *: C++ warns when it clears atomics */
     header->capacity = capacity;
     header->version = LANEHOST_RING_LAYOUT_VERSION;
-    atomic_init(&header->producer_position, 0);
-    atomic_init(&header->doorbell, 0);
-    atomic_init(&header->wake_word, 0);
-    atomic_init(&header->wake_count, 0);
-    atomic_init(&header->overrun_count, 0);
-    atomic_init(&header->consumer_position, 0);
-    atomic_init(&header->underrun_count, 0);
+    LANEHOST_RING_INIT(&header->producer_position, 0);
+    LANEHOST_RING_INIT(&header->doorbell, 0);
+    LANEHOST_RING_INIT(&header->wake_word, 0);
+    LANEHOST_RING_INIT(&header->wake_count, 0);
+    LANEHOST_RING_INIT(&header->overrun_count, 0);
+    LANEHOST_RING_INIT(&header->consumer_position, 0);
+    LANEHOST_RING_INIT(&header->underrun_count, 0);
     /* The magic goes last, with release: a side that wraps and sees it sees a formatted header. */
-    atomic_store_explicit(&header->magic, LANEHOST_RING_MAGIC, memory_order_release);
+    LANEHOST_RING_STORE(&header->magic, LANEHOST_RING_MAGIC, LANEHOST_RING_RELEASE);
     lanehost_ring_bind(ring, memory, capacity);
     return LANEHOST_RING_OK;
 }
@@ -318,9 +361,9 @@ static inline int lanehost_ring_init(lanehost_ring *ring, void *memory, uint64_t
  * the consumer at rest (c1 == c2) that is exactly producer - consumer <= capacity.
  */
 static inline int lanehost_ring_check_positions(lanehost_ring_header *header, uint64_t capacity) {
-    const uint64_t consumer_before = atomic_load_explicit(&header->consumer_position, memory_order_acquire);
-    const uint64_t producer = atomic_load_explicit(&header->producer_position, memory_order_acquire);
-    const uint64_t consumer_after = atomic_load_explicit(&header->consumer_position, memory_order_acquire);
+    const uint64_t consumer_before = LANEHOST_RING_LOAD(&header->consumer_position, LANEHOST_RING_ACQUIRE);
+    const uint64_t producer = LANEHOST_RING_LOAD(&header->producer_position, LANEHOST_RING_ACQUIRE);
+    const uint64_t consumer_after = LANEHOST_RING_LOAD(&header->consumer_position, LANEHOST_RING_ACQUIRE);
     const uint64_t consumed_meanwhile = consumer_after - consumer_before;
     if (producer - consumer_before > consumed_meanwhile + capacity) return LANEHOST_RING_CORRUPT;
     return LANEHOST_RING_OK;
@@ -336,7 +379,7 @@ static inline int lanehost_ring_wrap(lanehost_ring *ring, void *memory, uint64_t
     if (((uintptr_t)memory & (LANEHOST_RING_ALIGNMENT - 1)) != 0) return LANEHOST_RING_MISALIGNED;
     if (memory_length < LANEHOST_RING_HEADER_LENGTH) return LANEHOST_RING_MEMORY_TOO_SHORT;
     lanehost_ring_header *header = (lanehost_ring_header *)memory;
-    if (atomic_load_explicit(&header->magic, memory_order_acquire) != LANEHOST_RING_MAGIC) {
+    if (LANEHOST_RING_LOAD(&header->magic, LANEHOST_RING_ACQUIRE) != LANEHOST_RING_MAGIC) {
         return LANEHOST_RING_BAD_MAGIC;
     }
     if (header->version != LANEHOST_RING_LAYOUT_VERSION) return LANEHOST_RING_BAD_VERSION;
@@ -361,10 +404,10 @@ __attribute__((unused, noinline, cold))
 #endif
 static void lanehost_ring_wake_consumer(lanehost_ring_header *header) {
     /* Relaxed: the bytes are ordered by the position, and the consumer re-checks it after any wake. */
-    atomic_fetch_and_explicit(&header->wake_word, ~(uint32_t)LANEHOST_RING_WAKE_WAITER, memory_order_relaxed);
-    atomic_store_explicit(&header->wake_count,
-                          atomic_load_explicit(&header->wake_count, memory_order_relaxed) + 1,
-                          memory_order_relaxed);
+    LANEHOST_RING_STD(atomic_fetch_and_explicit)(&header->wake_word, ~(uint32_t)LANEHOST_RING_WAKE_WAITER,
+                                                 LANEHOST_RING_RELAXED);
+    LANEHOST_RING_STORE(&header->wake_count, LANEHOST_RING_LOAD(&header->wake_count, LANEHOST_RING_RELAXED) + 1,
+                        LANEHOST_RING_RELAXED);
 #ifdef LANEHOST_RING_CAN_WAIT
     /* FUTEX_WAKE, not the _PRIVATE variant: ring memory may be shared between processes. */
     syscall(SYS_futex, (uint32_t *)&header->wake_word, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
@@ -386,12 +429,12 @@ static inline int64_t lanehost_ring_write(lanehost_ring *ring, const void *src, 
     lanehost_ring_header *header = ring->header;
     const uint64_t capacity = ring->capacity;
     /* Our own position: only we write it, so relaxed reads our last store. */
-    const uint64_t tail = atomic_load_explicit(&header->producer_position, memory_order_relaxed);
+    const uint64_t tail = LANEHOST_RING_LOAD(&header->producer_position, LANEHOST_RING_RELAXED);
     uint64_t head = header->producer_cached_consumer_position;
     uint64_t used = tail - head;
     if (used > capacity || capacity - used < length) {
         /* Acquire pairs with the consumer's release: the bytes it freed are no longer being read. */
-        head = atomic_load_explicit(&header->consumer_position, memory_order_acquire);
+        head = LANEHOST_RING_LOAD(&header->consumer_position, LANEHOST_RING_ACQUIRE);
         header->producer_cached_consumer_position = head;
         used = tail - head;
         if (used > capacity) return LANEHOST_RING_CORRUPT;
@@ -399,9 +442,9 @@ static inline int64_t lanehost_ring_write(lanehost_ring *ring, const void *src, 
     const uint64_t free_bytes = capacity - used;
     const uint64_t count = length < free_bytes ? length : free_bytes;
     if (count < length) {
-        atomic_store_explicit(&header->overrun_count,
-                              atomic_load_explicit(&header->overrun_count, memory_order_relaxed) + 1,
-                              memory_order_relaxed);
+        LANEHOST_RING_STORE(&header->overrun_count,
+                            LANEHOST_RING_LOAD(&header->overrun_count, LANEHOST_RING_RELAXED) + 1,
+                            LANEHOST_RING_RELAXED);
     }
     if (count == 0) return 0;
 
@@ -410,16 +453,15 @@ static inline int64_t lanehost_ring_write(lanehost_ring *ring, const void *src, 
     memcpy(ring->data + index, src, (size_t)first);
     memcpy(ring->data, (const uint8_t *)src + first, (size_t)(count - first));
     /* Release: the consumer that acquires this position sees the bytes copied above. */
-    atomic_store_explicit(&header->producer_position, tail + count, memory_order_release);
-    atomic_store_explicit(&header->doorbell,
-                          atomic_load_explicit(&header->doorbell, memory_order_relaxed) + 1,
-                          memory_order_release);
+    LANEHOST_RING_STORE(&header->producer_position, tail + count, LANEHOST_RING_RELEASE);
+    LANEHOST_RING_STORE(&header->doorbell, LANEHOST_RING_LOAD(&header->doorbell, LANEHOST_RING_RELAXED) + 1,
+                        LANEHOST_RING_RELEASE);
     /*
      * Step 6. The compiler barrier keeps the load below the position store; the consumer's membarrier
      * (step 3) supplies the hardware's half of that order, so this costs no instruction.
      */
-    atomic_signal_fence(memory_order_seq_cst);
-    if (atomic_load_explicit(&header->wake_word, memory_order_relaxed) & LANEHOST_RING_WAKE_WAITER) {
+    LANEHOST_RING_STD(atomic_signal_fence)(LANEHOST_RING_STD(memory_order_seq_cst));
+    if (LANEHOST_RING_LOAD(&header->wake_word, LANEHOST_RING_RELAXED) & LANEHOST_RING_WAKE_WAITER) {
         lanehost_ring_wake_consumer(header);
     }
     return (int64_t)count;
@@ -435,21 +477,21 @@ static inline int64_t lanehost_ring_read(lanehost_ring *ring, void *dst, uint64_
     }
     lanehost_ring_header *header = ring->header;
     const uint64_t capacity = ring->capacity;
-    const uint64_t head = atomic_load_explicit(&header->consumer_position, memory_order_relaxed);
+    const uint64_t head = LANEHOST_RING_LOAD(&header->consumer_position, LANEHOST_RING_RELAXED);
     uint64_t tail = header->consumer_cached_producer_position;
     uint64_t available = tail - head;
     if (available > capacity || available < length) {
         /* Acquire pairs with the producer's release: the bytes it published are visible. */
-        tail = atomic_load_explicit(&header->producer_position, memory_order_acquire);
+        tail = LANEHOST_RING_LOAD(&header->producer_position, LANEHOST_RING_ACQUIRE);
         header->consumer_cached_producer_position = tail;
         available = tail - head;
         if (available > capacity) return LANEHOST_RING_CORRUPT;
     }
     const uint64_t count = length < available ? length : available;
     if (count < length) {
-        atomic_store_explicit(&header->underrun_count,
-                              atomic_load_explicit(&header->underrun_count, memory_order_relaxed) + 1,
-                              memory_order_relaxed);
+        LANEHOST_RING_STORE(&header->underrun_count,
+                            LANEHOST_RING_LOAD(&header->underrun_count, LANEHOST_RING_RELAXED) + 1,
+                            LANEHOST_RING_RELAXED);
     }
     if (count == 0) return 0;
 
@@ -458,7 +500,7 @@ static inline int64_t lanehost_ring_read(lanehost_ring *ring, void *dst, uint64_
     memcpy(dst, ring->data + index, (size_t)first);
     memcpy((uint8_t *)dst + first, ring->data, (size_t)(count - first));
     /* Release: the producer that acquires this position may overwrite these bytes only after our copy. */
-    atomic_store_explicit(&header->consumer_position, head + count, memory_order_release);
+    LANEHOST_RING_STORE(&header->consumer_position, head + count, LANEHOST_RING_RELEASE);
     return (int64_t)count;
 }
 
@@ -470,8 +512,8 @@ static inline int64_t lanehost_ring_read(lanehost_ring *ring, void *dst, uint64_
  * capacity, so readable and writable never leave [0, capacity]. The transfers report corruption.
  */
 static inline uint64_t lanehost_ring_readable(const lanehost_ring *ring) {
-    uint64_t head = atomic_load_explicit(&ring->header->consumer_position, memory_order_acquire);
-    uint64_t tail = atomic_load_explicit(&ring->header->producer_position, memory_order_acquire);
+    uint64_t head = LANEHOST_RING_LOAD(&ring->header->consumer_position, LANEHOST_RING_ACQUIRE);
+    uint64_t tail = LANEHOST_RING_LOAD(&ring->header->producer_position, LANEHOST_RING_ACQUIRE);
     uint64_t available = tail - head;
     return available > ring->capacity ? ring->capacity : available;
 }
@@ -506,25 +548,25 @@ static inline int64_t lanehost_ring_read_frames(lanehost_ring *ring, void *dst, 
     if ((uint64_t)got < wanted) {
         memset((uint8_t *)dst + got, fill_byte, (size_t)(wanted - (uint64_t)got));
         lanehost_ring_header *header = ring->header;
-        atomic_store_explicit(&header->underrun_count,
-                              atomic_load_explicit(&header->underrun_count, memory_order_relaxed) + 1,
-                              memory_order_relaxed);
+        LANEHOST_RING_STORE(&header->underrun_count,
+                            LANEHOST_RING_LOAD(&header->underrun_count, LANEHOST_RING_RELAXED) + 1,
+                            LANEHOST_RING_RELAXED);
     }
     return got / (int64_t)frame_bytes;
 }
 
 static inline uint64_t lanehost_ring_doorbell(const lanehost_ring *ring) {
-    return atomic_load_explicit(&ring->header->doorbell, memory_order_acquire);
+    return LANEHOST_RING_LOAD(&ring->header->doorbell, LANEHOST_RING_ACQUIRE);
 }
 
 /* Wake system calls the producer made because a consumer had announced that it sleeps. */
 static inline uint64_t lanehost_ring_wake_count(const lanehost_ring *ring) {
-    return atomic_load_explicit(&ring->header->wake_count, memory_order_relaxed);
+    return LANEHOST_RING_LOAD(&ring->header->wake_count, LANEHOST_RING_RELAXED);
 }
 
 /* Whether a consumer has announced that it is going to sleep and no write has woken it yet. */
 static inline int lanehost_ring_has_waiter(const lanehost_ring *ring) {
-    return (atomic_load_explicit(&ring->header->wake_word, memory_order_relaxed) & LANEHOST_RING_WAKE_WAITER) != 0;
+    return (LANEHOST_RING_LOAD(&ring->header->wake_word, LANEHOST_RING_RELAXED) & LANEHOST_RING_WAKE_WAITER) != 0;
 }
 
 #ifdef LANEHOST_RING_CAN_WAIT
@@ -547,10 +589,10 @@ static inline int64_t lanehost_ring_monotonic_nanos(void) {
  */
 static inline int lanehost_ring_fence_producer(void) {
 #if defined(SYS_membarrier)
-    static _Atomic int registered;
-    if (!atomic_load_explicit(&registered, memory_order_relaxed)) {
+    static LANEHOST_RING_ATOMIC(int) registered;
+    if (!LANEHOST_RING_LOAD(&registered, LANEHOST_RING_RELAXED)) {
         if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) != 0) return -1;
-        atomic_store_explicit(&registered, 1, memory_order_relaxed);
+        LANEHOST_RING_STORE(&registered, 1, LANEHOST_RING_RELAXED);
     }
     return syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0 ? 0 : -1;
 #else
@@ -560,19 +602,21 @@ static inline int lanehost_ring_fence_producer(void) {
 
 /* Step 2 of the waiting protocol: sets the waiter bit and returns the wake word to sleep on. */
 static inline uint32_t lanehost_ring_announce_waiter(lanehost_ring_header *header) {
-    uint32_t word = atomic_load_explicit(&header->wake_word, memory_order_acquire);
+    uint32_t word = LANEHOST_RING_LOAD(&header->wake_word, LANEHOST_RING_ACQUIRE);
     /* The order that matters comes from step 3's membarrier; acquire only keeps the re-check below this. */
     while ((word & LANEHOST_RING_WAKE_WAITER) == 0 &&
-           !atomic_compare_exchange_weak_explicit(&header->wake_word, &word, word | LANEHOST_RING_WAKE_WAITER,
-                                                  memory_order_acquire, memory_order_acquire)) {
+           !LANEHOST_RING_STD(atomic_compare_exchange_weak_explicit)(&header->wake_word, &word,
+                                                                     word | LANEHOST_RING_WAKE_WAITER,
+                                                                     LANEHOST_RING_ACQUIRE, LANEHOST_RING_ACQUIRE)) {
     }
     return word | LANEHOST_RING_WAKE_WAITER;
 }
 
 /* Takes the announcement back unless the producer changed the word since (then it clears the bit itself). */
 static inline void lanehost_ring_withdraw_waiter(lanehost_ring_header *header, uint32_t announced) {
-    atomic_compare_exchange_strong_explicit(&header->wake_word, &announced, announced & ~(uint32_t)LANEHOST_RING_WAKE_WAITER,
-                                            memory_order_relaxed, memory_order_relaxed);
+    LANEHOST_RING_STD(atomic_compare_exchange_strong_explicit)(&header->wake_word, &announced,
+                                                               announced & ~(uint32_t)LANEHOST_RING_WAKE_WAITER,
+                                                               LANEHOST_RING_RELAXED, LANEHOST_RING_RELAXED);
 }
 
 /*
@@ -626,11 +670,11 @@ static inline int64_t lanehost_ring_wait_readable(lanehost_ring *ring, uint64_t 
 #endif
 
 static inline uint64_t lanehost_ring_overrun_count(const lanehost_ring *ring) {
-    return atomic_load_explicit(&ring->header->overrun_count, memory_order_relaxed);
+    return LANEHOST_RING_LOAD(&ring->header->overrun_count, LANEHOST_RING_RELAXED);
 }
 
 static inline uint64_t lanehost_ring_underrun_count(const lanehost_ring *ring) {
-    return atomic_load_explicit(&ring->header->underrun_count, memory_order_relaxed);
+    return LANEHOST_RING_LOAD(&ring->header->underrun_count, LANEHOST_RING_RELAXED);
 }
 
 #ifdef __cplusplus
