@@ -529,11 +529,14 @@ static inline uint64_t lanehost_ring_writable(const lanehost_ring *ring) {
  * rest — and returns how many frames came from the ring, or a negative lanehost_ring_status. It never takes a
  * partial frame, so a producer that writes whole frames keeps its stream aligned; a fill counts one underrun,
  * in the header, where Java reads it too. Never blocks, never allocates, never enters the kernel.
+ * LANEHOST_RING_INVALID_ARGUMENT for frame_bytes 0 or larger than the ring's capacity (no such frame could ever
+ * arrive whole), dst NULL with frames above 0, or frames * frame_bytes above INT64_MAX; nothing is counted then.
  */
 static inline int64_t lanehost_ring_read_frames(lanehost_ring *ring, void *dst, uint64_t frames, uint64_t frame_bytes,
                                                 uint8_t fill_byte) {
-    if (ring == NULL || ring->header == NULL || frame_bytes == 0 || (dst == NULL && frames != 0)
-        || frames > (uint64_t)INT64_MAX / frame_bytes) {
+    /* A frame larger than the ring could never be read whole: refused, not played as silence forever. */
+    if (ring == NULL || ring->header == NULL || frame_bytes == 0 || frame_bytes > ring->capacity
+        || (dst == NULL && frames != 0) || frames > (uint64_t)INT64_MAX / frame_bytes) {
         return LANEHOST_RING_INVALID_ARGUMENT;
     }
     const uint64_t wanted = frames * frame_bytes;

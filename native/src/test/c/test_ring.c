@@ -203,6 +203,27 @@ static void readFramesPlaysWholeFramesThenSilenceAndCountsOneUnderrun(void) {
     CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_read_frames(&ring, out, UINT64_MAX / 2, 4, 0));
 }
 
+static void readFramesRefusesAFrameLargerThanTheRing(void) {
+    /* Such a frame never fits, so it would be all fill and one underrun per call, and the producer would stay
+       blocked on a full ring: an argument error instead, and nothing counted or filled. */
+    lanehost_ring ring = fresh_ring(256);
+    uint8_t out[2 * 512];
+    memset(out, 0x55, sizeof out);
+    uint8_t in[256] = {1};
+    CHECK_EQ(256, lanehost_ring_write(&ring, in, sizeof in));
+    CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_read_frames(&ring, out, 1, 512, 0));
+    CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_read_frames(&ring, out, 2, 257, 0));
+    CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_read_frames(&ring, out, 0, 257, 0));
+    CHECK_EQ(0x55, out[0]);
+    CHECK_EQ(0, lanehost_ring_underrun_count(&ring));
+    CHECK_EQ(256, lanehost_ring_readable(&ring));
+    /* A frame as large as the ring is still a frame: the full ring is one. */
+    CHECK_EQ(1, lanehost_ring_read_frames(&ring, out, 1, 256, 0));
+    CHECK_EQ(1, out[0]);
+    CHECK_EQ(0, lanehost_ring_readable(&ring));
+    CHECK_EQ(0, lanehost_ring_underrun_count(&ring));
+}
+
 static void doorbellCountsPublishingWrites(void) {
     lanehost_ring ring = fresh_ring(CAPACITY);
     uint8_t buffer[CAPACITY] = {0};
@@ -331,6 +352,7 @@ int main(void) {
     RUN_TEST(shortWriteReportsCountAndOverrun);
     RUN_TEST(shortReadReportsCountAndUnderrun);
     RUN_TEST(readFramesPlaysWholeFramesThenSilenceAndCountsOneUnderrun);
+    RUN_TEST(readFramesRefusesAFrameLargerThanTheRing);
     RUN_TEST(doorbellCountsPublishingWrites);
     RUN_TEST(writesWithoutAWaiterMakeNoWakeCall);
     RUN_TEST(announcedWaiterCostsOneWakeThenTheBitIsClear);
