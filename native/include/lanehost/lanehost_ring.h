@@ -107,6 +107,11 @@
  * have (the producer behind the consumer, or more than the capacity ahead of it) are reported as
  * LANEHOST_RING_CORRUPT: by wrap, before the first transfer, and by any transfer that finds them later.
  * The observers (readable, writable) clamp instead and stay within [0, capacity].
+ *
+ * A NULL lanehost_ring pointer, or a lanehost_ring that init or wrap never filled (zeroed: header NULL), is
+ * answered, never followed: the transfers, the wait and the checks return LANEHOST_RING_INVALID_ARGUMENT, and
+ * the observers and counters (readable, writable, doorbell, wake_count, has_waiter, overrun_count,
+ * underrun_count) return 0. That costs a compare and a well-predicted branch per call.
  */
 #ifndef LANEHOST_RING_H
 #define LANEHOST_RING_H
@@ -303,12 +308,14 @@ static inline int lanehost_ring_check_capacity(uint64_t capacity) {
 }
 
 static inline int lanehost_ring_check_memory(const void *memory, uint64_t memory_length, uint64_t capacity) {
+    if (memory == NULL) return LANEHOST_RING_INVALID_ARGUMENT;
     if (((uintptr_t)memory & (LANEHOST_RING_ALIGNMENT - 1)) != 0) return LANEHOST_RING_MISALIGNED;
     if (memory_length < LANEHOST_RING_MEMORY_LENGTH(capacity)) return LANEHOST_RING_MEMORY_TOO_SHORT;
     return LANEHOST_RING_OK;
 }
 
 static inline void lanehost_ring_bind(lanehost_ring *ring, void *memory, uint64_t capacity) {
+    if (ring == NULL) return;
     ring->header = (lanehost_ring_header *)memory;
     ring->data = (uint8_t *)memory + LANEHOST_RING_HEADER_LENGTH;
     ring->capacity = capacity;
@@ -361,6 +368,7 @@ static inline int lanehost_ring_init(lanehost_ring *ring, void *memory, uint64_t
  * the consumer at rest (c1 == c2) that is exactly producer - consumer <= capacity.
  */
 static inline int lanehost_ring_check_positions(lanehost_ring_header *header, uint64_t capacity) {
+    if (header == NULL) return LANEHOST_RING_INVALID_ARGUMENT;
     const uint64_t consumer_before = LANEHOST_RING_LOAD(&header->consumer_position, LANEHOST_RING_ACQUIRE);
     const uint64_t producer = LANEHOST_RING_LOAD(&header->producer_position, LANEHOST_RING_ACQUIRE);
     const uint64_t consumer_after = LANEHOST_RING_LOAD(&header->consumer_position, LANEHOST_RING_ACQUIRE);
@@ -403,6 +411,7 @@ static inline int lanehost_ring_wrap(lanehost_ring *ring, void *memory, uint64_t
 __attribute__((unused, noinline, cold))
 #endif
 static void lanehost_ring_wake_consumer(lanehost_ring_header *header) {
+    if (header == NULL) return;
     /* Relaxed: the bytes are ordered by the position, and the consumer re-checks it after any wake. */
     LANEHOST_RING_STD(atomic_fetch_and_explicit)(&header->wake_word, ~(uint32_t)LANEHOST_RING_WAKE_WAITER,
                                                  LANEHOST_RING_RELAXED);
@@ -505,21 +514,24 @@ static inline int64_t lanehost_ring_read(lanehost_ring *ring, void *dst, uint64_
 }
 
 /*
- * Bytes the consumer could read now, in [0, capacity]. Either side, or an observer, may call it.
+ * Bytes the consumer could read now, in [0, capacity]; 0 for a NULL or unwrapped ring (a lanehost_ring that
+ * init or wrap never filled: header NULL). Either side, or an observer, may call it.
  * Consumer first: the producer only moves ahead, so a working ring never shows a negative difference. An
  * observer may see more than the capacity (the consumer moved on between the loads) and a corrupt header
  * anything, the producer behind the consumer included (a huge unsigned difference): both read as the
  * capacity, so readable and writable never leave [0, capacity]. The transfers report corruption.
  */
 static inline uint64_t lanehost_ring_readable(const lanehost_ring *ring) {
+    if (ring == NULL || ring->header == NULL) return 0;
     uint64_t head = LANEHOST_RING_LOAD(&ring->header->consumer_position, LANEHOST_RING_ACQUIRE);
     uint64_t tail = LANEHOST_RING_LOAD(&ring->header->producer_position, LANEHOST_RING_ACQUIRE);
     uint64_t available = tail - head;
     return available > ring->capacity ? ring->capacity : available;
 }
 
-/* Bytes the producer could write now. Either side, or an observer, may call it. */
+/* Bytes the producer could write now; 0 for a NULL or unwrapped ring. Either side, or an observer, may call it. */
 static inline uint64_t lanehost_ring_writable(const lanehost_ring *ring) {
+    if (ring == NULL || ring->header == NULL) return 0;
     return ring->capacity - lanehost_ring_readable(ring);
 }
 
@@ -558,17 +570,27 @@ static inline int64_t lanehost_ring_read_frames(lanehost_ring *ring, void *dst, 
     return got / (int64_t)frame_bytes;
 }
 
+/* Writes that published at least one byte (see the doorbell above); 0 for a NULL or unwrapped ring. */
 static inline uint64_t lanehost_ring_doorbell(const lanehost_ring *ring) {
+    if (ring == NULL || ring->header == NULL) return 0;
     return LANEHOST_RING_LOAD(&ring->header->doorbell, LANEHOST_RING_ACQUIRE);
 }
 
-/* Wake system calls the producer made because a consumer had announced that it sleeps. */
+/*
+ * Wake system calls the producer made because a consumer had announced that it sleeps; 0 for a NULL or
+ * unwrapped ring.
+ */
 static inline uint64_t lanehost_ring_wake_count(const lanehost_ring *ring) {
+    if (ring == NULL || ring->header == NULL) return 0;
     return LANEHOST_RING_LOAD(&ring->header->wake_count, LANEHOST_RING_RELAXED);
 }
 
-/* Whether a consumer has announced that it is going to sleep and no write has woken it yet. */
+/*
+ * Whether a consumer has announced that it is going to sleep and no write has woken it yet; 0 for a NULL or
+ * unwrapped ring.
+ */
 static inline int lanehost_ring_has_waiter(const lanehost_ring *ring) {
+    if (ring == NULL || ring->header == NULL) return 0;
     return (LANEHOST_RING_LOAD(&ring->header->wake_word, LANEHOST_RING_RELAXED) & LANEHOST_RING_WAKE_WAITER) != 0;
 }
 
@@ -605,6 +627,7 @@ static inline int lanehost_ring_fence_producer(void) {
 
 /* Step 2 of the waiting protocol: sets the waiter bit and returns the wake word to sleep on. */
 static inline uint32_t lanehost_ring_announce_waiter(lanehost_ring_header *header) {
+    if (header == NULL) return 0;
     uint32_t word = LANEHOST_RING_LOAD(&header->wake_word, LANEHOST_RING_ACQUIRE);
     /* The order that matters comes from step 3's membarrier; acquire only keeps the re-check below this. */
     while ((word & LANEHOST_RING_WAKE_WAITER) == 0 &&
@@ -617,6 +640,7 @@ static inline uint32_t lanehost_ring_announce_waiter(lanehost_ring_header *heade
 
 /* Takes the announcement back unless the producer changed the word since (then it clears the bit itself). */
 static inline void lanehost_ring_withdraw_waiter(lanehost_ring_header *header, uint32_t announced) {
+    if (header == NULL) return;
     LANEHOST_RING_STD(atomic_compare_exchange_strong_explicit)(&header->wake_word, &announced,
                                                                announced & ~(uint32_t)LANEHOST_RING_WAKE_WAITER,
                                                                LANEHOST_RING_RELAXED, LANEHOST_RING_RELAXED);
@@ -672,11 +696,15 @@ static inline int64_t lanehost_ring_wait_readable(lanehost_ring *ring, uint64_t 
 }
 #endif
 
+/* Writes that could not place every byte offered; 0 for a NULL or unwrapped ring. */
 static inline uint64_t lanehost_ring_overrun_count(const lanehost_ring *ring) {
+    if (ring == NULL || ring->header == NULL) return 0;
     return LANEHOST_RING_LOAD(&ring->header->overrun_count, LANEHOST_RING_RELAXED);
 }
 
+/* Reads that found fewer bytes than asked for (read_frames: periods with fill); 0 for a NULL or unwrapped ring. */
 static inline uint64_t lanehost_ring_underrun_count(const lanehost_ring *ring) {
+    if (ring == NULL || ring->header == NULL) return 0;
     return LANEHOST_RING_LOAD(&ring->header->underrun_count, LANEHOST_RING_RELAXED);
 }
 

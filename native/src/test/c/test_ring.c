@@ -114,7 +114,7 @@ static void wrapAcceptsPositionsThatWrappedPast2To64(void) {
     for (size_t i = 0; i < sizeof(consistent) / sizeof(consistent[0]); i++) {
         lanehost_ring ring = fresh_ring(CAPACITY);
         setPositions(&ring, consistent[i].producer, consistent[i].consumer);
-        lanehost_ring other;
+        lanehost_ring other = {0};
         CHECK_EQ(LANEHOST_RING_OK, lanehost_ring_wrap(&other, memory, LANEHOST_RING_MEMORY_LENGTH(CAPACITY)));
         CHECK_EQ(consistent[i].producer - consistent[i].consumer, lanehost_ring_readable(&other));
     }
@@ -306,6 +306,34 @@ static void nullBuffersAreInvalidArguments(void) {
     CHECK_EQ(0, atomic_load(&ring.header->producer_position));
 }
 
+static void nullAndUnwrappedRingsAreAnsweredNotFollowed(void) {
+    lanehost_ring zeroed = {0}; /* a handle init or wrap never filled: header NULL */
+    lanehost_ring *rings[] = {NULL, &zeroed};
+    uint8_t buffer[8] = {0};
+    for (size_t i = 0; i < sizeof rings / sizeof rings[0]; i++) {
+        lanehost_ring *ring = rings[i];
+        CHECK_EQ(0, lanehost_ring_readable(ring));
+        CHECK_EQ(0, lanehost_ring_writable(ring));
+        CHECK_EQ(0, lanehost_ring_doorbell(ring));
+        CHECK_EQ(0, lanehost_ring_wake_count(ring));
+        CHECK_EQ(0, lanehost_ring_has_waiter(ring));
+        CHECK_EQ(0, lanehost_ring_overrun_count(ring));
+        CHECK_EQ(0, lanehost_ring_underrun_count(ring));
+        CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_write(ring, buffer, sizeof buffer));
+        CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_read(ring, buffer, sizeof buffer));
+        CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_read_frames(ring, buffer, 2, 4, 0));
+        CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_wait_readable(ring, 1, 0));
+        lanehost_ring_bind(ring, NULL, 0); /* NULL: nothing to fill; the zeroed handle just stays unusable */
+    }
+    CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_init(NULL, memory, sizeof(memory), CAPACITY));
+    CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_wrap(NULL, memory, sizeof(memory)));
+    CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_check_memory(NULL, sizeof(memory), CAPACITY));
+    CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_check_positions(NULL, CAPACITY));
+    CHECK_EQ(0, lanehost_ring_announce_waiter(NULL));
+    lanehost_ring_withdraw_waiter(NULL, LANEHOST_RING_WAKE_WAITER);
+    lanehost_ring_wake_consumer(NULL);
+}
+
 static void corruptPositionsAreDetectedNotFollowed(void) {
     lanehost_ring ring = fresh_ring(CAPACITY);
     uint8_t buffer[CAPACITY];
@@ -360,6 +388,7 @@ int main(void) {
     RUN_TEST(waitTimesOutWhenNothingIsWritten);
     RUN_TEST(waitRejectsBadArguments);
     RUN_TEST(nullBuffersAreInvalidArguments);
+    RUN_TEST(nullAndUnwrappedRingsAreAnsweredNotFollowed);
     RUN_TEST(corruptPositionsAreDetectedNotFollowed);
     RUN_TEST(statusMessagesNameTheProblem);
     RUN_TEST(layoutReportMatchesTheHeader);
