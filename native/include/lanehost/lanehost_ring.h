@@ -194,7 +194,10 @@ extern "C" {
 /* Results. Zero or positive from write/read is a byte count; negative is one of these. */
 typedef enum lanehost_ring_status {
     LANEHOST_RING_OK = 0,
-    LANEHOST_RING_INVALID_ARGUMENT = -1,     /* a NULL ring/memory/buffer, or a length above INT64_MAX */
+    LANEHOST_RING_INVALID_ARGUMENT = -1,     /* a NULL or unwrapped ring, NULL memory, a NULL buffer with a
+                                                length, a length (or frames * frame_bytes) above INT64_MAX,
+                                                frame_bytes 0 or above the capacity, a wait's min_bytes 0 or
+                                                above the capacity or negative timeout */
     LANEHOST_RING_CAPACITY_NOT_POWER_OF_TWO = -2,
     LANEHOST_RING_CAPACITY_TOO_SMALL = -3,   /* below LANEHOST_RING_MIN_CAPACITY */
     LANEHOST_RING_CAPACITY_TOO_LARGE = -4,   /* above LANEHOST_RING_MAX_CAPACITY */
@@ -280,7 +283,10 @@ typedef struct lanehost_ring {
 static inline const char *lanehost_ring_status_message(int64_t status) {
     switch (status) {
         case LANEHOST_RING_OK: return "ok";
-        case LANEHOST_RING_INVALID_ARGUMENT: return "invalid argument: a NULL pointer, or a length above INT64_MAX";
+        case LANEHOST_RING_INVALID_ARGUMENT:
+            return "invalid argument: a NULL or unwrapped ring, NULL memory, a NULL buffer with a length above 0, "
+                   "a length (or frames * frame_bytes) above INT64_MAX, frame_bytes 0 or larger than the ring, "
+                   "or a wait's min_bytes 0 or larger than the ring or negative timeout";
         case LANEHOST_RING_CAPACITY_NOT_POWER_OF_TWO: return "capacity is not a power of two";
         case LANEHOST_RING_CAPACITY_TOO_SMALL: return "capacity is below LANEHOST_RING_MIN_CAPACITY (64)";
         case LANEHOST_RING_CAPACITY_TOO_LARGE: return "capacity is above LANEHOST_RING_MAX_CAPACITY (2^62)";

@@ -351,6 +351,15 @@ static void statusMessagesNameTheProblem(void) {
     CHECK(strstr(lanehost_ring_status_text(LANEHOST_RING_TIMED_OUT), "timed out") != NULL);
     CHECK(strstr(lanehost_ring_status_text(LANEHOST_RING_INTERRUPTED), "signal") != NULL);
     CHECK(strstr(lanehost_ring_status_text(12345), "unknown") != NULL);
+    /* Every cause of an argument error, each one a test above makes happen, is in the one sentence. */
+    const char *invalid = lanehost_ring_status_text(LANEHOST_RING_INVALID_ARGUMENT);
+    CHECK(strstr(invalid, "NULL or unwrapped ring") != NULL);
+    CHECK(strstr(invalid, "NULL memory") != NULL);
+    CHECK(strstr(invalid, "NULL buffer with a length") != NULL);
+    CHECK(strstr(invalid, "above INT64_MAX") != NULL);
+    CHECK(strstr(invalid, "frame_bytes 0 or larger than the ring") != NULL);
+    CHECK(strstr(invalid, "min_bytes 0 or larger than the ring") != NULL);
+    CHECK(strstr(invalid, "negative timeout") != NULL);
 }
 
 static void layoutReportMatchesTheHeader(void) {
