@@ -485,6 +485,11 @@ static inline int64_t lanehost_ring_write(lanehost_ring *ring, const void *src, 
 /*
  * Consumer only. Copies up to length bytes out of the ring into dst and returns how many it copied
  * (0 when empty), or a negative lanehost_ring_status. A short read counts one underrun.
+ *
+ * It takes whatever bytes are there, a part of a frame included. On a ring a consumer also reads with
+ * lanehost_ring_read_frames, only read whole frames here (ask for a multiple of frame_bytes and read no more
+ * than lanehost_ring_readable rounded down to one): a partial read leaves the next frame read starting
+ * mid-frame, and nothing reports it.
  */
 static inline int64_t lanehost_ring_read(lanehost_ring *ring, void *dst, uint64_t length) {
     if (ring == NULL || ring->header == NULL || (dst == NULL && length != 0) || length > (uint64_t)INT64_MAX) {
@@ -549,6 +554,13 @@ static inline uint64_t lanehost_ring_writable(const lanehost_ring *ring) {
  * in the header, where Java reads it too. Never blocks, never allocates, never enters the kernel.
  * LANEHOST_RING_INVALID_ARGUMENT for frame_bytes 0 or larger than the ring's capacity (no such frame could ever
  * arrive whole), dst NULL with frames above 0, or frames * frame_bytes above INT64_MAX; nothing is counted then.
+ *
+ * The ring carries bytes, not frames: it cannot check that frames line up, so the caller keeps them aligned.
+ * frame_bytes must be what the producer writes per frame (channels * bytes per sample, the same on every call),
+ * the producer must write whole frames only, and a consumer that also calls lanehost_ring_read on this ring must
+ * read whole frames there too. A frame size that differs from the producer's, or a partial byte read, shifts
+ * every later frame by the leftover bytes, silently: the samples come out misassigned (channels swapped, or bytes
+ * of two samples read as one), with no error and no count.
  */
 static inline int64_t lanehost_ring_read_frames(lanehost_ring *ring, void *dst, uint64_t frames, uint64_t frame_bytes,
                                                 uint8_t fill_byte) {
