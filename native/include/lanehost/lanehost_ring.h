@@ -216,7 +216,9 @@ typedef struct lanehost_ring_header {
     LANEHOST_RING_ATOMIC(uint32_t) magic;
     uint32_t version;
     uint64_t capacity;
-    uint8_t reserved[2 * LANEHOST_RING_CACHE_LINE_LENGTH - 16];
+    /* 1 once the ring's owner has let go of it (lanehost_ring_owner_closed); 0, as init leaves it, while open. */
+    LANEHOST_RING_ATOMIC(uint32_t) owner_closed;
+    uint8_t reserved[2 * LANEHOST_RING_CACHE_LINE_LENGTH - 20];
 
     /* Producer's pair of cache lines. */
     alignas(LANEHOST_RING_ALIGNMENT) LANEHOST_RING_ATOMIC(uint64_t) producer_position;
@@ -261,6 +263,7 @@ LANEHOST_STATIC_ASSERT(LANEHOST_ALIGNOF(lanehost_ring_header) == LANEHOST_RING_A
 LANEHOST_STATIC_ASSERT(offsetof(lanehost_ring_header, magic) == 0, "magic offset");
 LANEHOST_STATIC_ASSERT(offsetof(lanehost_ring_header, version) == 4, "version offset");
 LANEHOST_STATIC_ASSERT(offsetof(lanehost_ring_header, capacity) == 8, "capacity offset");
+LANEHOST_STATIC_ASSERT(offsetof(lanehost_ring_header, owner_closed) == 16, "owner-closed offset");
 LANEHOST_STATIC_ASSERT(offsetof(lanehost_ring_header, producer_position) == 128, "producer position offset");
 LANEHOST_STATIC_ASSERT(offsetof(lanehost_ring_header, producer_cached_consumer_position) == 136, "producer cache offset");
 LANEHOST_STATIC_ASSERT(offsetof(lanehost_ring_header, overrun_count) == 144, "overrun count offset");
@@ -343,6 +346,7 @@ static inline int lanehost_ring_init(lanehost_ring *ring, void *memory, uint64_t
     memset((void *)header, 0, LANEHOST_RING_HEADER_LENGTH); /* void *: C++ warns when it clears atomics */
     header->capacity = capacity;
     header->version = LANEHOST_RING_LAYOUT_VERSION;
+    LANEHOST_RING_INIT(&header->owner_closed, 0);
     LANEHOST_RING_INIT(&header->producer_position, 0);
     LANEHOST_RING_INIT(&header->doorbell, 0);
     LANEHOST_RING_INIT(&header->wake_word, 0);
@@ -713,6 +717,26 @@ static inline int64_t lanehost_ring_wait_readable(lanehost_ring *ring, uint64_t 
     }
 }
 #endif
+
+/*
+ * Whether the ring's owner has let go of it: 1 once Java has closed a ring it exported to hosts (HostRing.close(), or
+ * lanehost_embed_stop for a setup's ring), so no more bytes will come from it or be taken by it; release the
+ * reference you hold (ring_release). It says nothing about the bytes still in the ring: they can still be read.
+ * Cheap enough for every callback (a load from the header's read-mostly line); 0 for a NULL or unwrapped ring.
+ */
+static inline int lanehost_ring_owner_closed(const lanehost_ring *ring) {
+    if (ring == NULL || ring->header == NULL) return 0;
+    return LANEHOST_RING_LOAD(&ring->header->owner_closed, LANEHOST_RING_ACQUIRE) != 0;
+}
+
+/* For a ring C owns (its memory, its init), the other side's news that C has let go of it; Java reads it with
+ * SpscByteRing.isOwnerClosed(). Idempotent. LANEHOST_RING_OK, or LANEHOST_RING_INVALID_ARGUMENT for a NULL or
+ * unwrapped ring. */
+static inline int lanehost_ring_mark_owner_closed(lanehost_ring *ring) {
+    if (ring == NULL || ring->header == NULL) return LANEHOST_RING_INVALID_ARGUMENT;
+    LANEHOST_RING_STORE(&ring->header->owner_closed, 1u, LANEHOST_RING_RELEASE);
+    return LANEHOST_RING_OK;
+}
 
 /* Writes that could not place every byte offered; 0 for a NULL or unwrapped ring. */
 static inline uint64_t lanehost_ring_overrun_count(const lanehost_ring *ring) {

@@ -22,6 +22,7 @@ static const report_entry RING_LAYOUT[] = {
     {"MAGIC_OFFSET", offsetof(lanehost_ring_header, magic)},
     {"VERSION_OFFSET", offsetof(lanehost_ring_header, version)},
     {"CAPACITY_OFFSET", offsetof(lanehost_ring_header, capacity)},
+    {"OWNER_CLOSED_OFFSET", offsetof(lanehost_ring_header, owner_closed)},
     {"PRODUCER_POSITION_OFFSET", offsetof(lanehost_ring_header, producer_position)},
     {"PRODUCER_CACHED_CONSUMER_POSITION_OFFSET", offsetof(lanehost_ring_header, producer_cached_consumer_position)},
     {"DOORBELL_OFFSET", offsetof(lanehost_ring_header, doorbell)},

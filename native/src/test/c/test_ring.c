@@ -319,6 +319,8 @@ static void nullAndUnwrappedRingsAreAnsweredNotFollowed(void) {
         CHECK_EQ(0, lanehost_ring_has_waiter(ring));
         CHECK_EQ(0, lanehost_ring_overrun_count(ring));
         CHECK_EQ(0, lanehost_ring_underrun_count(ring));
+        CHECK_EQ(0, lanehost_ring_owner_closed(ring));
+        CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_mark_owner_closed(ring));
         CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_write(ring, buffer, sizeof buffer));
         CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_read(ring, buffer, sizeof buffer));
         CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_read_frames(ring, buffer, 2, 4, 0));
@@ -332,6 +334,23 @@ static void nullAndUnwrappedRingsAreAnsweredNotFollowed(void) {
     CHECK_EQ(0, lanehost_ring_announce_waiter(NULL));
     lanehost_ring_withdraw_waiter(NULL, LANEHOST_RING_WAKE_WAITER);
     lanehost_ring_wake_consumer(NULL);
+}
+
+static void theOwnerClosedWordIsSeenThroughAnotherWrapAndLeavesTheBytesReadable(void) {
+    lanehost_ring owner = fresh_ring(CAPACITY);
+    lanehost_ring other;
+    CHECK_EQ(LANEHOST_RING_OK, lanehost_ring_wrap(&other, memory, sizeof(memory)));
+    uint8_t bytes[4] = {1, 2, 3, 4};
+    CHECK_EQ(4, lanehost_ring_write(&owner, bytes, sizeof bytes));
+    CHECK_EQ(0, lanehost_ring_owner_closed(&other));
+    CHECK_EQ(LANEHOST_RING_OK, lanehost_ring_mark_owner_closed(&owner));
+    CHECK_EQ(LANEHOST_RING_OK, lanehost_ring_mark_owner_closed(&owner)); /* idempotent */
+    CHECK_EQ(1, lanehost_ring_owner_closed(&other));
+    uint8_t out[4] = {0};
+    CHECK_EQ(4, lanehost_ring_read(&other, out, sizeof out)); /* what was written is still there */
+    CHECK_EQ(3, out[2]);
+    lanehost_ring again = fresh_ring(CAPACITY); /* init clears it */
+    CHECK_EQ(0, lanehost_ring_owner_closed(&again));
 }
 
 static void corruptPositionsAreDetectedNotFollowed(void) {
@@ -398,6 +417,7 @@ int main(void) {
     RUN_TEST(waitRejectsBadArguments);
     RUN_TEST(nullBuffersAreInvalidArguments);
     RUN_TEST(nullAndUnwrappedRingsAreAnsweredNotFollowed);
+    RUN_TEST(theOwnerClosedWordIsSeenThroughAnotherWrapAndLeavesTheBytesReadable);
     RUN_TEST(corruptPositionsAreDetectedNotFollowed);
     RUN_TEST(statusMessagesNameTheProblem);
     RUN_TEST(layoutReportMatchesTheHeader);

@@ -42,6 +42,7 @@ void layoutMatchesTheCLibrary() {
         {"MAGIC_OFFSET", static_cast<int64_t>(offsetof(lanehost_ring_header, magic))},
         {"VERSION_OFFSET", static_cast<int64_t>(offsetof(lanehost_ring_header, version))},
         {"CAPACITY_OFFSET", static_cast<int64_t>(offsetof(lanehost_ring_header, capacity))},
+        {"OWNER_CLOSED_OFFSET", static_cast<int64_t>(offsetof(lanehost_ring_header, owner_closed))},
         {"PRODUCER_POSITION_OFFSET", static_cast<int64_t>(offsetof(lanehost_ring_header, producer_position))},
         {"PRODUCER_CACHED_CONSUMER_POSITION_OFFSET",
          static_cast<int64_t>(offsetof(lanehost_ring_header, producer_cached_consumer_position))},

@@ -69,11 +69,15 @@ public final class HostRing implements AutoCloseable {
         return arena.scope().isAlive();
     }
 
-    /** Hosts can no longer look the ring up; its memory is freed once every host reference is released. Idempotent. */
+    /**
+     * Hosts can no longer look the ring up, and a host holding a reference sees {@code lanehost_ring_owner_closed}
+     * answer 1 (so it knows to release it); the memory is freed once every host reference is released. Idempotent.
+     */
     @Override
     public void close() {
         if (javaReleased.compareAndSet(false, true)) {
             exportedIn.remove(name, this);
+            ring.markOwnerClosed(); // Java still holds its own reference here: the memory is live
             release();
         }
     }

@@ -10,6 +10,7 @@ import static dev.lanehost.ring.SpscByteRingDescriptor.LAYOUT_VERSION;
 import static dev.lanehost.ring.SpscByteRingDescriptor.MAGIC;
 import static dev.lanehost.ring.SpscByteRingDescriptor.MAGIC_OFFSET;
 import static dev.lanehost.ring.SpscByteRingDescriptor.OVERRUN_COUNT_OFFSET;
+import static dev.lanehost.ring.SpscByteRingDescriptor.OWNER_CLOSED_OFFSET;
 import static dev.lanehost.ring.SpscByteRingDescriptor.PRODUCER_CACHED_CONSUMER_POSITION_OFFSET;
 import static dev.lanehost.ring.SpscByteRingDescriptor.PRODUCER_POSITION_OFFSET;
 import static dev.lanehost.ring.SpscByteRingDescriptor.UNDERRUN_COUNT_OFFSET;
@@ -615,6 +616,28 @@ public final class SpscByteRing implements AutoCloseable {
     public long underrunCount() {
         try {
             return (long) LONG.getOpaque(memory, (long) UNDERRUN_COUNT_OFFSET);
+        } catch (IllegalStateException e) {
+            throw whenClosed(e);
+        }
+    }
+
+    /**
+     * Tells the other side, through the ring's header, that the ring's owner has let go of it: this side will
+     * neither write nor read it again. A C side asks {@code lanehost_ring_owner_closed}, to stop waiting for bytes and
+     * release its reference. Idempotent; any thread.
+     */
+    public void markOwnerClosed() {
+        try {
+            INT.setRelease(memory, (long) OWNER_CLOSED_OFFSET, 1);
+        } catch (IllegalStateException e) {
+            throw whenClosed(e);
+        }
+    }
+
+    /** Whether the ring's owner has let go of it ({@link #markOwnerClosed}, or a C owner's {@code lanehost_ring_mark_owner_closed}). */
+    public boolean isOwnerClosed() {
+        try {
+            return (int) INT.getAcquire(memory, (long) OWNER_CLOSED_OFFSET) != 0;
         } catch (IllegalStateException e) {
             throw whenClosed(e);
         }

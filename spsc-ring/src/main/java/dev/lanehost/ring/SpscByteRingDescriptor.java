@@ -12,7 +12,8 @@ package dev.lanehost.ring;
  *  0 |                     Magic 0x4C485242 "LHRB"                   |
  *  4 |                        Layout version                         |
  *  8 |                     Capacity (64 bits)                        |
- * 16 |             Reserved, zero, up to byte 128                   ...
+ * 16 |  Owner closed (32 bits): 0 open, 1 the owner has let go      |  the owner writes once (release)
+ * 20 |             Reserved, zero, up to byte 128                   ...
  *    +---------------------------------------------------------------+
  *128 |               Producer position (64 bits)                     |  producer writes (release)
  *136 |    Producer's cached consumer position (64 bits, private)     |  producer only
@@ -73,6 +74,12 @@ public final class SpscByteRingDescriptor {
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = 4;
     public static final int CAPACITY_OFFSET = 8;
+    /**
+     * The owner-closed word: 1 once the side that owns the ring (Java, for a ring exported to hosts) has let go of it,
+     * so the other side knows no more bytes will come or be taken. It was reserved zero before, which reads as
+     * "open", so adding it changed neither side's bytes nor protocol, and the layout version stays.
+     */
+    public static final int OWNER_CLOSED_OFFSET = 16;
 
     public static final int PRODUCER_POSITION_OFFSET;
     public static final int PRODUCER_CACHED_CONSUMER_POSITION_OFFSET;

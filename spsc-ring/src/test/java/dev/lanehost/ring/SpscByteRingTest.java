@@ -327,6 +327,8 @@ class SpscByteRingTest {
         calls.put("hasWaiter", ring::hasWaiter);
         calls.put("overrunCount", ring::overrunCount);
         calls.put("underrunCount", ring::underrunCount);
+        calls.put("markOwnerClosed", ring::markOwnerClosed);
+        calls.put("isOwnerClosed", ring::isOwnerClosed);
         calls.put("write(byte[])", () -> ring.write(new byte[8], 0, 8));
         calls.put("write(segment)", () -> ring.write(MemorySegment.ofArray(new byte[8]), 0, 8));
         calls.put("write(direct buffer)", () -> ring.write(ByteBuffer.allocateDirect(8)));
@@ -379,6 +381,21 @@ class SpscByteRingTest {
         ExecutionException thrown = assertThrows(ExecutionException.class, () -> waiter.get(30, TimeUnit.SECONDS));
         assertTrue(thrown.getCause() instanceof IllegalStateException, String.valueOf(thrown.getCause()));
         assertEquals("the ring is closed", thrown.getCause().getMessage());
+    }
+
+    @Test
+    void theOwnerClosedWordIsInTheHeaderForTheOtherSideToRead() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment memory = arena.allocate(SpscByteRingDescriptor.memoryLength(64), 128);
+            SpscByteRing owner = SpscByteRing.initialize(memory, 64);
+            SpscByteRing otherSide = SpscByteRing.wrap(memory);
+            assertFalse(otherSide.isOwnerClosed());
+            owner.markOwnerClosed();
+            owner.markOwnerClosed(); // idempotent
+            assertTrue(otherSide.isOwnerClosed());
+            assertEquals(1, memory.get(ValueLayout.JAVA_INT, SpscByteRingDescriptor.OWNER_CLOSED_OFFSET));
+            assertEquals(0, otherSide.readable(), "it says nothing about the bytes: the ring still works");
+        }
     }
 
     @Test
