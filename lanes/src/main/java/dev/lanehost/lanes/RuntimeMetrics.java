@@ -33,9 +33,12 @@ public final class RuntimeMetrics {
         return runtime.context().refusedLetters.sum();
     }
 
-    /** Normal actors queued now (HOSTED: on every worker). */
+    /**
+     * Normal actors queued now (HOSTED: on every worker); 0 once the runtime is closed, when nothing will run again
+     * (a close queues every actor for its teardown, and the stopped workers' queues keep those entries).
+     */
     public long normalQueued() {
-        return runtime.scheduler.normalQueued();
+        return runtime.isClosed() ? 0 : runtime.scheduler.normalQueued();
     }
 
     /** Threads that run normal and pinned actors: HOSTED's workers; 1 (the draining thread) otherwise. */
@@ -53,9 +56,14 @@ public final class RuntimeMetrics {
         return runtime.blockingActors.sum();
     }
 
-    /** Each HOSTED worker's queues, turns and steals; empty in the other profiles. */
+    /** Each HOSTED worker's queues, turns and steals; empty in the other profiles. Queues read 0 once the runtime is closed. */
     public List<WorkerStats> workers() {
-        return runtime.scheduler.workerStats();
+        List<WorkerStats> stats = runtime.scheduler.workerStats();
+        if (!runtime.isClosed()) {
+            return stats;
+        }
+        return stats.stream().map(w -> new WorkerStats(w.index(), w.thread(), 0, 0, w.turns(), w.stealAttempts(), w.steals()))
+                .toList();
     }
 
     /**

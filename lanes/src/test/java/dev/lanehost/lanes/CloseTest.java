@@ -79,6 +79,32 @@ class CloseTest {
     }
 
     @Test
+    void afterCloseTheQueueMetricsReadZeroAsTheResourceCountsDo() throws Exception {
+        ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED);
+        CountDownLatch started = new CountDownLatch(6);
+        for (int i = 0; i < 6; i++) {
+            runtime.spawn("idle-" + i, () -> new Behavior() {
+                @Override
+                public void started(ActorContext context) {
+                    started.countDown();
+                }
+
+                @Override
+                public void receive(ActorContext context, Object message) {
+                }
+            });
+        }
+        assertTrue(started.await(PATIENCE_SECONDS, TimeUnit.SECONDS));
+        runtime.close(); // queues every actor for its teardown on workers that have stopped
+        assertEquals(0, runtime.metrics().liveActors());
+        assertEquals(0, runtime.metrics().normalQueued(), "nothing is queued to run on a closed runtime");
+        runtime.metrics().workers().forEach(worker -> {
+            assertEquals(0, worker.normalQueued(), worker.toString());
+            assertEquals(0, worker.pinnedQueued(), worker.toString());
+        });
+    }
+
+    @Test
     void aTaskSentWhileTheRuntimeClosesIsRunOrAbandonedNeverStranded() throws Exception {
         for (int round = 0; round < 300; round++) {
             ActorRuntime runtime = ActorRuntime.create(round % 2 == 0 ? Profile.SINGLE_THREAD : Profile.HOSTED);
