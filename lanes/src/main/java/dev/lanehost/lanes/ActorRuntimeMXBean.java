@@ -23,6 +23,12 @@ public interface ActorRuntimeMXBean {
     /** {@link RuntimeMetrics#refusedLetters()} */
     long getRefusedLetters();
 
+    /** {@link RuntimeMetrics#restarts()} */
+    long getRestarts();
+
+    /** {@link RuntimeMetrics#hydrations()} */
+    long getHydrations();
+
     /** {@link RuntimeMetrics#stalledLanes()} */
     int getStalledLanes();
 

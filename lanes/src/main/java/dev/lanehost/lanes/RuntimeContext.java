@@ -44,6 +44,9 @@ abstract class RuntimeContext {
     final LongAdder refusedLetters = new LongAdder();
     /** Actors torn down, by the kind of their exit reason. */
     final HaltCounts halts = new HaltCounts();
+    /** Supervisors' remedies carried out: restarts (a successor spawned) and hydrations, runtime-wide. */
+    final LongAdder restarts = new LongAdder();
+    final LongAdder hydrations = new LongAdder();
 
     RuntimeContext(BudgetClock budgetClock, BudgetLimits defaultBudget, long mailboxCapacity, long laneCapacity, long idleNanos,
                    int laneTurnsPerRun) {

@@ -113,6 +113,16 @@ final class RuntimeMBean implements ActorRuntimeMXBean {
     }
 
     @Override
+    public long getRestarts() {
+        return metrics.restarts();
+    }
+
+    @Override
+    public long getHydrations() {
+        return metrics.hydrations();
+    }
+
+    @Override
     public int getStalledLanes() {
         return metrics.stalledLanes();
     }

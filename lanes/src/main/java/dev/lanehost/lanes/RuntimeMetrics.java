@@ -101,6 +101,19 @@ public final class RuntimeMetrics {
         return runtime.context().halts.byKind();
     }
 
+    /**
+     * Faulted actors their supervisors restarted ({@link Remedy#RESTART}: a successor was spawned). Each restart's
+     * halt is also counted in {@link #haltsByReason()} under the fault's kind.
+     */
+    public long restarts() {
+        return runtime.context().restarts.sum();
+    }
+
+    /** Faulted actors their supervisors hydrated ({@link Remedy#HYDRATE}: same actor, fresh state); no halt is counted. */
+    public long hydrations() {
+        return runtime.context().hydrations.sum();
+    }
+
     /** Runtime threads whose affinity policy was applied. */
     public long affinitySuccesses() {
         return affinityResults().values().stream().filter(AffinityResult::isApplied).count();

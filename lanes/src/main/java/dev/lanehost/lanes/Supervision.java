@@ -38,6 +38,7 @@ final class Supervision {
                 RuntimeLog.log(System.Logger.Level.INFO, cell.describe() + " hydrated by its supervisor: a fresh state starts next");
                 cell.nextIncarnation();
                 cell.context.hydrate(fault);
+                cell.runtime.hydrations.increment();
             }
         }
     }
@@ -53,6 +54,7 @@ final class Supervision {
         } catch (IllegalStateException closed) {
             return; // the runtime closed meanwhile: nothing to restart into
         }
+        cell.runtime.restarts.increment();
         try {
             supervisor.restarted(cell.ref, fresh);
         } catch (Throwable e) {

@@ -55,6 +55,8 @@ class RuntimeMBeanTest {
         assertEquals(1, server.getAttribute(name, "WorkerCount"));
         assertArrayEquals(new long[0], (long[]) server.getAttribute(name, "WorkerTurns"), "SINGLE_THREAD has no workers");
         assertFalse((Boolean) server.getAttribute(name, "Closed"));
+        assertEquals(0L, server.getAttribute(name, "Restarts"));
+        assertEquals(0L, server.getAttribute(name, "Hydrations"));
 
         runtime.close();
         assertFalse(server.isRegistered(name), "unregistered by the close");

@@ -220,6 +220,8 @@ class SupervisionTest {
             runtime.runUntilIdle(Duration.ZERO);
             assertEquals(List.of("started life 2", "life 2 got m1", "life 2 got m2"), log);
             assertFalse(actor.isTerminated());
+            assertEquals(1, runtime.metrics().hydrations());
+            assertEquals(0, runtime.metrics().restarts());
         }
     }
 
@@ -256,6 +258,9 @@ class SupervisionTest {
             assertEquals(1, asked.get(), "the restarted actor's failed start did not go to the supervisor");
             assertInstanceOf(ExitReason.Failed.class, actor.exitReason().orElseThrow());
             assertInstanceOf(ExitReason.Failed.class, fresh.get().exitReason().orElseThrow(), "the restarted actor was retired");
+            assertEquals(1, runtime.metrics().restarts());
+            assertEquals(0, runtime.metrics().hydrations());
+            assertEquals(2, runtime.metrics().halts(ExitReason.Failed.class), "the restart's halt and the retirement's");
         }
     }
 
