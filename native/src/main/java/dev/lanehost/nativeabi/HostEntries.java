@@ -115,16 +115,7 @@ final class HostEntries {
         try {
             ExecutionLane lane = laneFollowingItsRuntime(laneHandle);
             DriveStatus released = lane.release();
-            if (released == DriveStatus.WRONG_THREAD) {
-                Thread bound = lane.boundThread();
-                return fail(CallStatus.WRONG_THREAD, bound == null
-                        ? "lane '" + lane.name() + "' is not bound to any thread (never driven or bound, or released"
-                                + " already): there is nothing to release"
-                        : "lane '" + lane.name() + "' is bound to thread " + bound.getName()
-                                + (bound.isAlive() ? "" : " (which has ended)") + ", not to the calling thread "
-                                + Thread.currentThread().getName() + ": only its bound thread may release it");
-            }
-            return fromDrive(lane, released);
+            return released == DriveStatus.WRONG_THREAD ? wrongThread(lane, true) : fromDrive(lane, released);
         } catch (Throwable t) {
             return failed("lane_release", t);
         }
@@ -404,8 +395,7 @@ final class HostEntries {
     private int fromDrive(ExecutionLane lane, DriveStatus status) {
         return switch (status) {
             case OK -> OK;
-            case WRONG_THREAD -> fail(CallStatus.WRONG_THREAD, "lane '" + lane.name() + "' is bound to another live thread ("
-                    + threadName(lane.boundThread()) + ")");
+            case WRONG_THREAD -> wrongThread(lane, false);
             case REENTRANT -> fail(CallStatus.WRONG_THREAD, "lane '" + lane.name() + "' is being driven by this thread right now");
             case INVALID_ARGUMENT -> fail(CallStatus.INVALID_ARGUMENT, "lane '" + lane.name() + "' refused the request");
             case CLOSED -> closed();
@@ -461,8 +451,18 @@ final class HostEntries {
         };
     }
 
-    private static String threadName(Thread thread) {
-        return thread == null ? "none" : thread.getName();
+    /** WRONG_THREAD, saying which thread the lane is bound to; a release also hears that an unbound lane has nothing to release. */
+    private int wrongThread(ExecutionLane lane, boolean releasing) {
+        Thread bound = lane.boundThread();
+        String named = "lane '" + lane.name() + "' ";
+        if (bound == null) {
+            return fail(CallStatus.WRONG_THREAD, named + (releasing
+                    ? "is not bound to any thread (never driven or bound, or released already): there is nothing to release"
+                    : "was bound to another thread, which released it meanwhile: call again"));
+        }
+        return fail(CallStatus.WRONG_THREAD, named + "is bound to thread " + bound.getName() + (bound.isAlive() ? "" : " (which has ended)")
+                + ", not to the calling thread " + Thread.currentThread().getName()
+                + (releasing ? ": only its bound thread may release it" : ""));
     }
 
     /** The handle's object was closed or released: CLOSED, with this sentence. */

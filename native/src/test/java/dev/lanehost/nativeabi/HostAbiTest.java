@@ -149,7 +149,7 @@ class HostAbiTest {
     }
 
     @Test
-    void releasingAnUnboundLaneAndReleasingFromAnotherThreadEachSayWhatIsWrong() throws Throwable {
+    void releasingAnUnboundLaneAndReleasingOrDrivingFromAnotherThreadEachSayWhatIsWrong() throws Throwable {
         long handle = abi.exportLane(runtime.registerLane("idle"));
         var bind = table.entry(HostAbiDescriptor.LANE_BIND_OFFSET, HostAbiDescriptor.LANE_BIND);
         var release = table.entry(HostAbiDescriptor.LANE_RELEASE_OFFSET, HostAbiDescriptor.LANE_RELEASE);
@@ -162,6 +162,10 @@ class HostAbiTest {
             assertEquals(CallStatus.WRONG_THREAD.code(), (int) release.invokeExact(handle), "bound to the binder");
             assertEquals("WRONG_THREAD: lane 'idle' is bound to thread binder, not to the calling thread "
                     + Thread.currentThread().getName() + ": only its bound thread may release it", table.lastError());
+            var drive = table.entry(HostAbiDescriptor.LANE_DRIVE_OFFSET, HostAbiDescriptor.LANE_DRIVE);
+            assertEquals(CallStatus.WRONG_THREAD.code(), (int) drive.invokeExact(handle, 0, 0L), "driven from another thread");
+            assertEquals("WRONG_THREAD: lane 'idle' is bound to thread binder, not to the calling thread "
+                    + Thread.currentThread().getName(), table.lastError());
             assertEquals(0, binder.submit(entryCall(release, handle)).get(30, TimeUnit.SECONDS));
             assertEquals(CallStatus.WRONG_THREAD.code(), binder.submit(entryCall(release, handle))
                     .get(30, TimeUnit.SECONDS), "released already");
