@@ -11,9 +11,9 @@ final class BudgetLimits {
     /** Past the slow budget: a strike, counted when the turn returns. */
     static final long STRIKE = 2;
     /**
-     * A slow budget after the yield request was raised (a start turn: past slow × ceiling): the next poll site
-     * throws. Counted from the request, not from the fast budget, so a watch that looked late never disrupts a
-     * turn that had no time to answer.
+     * A slow budget after the yield request was raised, half of it on the CPU, or slow × ceiling after it whatever
+     * the CPU time (a start turn: past slow × ceiling): the next poll site throws. Counted from the request, not
+     * from the fast budget, so a watch that looked late never disrupts a turn that had no time to answer.
      */
     static final long DISRUPT = 4;
     /** Set by the runner: this turn is the actor's start. */
@@ -49,7 +49,8 @@ final class BudgetLimits {
         this.disruptText = millis(disruptNanos);
     }
 
-    private static String millis(long nanos) {
+    /** "10 ms", "2.5 ms", "0.123456 ms". */
+    static String millis(long nanos) {
         return java.math.BigDecimal.valueOf(nanos, 6).stripTrailingZeros().toPlainString() + " ms";
     }
 

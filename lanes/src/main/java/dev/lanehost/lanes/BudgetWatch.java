@@ -65,7 +65,7 @@ final class BudgetWatch {
             cell = queue.running();
             if (cell != null) {
                 running = true;
-                nextDeadline = Math.min(nextDeadline, cell.context.clock.raise(now));
+                nextDeadline = Math.min(nextDeadline, cell.context.clock.raise(now, queue.consumer()));
             }
         }
         for (ExecutionLane lane : lanes.array()) {
@@ -73,7 +73,7 @@ final class BudgetWatch {
             cell = lane.queue.running();
             if (cell != null) {
                 running = true;
-                nextDeadline = Math.min(nextDeadline, cell.context.clock.raise(now));
+                nextDeadline = Math.min(nextDeadline, cell.context.clock.raise(now, lane.boundThread()));
             }
         }
         if (running || turns != turnsSeen) {

@@ -73,6 +73,11 @@ final class RunQueue {
      * drive. Consumer only.
      */
     private long turnEndClock;
+    /**
+     * The one thread that runs this queue's turns, if it is fixed (a worker's queues): the budget watch reads its
+     * CPU time. Null for a lane's queue (the lane's bound thread runs it) and where no watch looks.
+     */
+    private volatile Thread consumer;
     /** Turns the consumer has started, so the budget watch can tell a busy queue from an idle one. */
     @SuppressWarnings("unused")
     private volatile long turnsStarted;
@@ -305,6 +310,16 @@ final class RunQueue {
     /** A drive is over: the next turn reads the clock. */
     void forgetTurnEndClock() {
         turnEndClock = 0;
+    }
+
+    /** The thread that runs every turn of this queue: set once, before it runs any. */
+    void consumedBy(Thread thread) {
+        consumer = thread;
+    }
+
+    /** The thread that runs this queue's turns, or null if no one thread does. Any thread. */
+    Thread consumer() {
+        return consumer;
     }
 
     /** The actor whose turn is running now, or null. Any thread. */

@@ -30,6 +30,8 @@ abstract class RuntimeContext {
     /** Set by a budget watch that sleeps long because no turn ran for a while; a turn's start wakes it. */
     volatile boolean budgetWatchAsleep;
     final BudgetClock budgetClock;
+    /** How the HOSTED budget watch reads a runner's CPU time; tests put a clock of their own here. */
+    volatile ThreadCpu threadCpu = ThreadCpu.JVM;
     /** The turn budget of an actor spawned without one of its own. */
     final BudgetLimits defaultBudget;
     /** Letters an actor's mailbox holds before it refuses messages and tasks, unless the actor has its own. */

@@ -39,7 +39,7 @@ final class RuntimeEvents {
     static final String SLOW = "slow";
     /** The strike that reached the ceiling: the actor halts. */
     static final String STRIKE = "strike";
-    /** The turn was disrupted (it ran on a slow budget after it was asked to yield, or its start ran too long). */
+    /** The turn was disrupted (it ran on after it was asked to yield, or its start ran too long). */
     static final String DISRUPTED = "disrupted";
 
     private static final AtomicBoolean LISTENING = new AtomicBoolean();

@@ -23,8 +23,9 @@ import java.lang.invoke.VarHandle;
  *   <li>The budget clock reads the word, then the start (acquire: a start older than the word's turn is never
  *       read), and raises the flags the turn has earned by CAS on the word it read, so a flag never lands on a
  *       later turn, whose generation differs: {@code YIELD} at the fast budget, {@code STRIKE} at the slow
- *       budget, {@code DISRUPT} a slow budget after it raised {@code YIELD} (a start: only {@code DISRUPT}, at
- *       slow × strike ceiling).</li>
+ *       budget, {@code DISRUPT} a slow budget after it raised {@code YIELD} if the runner thread spent half of it on
+ *       the CPU, else at the latest slow × strike ceiling after it ({@link #raise}; a start: only {@code DISRUPT},
+ *       at slow × strike ceiling).</li>
  *   <li>Every context call polls the word: a raised {@code DISRUPT} throws {@link TurnDisrupted}, as often as
  *       the turn polls.</li>
  *   <li>When the turn returns the runner settles: a strike for {@code STRIKE} (the ceiling halts the actor),
@@ -67,6 +68,15 @@ final class TurnClock {
     private int strikes;
     /** When the budget clock raised the running turn's yield request. Budget clock only. */
     private long yieldRaisedNanos;
+    /** The runner's CPU time when the yield request was raised, or {@link ThreadCpu#UNKNOWN}. Budget clock only. */
+    private long yieldCpuNanos;
+    /** When the budget clock next asks whether the running turn has earned its disruption. Budget clock only. */
+    private long disruptLookNanos;
+    /**
+     * Why the running turn was disrupted, if the CPU time told: written by the budget clock before it raises
+     * {@code DISRUPT}, read by the poll site that throws it. Null: a slow budget of wall time passed.
+     */
+    private String disruptedBecause;
     /**
      * A poll site of the running turn threw {@link TurnDisrupted}. A raised {@code DISRUPT} that no poll site reached
      * disrupted nothing: the turn settles as a strike. Runner only (poll sites run on the turn's thread).
@@ -175,17 +185,24 @@ final class TurnClock {
 
     private TurnDisrupted disrupted(long word) {
         disruptionThrown = true;
-        return new TurnDisrupted("the turn of " + cell.describe() + " was disrupted: " + why(word));
+        PAUSE.getAcquire(this); // the budget clock wrote its reason before the CAS that raised DISRUPT
+        String because = disruptedBecause;
+        return new TurnDisrupted("the turn of " + cell.describe() + " was disrupted: " + (because != null
+                && (word & BudgetLimits.START) == 0 ? because : why(word)));
     }
 
     // ---------------------------------------------------------------- the budget clock
 
     /**
-     * Raises the flags the running turn has earned by {@code now}.
+     * Raises the flags the running turn has earned by {@code now}. A turn is disrupted a slow budget after its yield
+     * request only if its {@code runner} used at least half a slow budget of CPU since the request: a turn whose
+     * thread the machine held off the CPU (a loaded host, a CPU quota) is not the actor's fault, and gets the strike
+     * it earned instead, until slow × strike ceiling after the request, when it is disrupted whatever its CPU time.
+     * A runner whose CPU time cannot be read (null: SIMULATED's poll sites) is judged by the runtime clock alone.
      *
      * @return the instant of the turn's next budget deadline, or Long.MAX_VALUE if none is left or no turn runs
      */
-    long raise(long now) {
+    long raise(long now, Thread runner) {
         long word = word();
         long started = (long) STARTED.getAcquire(this);
         if (started == UNSEEN) {
@@ -205,9 +222,12 @@ final class TurnClock {
             if ((word & BudgetLimits.YIELD) == 0) {
                 if (elapsed >= limits.fastNanos) {
                     earned = BudgetLimits.YIELD;
-                    yieldRaisedNanos = now; // read only by this clock, and only once the CAS below has set YIELD
+                    // Read only by this clock, and only once the CAS below has set YIELD.
+                    yieldRaisedNanos = now;
+                    disruptLookNanos = now + limits.slowNanos;
+                    yieldCpuNanos = runner == null ? ThreadCpu.UNKNOWN : cell.runtime.threadCpu.nanos(runner);
                 }
-            } else if (now - yieldRaisedNanos >= limits.slowNanos) {
+            } else if (now - disruptLookNanos >= 0 && ranOnAfterTheRequest(now, runner)) {
                 earned = BudgetLimits.DISRUPT;
             }
             if (elapsed >= limits.slowNanos) {
@@ -220,6 +240,37 @@ final class TurnClock {
         return nextDeadline(word, started);
     }
 
+    /**
+     * A slow budget of wall time has passed since the yield request: did the turn spend it running? Sets the next
+     * look (when the turn could have used the rest of half a slow budget of CPU) if it did not.
+     */
+    private boolean ranOnAfterTheRequest(long now, Thread runner) {
+        long cpuNow = yieldCpuNanos == ThreadCpu.UNKNOWN ? ThreadCpu.UNKNOWN : cell.runtime.threadCpu.nanos(runner);
+        if (cpuNow == ThreadCpu.UNKNOWN) {
+            disruptedBecause = null;
+            return true;
+        }
+        long used = cpuNow - yieldCpuNanos;
+        long sinceRequest = now - yieldRaisedNanos;
+        if (used >= limits.slowNanos / 2) {
+            disruptedBecause = "it ran on for " + tenths(sinceRequest) + " after it was asked to yield, "
+                    + tenths(used) + " of it on the CPU (the slow budget is " + limits.slowText + ")";
+            return true;
+        }
+        if (sinceRequest >= limits.startKillNanos) {
+            disruptedBecause = "it had not returned " + limits.startKillText + " (slow budget × strike ceiling) after it was asked"
+                    + " to yield, though only " + tenths(used) + " of that on the CPU";
+            return true;
+        }
+        disruptLookNanos = Math.min(now + Math.max(limits.slowNanos / 2 - used, 1), yieldRaisedNanos + limits.startKillNanos);
+        return false;
+    }
+
+    /** A measured time to a tenth of a millisecond: "112.4 ms". */
+    private static String tenths(long nanos) {
+        return BudgetLimits.millis(Math.round(nanos / 100_000.0) * 100_000L);
+    }
+
     private long nextDeadline(long word, long started) {
         if ((word & BudgetLimits.DISRUPT) != 0) {
             return Long.MAX_VALUE;
@@ -228,7 +279,7 @@ final class TurnClock {
             return started + limits.startKillNanos;
         }
         long strike = (word & BudgetLimits.STRIKE) == 0 ? started + limits.slowNanos : Long.MAX_VALUE;
-        long yieldOrDisrupt = (word & BudgetLimits.YIELD) == 0 ? started + limits.fastNanos : yieldRaisedNanos + limits.slowNanos;
+        long yieldOrDisrupt = (word & BudgetLimits.YIELD) == 0 ? started + limits.fastNanos : disruptLookNanos;
         return Math.min(strike, yieldOrDisrupt);
     }
 

@@ -191,7 +191,7 @@ final class TurnContext extends TurnRunner {
     private long explicitPoll() {
         if (cell.runtime.budgetClock == RuntimeContext.BudgetClock.VIRTUAL) {
             cell.runtime.spendPollTime();
-            clock.raise(cell.runtime.nanoTime());
+            clock.raise(cell.runtime.nanoTime(), null); // virtual time: no CPU time to ask
         }
         return clock.poll();
     }

@@ -134,6 +134,8 @@ final class Worker extends Thread {
         this.index = index;
         this.shared = new RunQueue(getName(), null, this::offered, new WorkFlag());
         this.pinned = new RunQueue(getName() + "-pinned", null, this::offered, new WorkFlag());
+        shared.consumedBy(this); // thieves move an actor into their own queue before they run it
+        pinned.consumedBy(this);
         this.nextVictim = index + 1;
     }
 

@@ -12,6 +12,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -260,12 +261,18 @@ class TurnBudgetTest {
     void theHostedWatchAsksASpinningTurnToYieldThenDisruptsIt() throws InterruptedException {
         TurnBudget budget = new TurnBudget(Duration.ofMillis(5), Duration.ofMillis(20), 3);
         AtomicInteger yieldRequests = new AtomicInteger();
+        AtomicReference<String> disruption = new AtomicReference<>();
         try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).turnBudget(budget).build()) {
             ActorRef spinner = runtime.spawn("spinner", () -> (context, message) -> {
-                while (true) { // ignores the request: only the disruption ends this turn
-                    if (context.shouldYield()) {
-                        yieldRequests.incrementAndGet();
+                try {
+                    while (true) { // ignores the request: only the disruption ends this turn
+                        if (context.shouldYield()) {
+                            yieldRequests.incrementAndGet();
+                        }
                     }
+                } catch (TurnDisrupted disrupted) {
+                    disruption.set(disrupted.getMessage());
+                    throw disrupted;
                 }
             });
             CountDownLatch down = Downs.awaitable(runtime, spinner);
@@ -273,18 +280,26 @@ class TurnBudgetTest {
             assertTrue(down.await(30, TimeUnit.SECONDS), "the spinning turn was never disrupted");
             assertEquals(ExitReason.BUDGET, spinner.exitReason().orElseThrow());
             assertTrue(yieldRequests.get() > 0, "asked to yield before it was disrupted");
+            assertTrue(disruption.get().contains("of it on the CPU (the slow budget is 20 ms)"),
+                    "the watch read the worker's own CPU time: " + disruption.get());
         }
     }
 
     @Test
     void aLaneActorThatSpinsInsideADriveIsDisruptedAndTheHostsDriveReturns() throws InterruptedException {
-        TurnBudget budget = new TurnBudget(Duration.ofMillis(2), Duration.ofMillis(5), 1);
+        TurnBudget budget = new TurnBudget(Duration.ofMillis(2), Duration.ofMillis(5), 3);
+        AtomicReference<String> disruption = new AtomicReference<>();
         try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED)) {
             ExecutionLane lane = runtime.registerLane("audio");
             ActorRef mixer = runtime.spawnOnLane("audio", "mixer", SpawnOptions.DEFAULT.withBudget(budget),
                     () -> (context, message) -> {
-                        while (true) {
-                            context.checkpoint();
+                        try {
+                            while (true) {
+                                context.checkpoint();
+                            }
+                        } catch (TurnDisrupted disrupted) {
+                            disruption.set(disrupted.getMessage());
+                            throw disrupted;
                         }
                     });
             AtomicReference<DriveStatus> last = new AtomicReference<>();
@@ -297,6 +312,43 @@ class TurnBudgetTest {
             assertFalse(host.isAlive(), "the host's drive never returned");
             assertEquals(DriveStatus.OK, last.get());
             assertEquals(ExitReason.BUDGET, mixer.exitReason().orElseThrow());
+            assertTrue(disruption.get().contains("of it on the CPU (the slow budget is 5 ms)"),
+                    "the watch read the host thread's CPU time: " + disruption.get());
+        }
+    }
+
+    @Test
+    void aHostedTurnWhoseThreadWaitsPastTheSlowBudgetAfterItsYieldRequestIsNotDisrupted() throws InterruptedException {
+        // A wait inside the turn stands in for a thread the machine holds off the CPU: wall time passes, CPU time does not.
+        TurnBudget budget = new TurnBudget(Duration.ofMillis(5), Duration.ofMillis(20), 50);
+        List<String> seen = new CopyOnWriteArrayList<>();
+        CountDownLatch never = new CountDownLatch(1);
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).turnBudget(budget).build()) {
+            CountDownLatch second = new CountDownLatch(1);
+            ActorRef held = runtime.spawn("held-off", () -> (context, message) -> {
+                if (message.equals("stall")) {
+                    while (!context.shouldYield()) {
+                        Thread.onSpinWait(); // runs until the watch asks it to yield
+                    }
+                    try {
+                        seen.add("released early: " + never.await(100, TimeUnit.MILLISECONDS)); // 5 slow budgets, off the CPU
+                        context.checkpoint(); // without the CPU check the watch raised DISRUPT long ago: this would throw
+                        seen.add("not disrupted");
+                    } catch (TurnDisrupted disrupted) {
+                        seen.add("disrupted: " + disrupted.getMessage());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                } else {
+                    second.countDown();
+                }
+            });
+            held.tell("stall");
+            held.tell("next");
+            assertTrue(second.await(30, TimeUnit.SECONDS), "the actor did not take its next letter: " + seen + ", exit "
+                    + held.exitReason());
+            assertEquals(List.of("released early: false", "not disrupted"), seen);
+            assertTrue(held.exitReason().isEmpty(), "one turn held off the CPU earns a strike, not a halt");
         }
     }
 
@@ -353,22 +405,88 @@ class TurnBudgetTest {
             long t = 1_000 * MS;
 
             clock.begin(0); // a turn that sleeps past fast + slow and calls no context method
-            clock.raise(t); // first sight: its start
-            clock.raise(t + MS); // fast 1 ms: the yield request
-            clock.raise(t + 3 * MS); // slow 2 ms after the request: DISRUPT (and STRIKE), which no poll site reaches
+            clock.raise(t, null); // first sight: its start
+            clock.raise(t + MS, null); // fast 1 ms: the yield request
+            clock.raise(t + 3 * MS, null); // slow 2 ms after the request: DISRUPT (and STRIKE), which no poll site reaches
             int band = clock.settle();
             assertEquals(null, cell.exitReason(), "no poll site threw, and one slow turn may be the machine's fault: no halt");
             assertEquals(1, clock.strikes(), "one strike of three, as any turn past the slow budget");
             assertEquals(RunQueue.SLOW_BAND, band, "asked to yield: the slow band");
 
             clock.begin(0); // the same, but this turn reaches a poll site after the disruption
-            clock.raise(t + 10 * MS);
-            clock.raise(t + 11 * MS);
-            clock.raise(t + 13 * MS);
+            clock.raise(t + 10 * MS, null);
+            clock.raise(t + 11 * MS, null);
+            clock.raise(t + 13 * MS, null);
             assertThrows(TurnDisrupted.class, clock::poll);
             assertTrue(clock.disrupted());
             clock.settle();
             assertEquals(ExitReason.BUDGET, cell.exitReason(), "a disruption thrown at a poll site halts at once");
+        }
+    }
+
+    @Test
+    void aHostedTurnHeldOffTheCpuAfterItsYieldRequestIsStruckNotDisruptedUntilSlowTimesTheCeiling() {
+        // The budget clock and the runner of a cell in no watched queue, as above, with a CPU clock the test moves:
+        // the runner thread's CPU time is what the test says it is.
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).turnBudget(SMALL).build()) {
+            RuntimeContext context = runtime.context();
+            AtomicLong cpu = new AtomicLong(5 * MS);
+            Thread runner = Thread.currentThread();
+            context.threadCpu = thread -> thread == runner ? cpu.get() : ThreadCpu.UNKNOWN;
+            ActorCell cell = new ActorCell(1, "held-off", Placement.NORMAL, context, new RunQueue("test", null, null, new WorkFlag()),
+                    null, null, context.defaultBudget, context.mailboxCapacity, SpawnOptions.DEFAULT, () -> (c, m) -> { });
+            TurnClock clock = cell.context.clock;
+            long t = 1_000 * MS;
+
+            clock.begin(0); // fast 1 ms, slow 2 ms, 3 strikes: the CPU-time cap is 6 ms after the request
+            clock.raise(t, runner);
+            clock.raise(t + MS, runner); // the yield request, at CPU 5 ms
+            cpu.addAndGet(MS / 2); // half a ms on the CPU, then the thread is held off
+            long next = clock.raise(t + 3 * MS, runner); // a slow budget after the request, 0.5 ms of CPU: not yet
+            clock.poll();
+            assertEquals(t + 3 * MS + MS / 2, next, "looks again when the turn could have used the other half ms of CPU");
+            assertEquals(t + 5 * MS + MS / 2, clock.raise(t + 5 * MS, runner));
+            clock.poll(); // still held off: no disruption
+            assertEquals(t + 7 * MS, clock.raise(t + 6 * MS + 6 * MS / 10, runner), "no later than the cap: slow x ceiling after the request");
+            clock.poll();
+            clock.raise(t + 7 * MS, runner); // the cap: disrupted whatever its CPU time
+            TurnDisrupted capped = assertThrows(TurnDisrupted.class, clock::poll);
+            assertTrue(capped.getMessage().contains("had not returned 6 ms (slow budget × strike ceiling) after it was asked to yield,"
+                    + " though only 0.5 ms of that on the CPU"), capped.getMessage());
+            clock.settle();
+            assertEquals(ExitReason.BUDGET, cell.exitReason());
+        }
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).turnBudget(SMALL).build()) {
+            RuntimeContext context = runtime.context();
+            AtomicLong cpu = new AtomicLong(0);
+            Thread runner = Thread.currentThread();
+            context.threadCpu = thread -> thread == runner ? cpu.get() : ThreadCpu.UNKNOWN;
+            ActorCell cell = new ActorCell(1, "held-then-spinning", Placement.NORMAL, context,
+                    new RunQueue("test", null, null, new WorkFlag()), null, null, context.defaultBudget, context.mailboxCapacity,
+                    SpawnOptions.DEFAULT, () -> (c, m) -> { });
+            TurnClock clock = cell.context.clock;
+            long t = 1_000 * MS;
+
+            clock.begin(0); // held off for the first slow budget after its request, not disrupted...
+            clock.raise(t, runner);
+            clock.raise(t + MS, runner);
+            clock.raise(t + 3 * MS, runner);
+            clock.poll();
+            int band = clock.settle();
+            assertEquals(null, cell.exitReason(), "a turn held off the CPU returns with a strike, not a halt");
+            assertEquals(1, clock.strikes());
+            assertEquals(RunQueue.SLOW_BAND, band);
+
+            clock.begin(0); // ...but a turn that spends half a slow budget on the CPU after its request is disrupted
+            clock.raise(t + 10 * MS, runner);
+            clock.raise(t + 11 * MS, runner);
+            cpu.addAndGet(MS);
+            clock.raise(t + 13 * MS, runner);
+            TurnDisrupted spun = assertThrows(TurnDisrupted.class, clock::poll);
+            assertTrue(spun.getMessage().contains("it ran on for 2 ms after it was asked to yield, 1 ms of it on the CPU"
+                    + " (the slow budget is 2 ms)"), spun.getMessage());
+            clock.settle();
+            assertEquals(ExitReason.BUDGET, cell.exitReason());
         }
     }
 

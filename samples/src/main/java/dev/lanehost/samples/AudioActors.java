@@ -16,10 +16,10 @@ final class AudioActors {
     /**
      * The runtime's default 10 ms before a yield request, but a slow budget of 1 s instead of 100 ms. These actors'
      * turns take microseconds to a few milliseconds, so one that lasts 100 ms was held off the CPU (on a loaded
-     * 2-vCPU machine a worker was held off for up to 235 ms). A turn budget measures wall time, and a turn that
-     * reaches a context call a slow budget after its yield request is disrupted whether it ran or waited for the
-     * CPU: the default would halt the actor, and end the sample, for the machine's stall. A turn that really runs
-     * away is still halted, a second later.
+     * 2-vCPU machine a worker was held off for up to 235 ms). Such a turn is not disrupted (the watch sees it did not
+     * run), but it earns a strike, and with the default three stalls in a row, or one longer than 300 ms after the
+     * yield request, would halt the actor and end the sample for the machine's stalls. A turn that really runs away
+     * is still halted, half a second of CPU after its yield request.
      */
     static final TurnBudget BUDGET = new TurnBudget(Duration.ofMillis(10), Duration.ofSeconds(1), 3);
 

@@ -1,0 +1,35 @@
+package dev.lanehost.lanes;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+
+/**
+ * A thread's CPU time, which the HOSTED budget watch reads on its rare paths (a yield request, a disruption
+ * deadline) to tell a turn that runs on from a turn whose thread the machine held off the CPU. Never read on a
+ * turn's path.
+ */
+interface ThreadCpu {
+    /** The CPU time could not be read: the thread is unknown, has ended, is virtual, or the JVM does not measure it. */
+    long UNKNOWN = -1;
+
+    /** The CPU time {@code thread} has used so far in nanoseconds, or {@link #UNKNOWN}. Never throws. */
+    long nanos(Thread thread);
+
+    /** The JVM's own measure ({@link ThreadMXBean#getThreadCpuTime(long)}: the kernel's per-thread CPU clock on Linux). */
+    ThreadCpu JVM = new ThreadCpu() {
+        private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+
+        @Override
+        public long nanos(Thread thread) {
+            if (thread == null || thread.isVirtual()) {
+                return UNKNOWN;
+            }
+            try {
+                long nanos = threads.getThreadCpuTime(thread.threadId());
+                return nanos < 0 ? UNKNOWN : nanos;
+            } catch (RuntimeException unsupported) {
+                return UNKNOWN;
+            }
+        }
+    };
+}
