@@ -4,22 +4,17 @@
 # placement probe and `uptime` before and after each, then the idle-CPU probe for a bare JVM, lanehost and both
 # Pekko configurations, writing everything to benchmarks/results/<UTC time>-actors/.
 #
-#   benchmarks/run-actors.sh           about 8 minutes on 2 vCPUs
+#   benchmarks/run-actors.sh           about 5 minutes on 2 vCPUs
 #
 # Everything runs under `nice -n 19`: the machine is shared, and measurements of others (audio) come first;
 # JMH's lock is ignored, so another JMH run cannot stop this one (what else ran shows in uptime.txt).
 # Comparing builds (the single worker today, the worker pool later) needs only a rebuilt jar and another run.
-# It only packages (never `mvn install`), without javadoc jars (the benchmarks need none). JAVA_HOME must be a
-# JDK 25; by default the Temurin 25 under /usr/lib/jvm.
+# See benchmarks/common.sh for JAVA_HOME_25 and LANEHOST_RESULTS.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-export JAVA_HOME="${JAVA_HOME_25:-/usr/lib/jvm/temurin-25-jdk-amd64}"
-JAVA="$JAVA_HOME/bin/java"
-JAR=benchmarks/target/benchmarks.jar
-OUT=benchmarks/results/$(date -u +%Y-%m-%dT%H%MZ)-actors
-mkdir -p "$OUT"
-mvn -B -q -DskipTests -Dlanehost.docs.skip=true -pl benchmarks -am package > "$OUT/build.txt" 2>&1
-{ "$JAVA" -version 2>&1; uname -a; lscpu | grep -E '^(Model name|CPU\(s\))'; git rev-parse HEAD; } > "$OUT/machine.txt"
+source "$(dirname "$0")/common.sh"
+start_run actors
+build
+describe_machine
 probe() {
     uptime | sed "s/^/$1 uptime:/" | tee -a "$OUT/uptime.txt"
     nice -n 19 "$JAVA" -cp "$JAR" dev.lanehost.benchmarks.PlacementProbe "$1" 2>/dev/null | tee -a "$OUT/placement.txt"
@@ -28,7 +23,7 @@ for bench in PingPongBenchmark FanOutFanInBenchmark SpawnStormBenchmark Unbalanc
     probe "before-$bench"
     # warm-up and measurement as each class's annotations say; -foe: a leak found at teardown stops the benchmark
     # A failed trial (a leak found at teardown, or a contender that crashes) ends this benchmark, not the run.
-    nice -n 19 "$JAVA" -Djmh.ignoreLock=true -jar "$JAR" "actors.$bench" -f 1 -foe true -rf json -rff "$OUT/$bench.json" > "$OUT/$bench.txt" 2>&1 \
+    nice -n 19 "$JAVA" -Djmh.ignoreLock=true -jar "$JAR" "actors.$bench" -f 1 -foe true "${FORK_ARGS[@]}" -rf json -rff "$OUT/$bench.json" > "$OUT/$bench.txt" 2>&1 \
         || echo "$bench: a trial failed; see $OUT/$bench.txt" | tee -a "$OUT/failures.txt"
     probe "after-$bench"
     grep -E '^(Benchmark|[A-Za-z]+Benchmark\.)' "$OUT/$bench.txt" | grep -vE ':p0\.(0|9[0-5]?|999+)0* ' || true

@@ -5,11 +5,10 @@
 #
 #   benchmarks/run-duplex.sh zgc|shenandoah|g1 [sample options, default: 600 --lead 3 --allocate 100]
 set -euo pipefail
-cd "$(dirname "$0")/.."
-export JAVA_HOME="${JAVA_HOME_25:-/usr/lib/jvm/temurin-25-jdk-amd64}"
+source "$(dirname "$0")/common.sh"
 export PATH="$JAVA_HOME/bin:$PATH"
-gc=$1
-shift
+gc=${1:-}
+shift || true
 case "$gc" in
     zgc) flag=-XX:+UseZGC ;;
     shenandoah) flag=-XX:+UseShenandoahGC ;;
@@ -18,9 +17,8 @@ case "$gc" in
 esac
 args=("$@")
 [ ${#args[@]} -eq 0 ] && args=(600 --lead 3 --allocate 100)
-OUT=benchmarks/results/$(date -u +%Y-%m-%dT%H%MZ)-duplex-$gc
-mkdir -p "$OUT"
-probe() { java -cp benchmarks/target/benchmarks.jar dev.lanehost.benchmarks.PlacementProbe "$1" 2>/dev/null | tee -a "$OUT/placement.txt"; }
+start_run "duplex-$gc"
+describe_machine
 { echo "before: $(date -u +%H:%M:%SZ) $(uptime)"; } | tee -a "$OUT/uptime.txt"
 probe before
 LANEHOST_JAVA_OPTS="$flag -Xms1g -Xmx1g -XX:+AlwaysPreTouch -Xlog:gc*,safepoint:file=$OUT/gc.log:timenanos,uptime,level,tags" \

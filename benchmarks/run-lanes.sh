@@ -1,23 +1,23 @@
 #!/usr/bin/env bash
-# Runs the lane and call-gate benchmarks (LaneDriveBenchmark, CallGateBenchmark) with a placement probe
-# before and after each, writing everything to benchmarks/results/<UTC time>-lanes/.
+# Runs the lane and call-gate benchmarks (LaneDriveBenchmark, CallGateBenchmark) once each, with a placement probe
+# before and after each, then prints the lane targets' ratios (an empty drive against a raw FFM upcall, directly
+# and through the host ABI's table). Writes everything to benchmarks/results/<UTC time>-lanes/.
 #
-#   benchmarks/run-lanes.sh            about 3 minutes on 2 vCPUs
+#   benchmarks/run-lanes.sh            about 5 minutes on 2 vCPUs
 #
-# It only packages (never `mvn install`). JAVA_HOME must be a JDK 25; by default the Temurin 25 under /usr/lib/jvm.
+# One run's drive/upcall ratio moves by more than the few ns the target is about; benchmarks/run-final-check.sh
+# repeats the check in rounds. See benchmarks/common.sh for JAVA_HOME_25 and LANEHOST_RESULTS.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-export JAVA_HOME="${JAVA_HOME_25:-/usr/lib/jvm/temurin-25-jdk-amd64}"
-JAVA="$JAVA_HOME/bin/java"
-JAR=benchmarks/target/benchmarks.jar
-OUT=benchmarks/results/$(date -u +%Y-%m-%dT%H%MZ)-lanes
-mkdir -p "$OUT"
-mvn -B -q -DskipTests -pl benchmarks -am package > "$OUT/build.txt" 2>&1
-probe() { "$JAVA" -cp "$JAR" dev.lanehost.benchmarks.PlacementProbe "$1" 2>/dev/null | tee -a "$OUT/placement.txt"; }
+source "$(dirname "$0")/common.sh"
+start_run lanes
+build
+describe_machine
 for bench in LaneDriveBenchmark CallGateBenchmark; do
     probe "before-$bench"
-    "$JAVA" -jar "$JAR" "$bench" -f 1 -wi 3 -w 1s -i 5 -r 1s -rf json -rff "$OUT/$bench.json" > "$OUT/$bench.txt" 2>&1
+    "$JAVA" -jar "$JAR" "$bench" -f 1 -wi 3 -w 1s -i 5 -r 1s "${FORK_ARGS[@]}" -rf json -rff "$OUT/$bench.json" > "$OUT/$bench.txt" 2>&1
     probe "after-$bench"
     grep -E '^(Benchmark|[A-Za-z]+Benchmark\.)' "$OUT/$bench.txt" | grep -vE ':(placement|foreign|steal)' || true
 done
+"$JAVA" -cp "$JAR" dev.lanehost.benchmarks.JmhRatios "$OUT/LaneDriveBenchmark.json" \
+    emptyDrive/rawUpcall tableDrive/rawTableUpcall emptyDriveJna/rawUpcall | tee "$OUT/ratios.txt"
 echo "results in $OUT"

@@ -7,19 +7,14 @@
 #
 #   benchmarks/run-side-pairs.sh [RUNS=12] [CHUNK=4096]
 #
-# It only packages (never `mvn install`). JAVA_HOME must be a JDK 25; by default the Temurin 25 under /usr/lib/jvm.
+# See benchmarks/common.sh for JAVA_HOME_25 and LANEHOST_RESULTS.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-
+source "$(dirname "$0")/common.sh"
 RUNS="${1:-12}"
 CHUNK="${2:-4096}"
-export JAVA_HOME="${JAVA_HOME_25:-/usr/lib/jvm/temurin-25-jdk-amd64}"
-JAVA="$JAVA_HOME/bin/java"
-JAR=benchmarks/target/benchmarks.jar
-OUT=benchmarks/results/$(date -u +%Y-%m-%dT%H%MZ)-side-pairs
-mkdir -p "$OUT"
-
-mvn -B -q -DskipTests -Dlanehost.docs.skip=true -pl benchmarks -am package > "$OUT/build.txt" 2>&1
+start_run side-pairs
+build
+describe_machine
 for run in $(seq 1 "$RUNS"); do
     for side in writer reader; do
         "$JAVA" --enable-native-access=ALL-UNNAMED -cp "$JAR" dev.lanehost.benchmarks.RingSidePairs \

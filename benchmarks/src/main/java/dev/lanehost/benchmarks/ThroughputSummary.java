@@ -37,6 +37,8 @@ public final class ThroughputSummary {
     /** The transports read, in table order: the current ones, then those of an older build. */
     private static List<String> TRANSPORTS = BASE_TRANSPORTS;
     private static final List<Integer> CHUNKS = List.of(512, 4096, 65536);
+    /** Close placement is split here too: the closest placements the host gives differ from the rest of close. */
+    private static final double CLOSEST_BELOW_NANOS = 100;
 
     /** A ratio target: numerator / denominator at a size, against a floor. */
     private record Target(String numerator, String denominator, int chunk, double atLeast) {
@@ -95,7 +97,12 @@ public final class ThroughputSummary {
     private enum Selection {
         ALL("all iterations"),
         CLOSE("close placement, undisturbed"),
-        FAR("far placement, undisturbed");
+        FAR("far placement, undisturbed"),
+        CLOSEST("close below " + (int) CLOSEST_BELOW_NANOS + " ns"),
+        CLOSE_OUTER("close at " + (int) CLOSEST_BELOW_NANOS + "-" + (int) PlacementProbe.CLOSE_BELOW_NANOS + " ns");
+
+        /** The selections of the ratio and target tables; the close bands have a table of their own. */
+        static final List<Selection> MAIN = List.of(ALL, CLOSE, FAR);
 
         final String label;
 
@@ -108,6 +115,8 @@ public final class ThroughputSummary {
                 case ALL -> true;
                 case CLOSE -> i.close() && i.undisturbed();
                 case FAR -> i.far() && i.undisturbed();
+                case CLOSEST -> CLOSE.accepts(i) && Math.max(i.placementBefore(), i.placementAfter()) < CLOSEST_BELOW_NANOS;
+                case CLOSE_OUTER -> CLOSE.accepts(i) && !CLOSEST.accepts(i);
             };
         }
     }
@@ -200,6 +209,20 @@ public final class ThroughputSummary {
             }
         }
 
+        out.append("\n#### ").append(table++).append(". Close placement in two bands: median GB/s (n), ")
+                .append(Selection.CLOSEST.label).append(" | ").append(Selection.CLOSE_OUTER.label).append("\n\n");
+        header(out, "transport");
+        for (String transport : TRANSPORTS) {
+            out.append("| ").append(transport);
+            for (int chunk : CHUNKS) {
+                Cell cell = cells.get(key(transport, chunk));
+                out.append(cell == null ? " | -" : String.format(Locale.ROOT, " | %s (%d) / %s (%d)",
+                        format(cell.median(Selection.CLOSEST)), cell.scores(Selection.CLOSEST).size(),
+                        format(cell.median(Selection.CLOSE_OUTER)), cell.scores(Selection.CLOSE_OUTER).size()));
+            }
+            out.append(" |\n");
+        }
+
         out.append("\n#### ").append(table++).append(". JMH score (mean of all iterations) ± 99.9% error, GB/s")
                 .append(args.length > 1 ? ", one per run" : "").append("\n\n");
         header(out, "transport");
@@ -226,7 +249,7 @@ public final class ThroughputSummary {
             for (int chunk : CHUNKS) {
                 out.append(" | ");
                 List<String> ratios = new ArrayList<>();
-                for (Selection selection : Selection.values()) {
+                for (Selection selection : Selection.MAIN) {
                     ratios.add(format(ratio(cells, pair[0], pair[1], chunk, selection)));
                 }
                 out.append(String.join(" / ", ratios));
@@ -235,14 +258,14 @@ public final class ThroughputSummary {
         }
 
         out.append("\n#### ").append(table++).append(". Targets\n\n| target");
-        for (Selection selection : Selection.values()) {
+        for (Selection selection : Selection.MAIN) {
             out.append(" | ").append(selection.label);
         }
         out.append(" |\n|---|---|---|---|\n");
         for (Target target : TARGETS) {
             out.append(String.format(Locale.ROOT, "| %s / %s at %s >= %.1fx", target.numerator(), target.denominator(),
                     size(target.chunk()), target.atLeast()));
-            for (Selection selection : Selection.values()) {
+            for (Selection selection : Selection.MAIN) {
                 double ratio = ratio(cells, target.numerator(), target.denominator(), target.chunk(), selection);
                 out.append(" | ").append(Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.3f", ratio)).append("x ")
                         .append(Double.isNaN(ratio) ? "(no data)" : ratio >= target.atLeast() ? "met" : "**missed**");
@@ -318,7 +341,7 @@ public final class ThroughputSummary {
     /** Scores in ops/us with one op per byte are MB/s; /1000 gives GB/s. */
     @SuppressWarnings("unchecked")
     private static Map<String, Cell> read(Path json, String suffix) throws IOException {
-        List<Object> runs = (List<Object>) new Json(Files.readString(json)).value();
+        List<Object> runs = (List<Object>) JmhJson.parse(Files.readString(json));
         Map<String, Cell> cells = new TreeMap<>();
         for (Object run : runs) {
             Map<String, Object> r = (Map<String, Object>) run;
@@ -378,129 +401,5 @@ public final class ThroughputSummary {
             }
         }
         return placements;
-    }
-
-    /** Just enough JSON for JMH's result file: objects, arrays, strings, numbers, literals. */
-    private static final class Json {
-        private final String text;
-        private int at;
-
-        Json(String text) {
-            this.text = text;
-        }
-
-        Object value() {
-            skipSpace();
-            char c = text.charAt(at);
-            return switch (c) {
-                case '{' -> object();
-                case '[' -> array();
-                case '"' -> string();
-                case 't', 'f', 'n' -> literal();
-                default -> number();
-            };
-        }
-
-        private Map<String, Object> object() {
-            Map<String, Object> map = new LinkedHashMap<>();
-            at++;
-            skipSpace();
-            if (text.charAt(at) == '}') {
-                at++;
-                return map;
-            }
-            while (true) {
-                skipSpace();
-                String key = string();
-                skipSpace();
-                expect(':');
-                map.put(key, value());
-                skipSpace();
-                if (text.charAt(at++) == '}') {
-                    return map;
-                }
-            }
-        }
-
-        private List<Object> array() {
-            List<Object> list = new ArrayList<>();
-            at++;
-            skipSpace();
-            if (text.charAt(at) == ']') {
-                at++;
-                return list;
-            }
-            while (true) {
-                list.add(value());
-                skipSpace();
-                if (text.charAt(at++) == ']') {
-                    return list;
-                }
-            }
-        }
-
-        private String string() {
-            expect('"');
-            StringBuilder s = new StringBuilder();
-            while (true) {
-                char c = text.charAt(at++);
-                if (c == '"') {
-                    return s.toString();
-                }
-                if (c == '\\') {
-                    char e = text.charAt(at++);
-                    switch (e) {
-                        case 'n' -> s.append('\n');
-                        case 't' -> s.append('\t');
-                        case 'r' -> s.append('\r');
-                        case 'b' -> s.append('\b');
-                        case 'f' -> s.append('\f');
-                        case 'u' -> {
-                            s.append((char) Integer.parseInt(text.substring(at, at + 4), 16));
-                            at += 4;
-                        }
-                        default -> s.append(e);
-                    }
-                } else {
-                    s.append(c);
-                }
-            }
-        }
-
-        private Object literal() {
-            for (String word : List.of("true", "false", "null")) {
-                if (text.startsWith(word, at)) {
-                    at += word.length();
-                    return word.equals("null") ? null : Boolean.valueOf(word);
-                }
-            }
-            throw new IllegalArgumentException("bad JSON literal at " + at);
-        }
-
-        private Object number() {
-            int start = at;
-            while (at < text.length() && "+-0123456789.eE".indexOf(text.charAt(at)) >= 0) {
-                at++;
-            }
-            String token = text.substring(start, at);
-            if (token.isEmpty()) {
-                // JMH writes NaN as the string "NaN"; anything else here is not JSON.
-                throw new IllegalArgumentException("bad JSON at " + at + ": '" + text.charAt(at) + "'");
-            }
-            return Double.parseDouble(token);
-        }
-
-        private void expect(char c) {
-            if (text.charAt(at) != c) {
-                throw new IllegalArgumentException("expected '" + c + "' at " + at + ", found '" + text.charAt(at) + "'");
-            }
-            at++;
-        }
-
-        private void skipSpace() {
-            while (at < text.length() && Character.isWhitespace(text.charAt(at))) {
-                at++;
-            }
-        }
     }
 }
