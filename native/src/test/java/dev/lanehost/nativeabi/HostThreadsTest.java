@@ -10,8 +10,12 @@ import dev.lanehost.lanes.ActorRef;
 import dev.lanehost.lanes.ActorRuntime;
 import dev.lanehost.lanes.CloseReport;
 import dev.lanehost.lanes.ExecutionLane;
+import dev.lanehost.lanes.ExitReason;
 import dev.lanehost.lanes.LaneTeardown;
 import dev.lanehost.lanes.Profile;
+import dev.lanehost.lanes.SpawnOptions;
+import dev.lanehost.lanes.TurnBudget;
+import dev.lanehost.lanes.TurnDisrupted;
 import dev.lanehost.testhost.TestHost;
 import java.lang.foreign.MemorySegment;
 import java.lang.management.ManagementFactory;
@@ -22,6 +26,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** Host threads that come and go, driving lanes through the table from real pthreads. */
@@ -75,6 +80,34 @@ class HostThreadsTest {
                 assertEquals(OK, second.drive(handle, 0, MemorySegment.NULL));
                 assertEquals(CallStatus.WRONG_THREAD.code(), first.drive(handle, 0, MemorySegment.NULL));
             }
+        }
+    }
+
+    @Test
+    void aRunawayTurnOnAPthreadsLaneIsDisruptedForTheCpuTimeThePthreadSpent() {
+        // The budget watch reads the CPU time of the lane's bound thread: here a C pthread attached by its first drive.
+        TurnBudget budget = new TurnBudget(Duration.ofMillis(2), Duration.ofMillis(5), 3);
+        AtomicReference<String> disruption = new AtomicReference<>();
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED); HostAbi abi = HostAbi.open(runtime)) {
+            ExecutionLane lane = runtime.registerLane("physics");
+            long handle = abi.exportLane(lane);
+            ActorRef solver = runtime.spawnOnLane("physics", "solver", SpawnOptions.DEFAULT.withBudget(budget), () -> (context, message) -> {
+                try {
+                    while (true) {
+                        context.checkpoint();
+                    }
+                } catch (TurnDisrupted disrupted) {
+                    disruption.set(disrupted.getMessage());
+                    throw disrupted;
+                }
+            });
+            try (TestHost.HostThread host = TestHost.startHostThread(abi.table())) {
+                assertEquals(OK, host.drive(handle, 1, MemorySegment.NULL)); // the start
+                solver.tell("solve");
+                assertEquals(OK, host.drive(handle, 1, MemorySegment.NULL), "the runaway turn ends and the drive returns");
+            }
+            assertEquals(ExitReason.BUDGET, solver.exitReason().orElseThrow());
+            assertTrue(disruption.get().contains("of it on the CPU (the slow budget is 5 ms)"), disruption.get());
         }
     }
 
