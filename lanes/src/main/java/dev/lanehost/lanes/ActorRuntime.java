@@ -287,7 +287,7 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
         return metrics;
     }
 
-    /** {@link #registerMBean(String)} under the name {@code runtime-<n>}, numbered in this process. */
+    /** {@link #registerMBean(String)} under the name {@code runtime-<n>}, numbered in this process (skipping numbers a program took as names). */
     public ObjectName registerMBean() {
         return RuntimeMBean.register(this, null);
     }

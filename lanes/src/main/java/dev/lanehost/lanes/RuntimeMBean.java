@@ -42,18 +42,30 @@ final class RuntimeMBean implements ActorRuntimeMXBean {
         if (runtime.isClosed()) {
             throw new IllegalStateException("cannot register the MBean '" + key + "': the runtime is closed");
         }
-        ObjectName objectName = objectName(key);
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        ObjectName objectName = objectName(key);
+        while (!registered(server, runtime, objectName)) {
+            if (name != null) {
+                throw new IllegalArgumentException("an MBean named " + objectName + " is already registered: give each runtime its own name");
+            }
+            objectName = objectName("runtime-" + UNNAMED.incrementAndGet()); // a program chose this number as a name: the next
+        }
+        // A close that raced the check above runs this at once: the MBean never outlives the runtime.
+        ObjectName chosen = objectName;
+        runtime.whenClosed(() -> unregister(server, chosen));
+        return chosen;
+    }
+
+    /** True if registered under {@code objectName}, false if that name is taken. */
+    private static boolean registered(MBeanServer server, ActorRuntime runtime, ObjectName objectName) {
         try {
             server.registerMBean(new StandardMBean(new RuntimeMBean(runtime), ActorRuntimeMXBean.class, true), objectName);
+            return true;
         } catch (InstanceAlreadyExistsException e) {
-            throw new IllegalArgumentException("an MBean named " + objectName + " is already registered: give each runtime its own name");
+            return false;
         } catch (JMException e) {
             throw new IllegalStateException("registering " + objectName + " failed: " + e, e);
         }
-        // A close that raced the check above runs this at once: the MBean never outlives the runtime.
-        runtime.whenClosed(() -> unregister(server, objectName));
-        return objectName;
     }
 
     private static String checked(String name) {

@@ -105,6 +105,26 @@ class RuntimeMBeanTest {
     }
 
     @Test
+    void anUnnamedRegistrationSkipsANumberAProgramTookAsAName() throws Exception {
+        try (ActorRuntime numbered = ActorRuntime.create(Profile.SINGLE_THREAD);
+             ActorRuntime named = ActorRuntime.create(Profile.SINGLE_THREAD);
+             ActorRuntime unnamed = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            long n = Long.parseLong(numbered.registerMBean().getKeyProperty("name").substring("runtime-".length()));
+            // The next number, and the one after it, taken by name (another test may register in between: take two).
+            ObjectName taken = named.registerMBean("runtime-" + (n + 1));
+            ObjectName alsoTaken;
+            try (ActorRuntime another = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+                alsoTaken = another.registerMBean("runtime-" + (n + 2));
+                ObjectName chosen = unnamed.registerMBean();
+                assertNotEquals(taken, chosen);
+                assertNotEquals(alsoTaken, chosen);
+                assertTrue(server.isRegistered(chosen));
+                assertEquals("SINGLE_THREAD", server.getAttribute(chosen, "Profile"));
+            }
+        }
+    }
+
+    @Test
     void aTakenUnfitOrLateNameIsAClearError() {
         try (ActorRuntime one = ActorRuntime.create(Profile.SINGLE_THREAD);
              ActorRuntime two = ActorRuntime.create(Profile.SINGLE_THREAD)) {
