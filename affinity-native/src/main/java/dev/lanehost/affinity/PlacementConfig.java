@@ -78,7 +78,8 @@ public final class PlacementConfig {
      * by {@code ;} or new lines; {@code //} starts a comment. Args are {@code core}, {@code cores},
      * {@code node}, {@code l3}, {@code replicas} (pinned only) and {@code pool} (cooperative only).
      *
-     * @throws PlacementConfigException listing every entry that does not parse
+     * @throws PlacementConfigException listing every entry that does not parse, each by the line and column
+     *                                   (both from 1) where the entry begins
      */
     public static PlacementConfig parse(String text) {
         Builder builder = builder();
@@ -88,14 +89,17 @@ public final class PlacementConfig {
             lineNumber++;
             int comment = line.indexOf("//");
             String content = comment >= 0 ? line.substring(0, comment) : line;
-            for (String statement : content.split(";")) {
+            int offset = 0;
+            for (String statement : content.split(";", -1)) {
+                int column = offset + (statement.length() - statement.stripLeading().length()) + 1;
+                offset += statement.length() + 1;
                 if (statement.isBlank()) {
                     continue;
                 }
                 try {
                     builder.entries.add(parseEntry(statement.strip()));
                 } catch (IllegalArgumentException e) {
-                    problems.add("line " + lineNumber + ": " + e.getMessage());
+                    problems.add("line " + lineNumber + ", column " + column + ": " + e.getMessage());
                 }
             }
         }

@@ -61,18 +61,20 @@ class PlacementConfigTest {
     }
 
     @Test
-    void parseErrorsNameTheLineAndTheProblem() {
+    void parseErrorsNameTheLineTheColumnAndTheProblem() {
         PlacementConfigException thrown = assertThrows(PlacementConfigException.class, () -> PlacementConfig.parse("""
                 a: cooperative(pool = io, replicas = 2);
                 b: pinned(core = 1, node = 0);
                 c: pinned(colour = red);
                 d: floating;
+                ok: pinned(core = 2);  e: pinned(core = 3
                 """));
         assertEquals(List.of(
-                "line 1: entry 'a': replicas is pinned-only; K entries on one pool would share its one thread",
-                "line 2: entry 'b': two targets (core = 1 and node = 0); give one",
-                "line 3: entry 'c': unknown argument 'colour' (expected core, cores, node, l3, replicas or pool)",
-                "line 4: entry 'd': unknown placement 'floating' (expected pinned or cooperative)"), thrown.problems());
+                "line 1, column 1: entry 'a': replicas is pinned-only; K entries on one pool would share its one thread",
+                "line 2, column 1: entry 'b': two targets (core = 1 and node = 0); give one",
+                "line 3, column 1: entry 'c': unknown argument 'colour' (expected core, cores, node, l3, replicas or pool)",
+                "line 4, column 1: entry 'd': unknown placement 'floating' (expected pinned or cooperative)",
+                "line 5, column 24: entry 'e': missing ')' in 'pinned(core = 3'"), thrown.problems());
     }
 
     @Test
