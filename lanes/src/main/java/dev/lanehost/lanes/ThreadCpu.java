@@ -16,20 +16,23 @@ interface ThreadCpu {
     long nanos(Thread thread);
 
     /** The JVM's own measure ({@link ThreadMXBean#getThreadCpuTime(long)}: the kernel's per-thread CPU clock on Linux). */
-    ThreadCpu JVM = new ThreadCpu() {
-        private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-
-        @Override
-        public long nanos(Thread thread) {
-            if (thread == null || thread.isVirtual()) {
-                return UNKNOWN;
-            }
-            try {
-                long nanos = threads.getThreadCpuTime(thread.threadId());
-                return nanos < 0 ? UNKNOWN : nanos;
-            } catch (RuntimeException unsupported) {
-                return UNKNOWN;
-            }
+    ThreadCpu JVM = thread -> {
+        if (thread == null || thread.isVirtual()) {
+            return UNKNOWN;
+        }
+        try {
+            long nanos = Mx.THREADS.getThreadCpuTime(thread.threadId());
+            return nanos < 0 ? UNKNOWN : nanos;
+        } catch (RuntimeException | LinkageError unsupported) { // a LinkageError too: the management library may not load
+            return UNKNOWN;
         }
     };
+
+    /** Loaded at the first read, not with every runtime: the management bean costs ~20 ms once per JVM. */
+    final class Mx {
+        static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+        private Mx() {
+        }
+    }
 }

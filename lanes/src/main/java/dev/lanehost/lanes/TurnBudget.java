@@ -8,9 +8,9 @@ import java.util.Objects;
  * turns true, and the actor waits in the slow band behind every ready actor); past {@code slow} the turn earns
  * a strike when it returns, and {@code strikeCeiling} strikes halt the actor with {@link ExitReason#BUDGET};
  * a turn still running {@code slow} after it was asked to yield is disrupted at its next poll site
- * ({@link TurnDisrupted}) and its actor halts with {@link ExitReason#BUDGET}: under HOSTED, if its thread spent
- * half of that time on the CPU (a turn the machine held off the CPU is not the actor's fault), and in any case
- * {@code slow × strikeCeiling} after the request. An actor's start turn is not
+ * ({@link TurnDisrupted}) and its actor halts with {@link ExitReason#BUDGET}: under HOSTED, once its thread has
+ * spent half a {@code slow} on the CPU since the request (a turn the machine held off the CPU is not the actor's
+ * fault), and in any case {@code slow × strikeCeiling} after the request. An actor's start turn is not
  * asked to yield: it is disrupted once it has run {@code slow × strikeCeiling}.
  *
  * <p>The defaults ({@link #DEFAULT}): <b>fast 10 ms</b>, shorter than a 60 Hz frame, so one turn asked to yield

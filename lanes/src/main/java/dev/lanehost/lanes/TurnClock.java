@@ -152,7 +152,7 @@ final class TurnClock {
             RuntimeEvents.turnOverBudget(cell, RuntimeEvents.DISRUPTED, started, strikes);
             halt(afterTurn && (flags & BudgetLimits.START) == 0
                     ? "its turn ran past fast + slow (" + limits.disruptText + "); SINGLE_THREAD settles budgets once a turn returns"
-                    : why(flags));
+                    : disruptedWhy(flags)); // settle read the word with acquire: the budget clock's reason is visible
             return RunQueue.READY_BAND;
         }
         strikes = (flags & BudgetLimits.STRIKE) == 0 ? 0 : strikes + 1;
@@ -186,9 +186,13 @@ final class TurnClock {
     private TurnDisrupted disrupted(long word) {
         disruptionThrown = true;
         PAUSE.getAcquire(this); // the budget clock wrote its reason before the CAS that raised DISRUPT
+        return new TurnDisrupted("the turn of " + cell.describe() + " was disrupted: " + disruptedWhy(word));
+    }
+
+    /** Why a raised {@code DISRUPT} disrupted the turn: what the CPU time told, if the budget clock read it. */
+    private String disruptedWhy(long word) {
         String because = disruptedBecause;
-        return new TurnDisrupted("the turn of " + cell.describe() + " was disrupted: " + (because != null
-                && (word & BudgetLimits.START) == 0 ? because : why(word)));
+        return because != null && (word & BudgetLimits.START) == 0 ? because : why(word);
     }
 
     // ---------------------------------------------------------------- the budget clock
@@ -203,6 +207,9 @@ final class TurnClock {
      * @return the instant of the turn's next budget deadline, or Long.MAX_VALUE if none is left or no turn runs
      */
     long raise(long now, Thread runner) {
+        // The queue's consumer runs every turn of the queue; checked against the turn's own thread all the same, so
+        // that a turn run elsewhere is judged by wall time, as it would be without CPU times, never by another's CPU.
+        Thread measured = runner != null && cell.context.turnThread == runner ? runner : null;
         long word = word();
         long started = (long) STARTED.getAcquire(this);
         if (started == UNSEEN) {
@@ -225,9 +232,9 @@ final class TurnClock {
                     // Read only by this clock, and only once the CAS below has set YIELD.
                     yieldRaisedNanos = now;
                     disruptLookNanos = now + limits.slowNanos;
-                    yieldCpuNanos = runner == null ? ThreadCpu.UNKNOWN : cell.runtime.threadCpu.nanos(runner);
+                    yieldCpuNanos = measured == null ? ThreadCpu.UNKNOWN : cell.runtime.threadCpu.nanos(measured);
                 }
-            } else if (now - disruptLookNanos >= 0 && ranOnAfterTheRequest(now, runner)) {
+            } else if ((word & BudgetLimits.DISRUPT) == 0 && now - disruptLookNanos >= 0 && ranOnAfterTheRequest(now, measured)) {
                 earned = BudgetLimits.DISRUPT;
             }
             if (elapsed >= limits.slowNanos) {
@@ -262,7 +269,7 @@ final class TurnClock {
                     + " to yield, though only " + tenths(used) + " of that on the CPU";
             return true;
         }
-        disruptLookNanos = Math.min(now + Math.max(limits.slowNanos / 2 - used, 1), yieldRaisedNanos + limits.startKillNanos);
+        disruptLookNanos = now + Math.min(Math.max(limits.slowNanos / 2 - used, 1), limits.startKillNanos - sinceRequest);
         return false;
     }
 

@@ -2,8 +2,8 @@ package dev.lanehost.lanes;
 
 /**
  * Thrown at a poll site (any {@link ActorContext} call, {@link ActorContext#checkpoint()}) of a turn that ran
- * on for a whole slow budget after it was asked to yield, half of it on the CPU, or that did not return slow ×
- * strike ceiling after it ({@link TurnBudget}). It ends the turn and its actor
+ * on for a whole slow budget after it was asked to yield (under HOSTED: and spent half a slow budget on the CPU
+ * since, or did not return slow × strike ceiling after it; {@link TurnBudget}). It ends the turn and its actor
  * halts with {@link ExitReason#BUDGET}. Catching it does not save the turn: every later poll site of the same
  * turn throws again, and the actor halts when the turn returns. An {@code Error}, like other signals a program
  * should not handle, so {@code catch (Exception e)} lets it pass.

@@ -325,6 +325,7 @@ class TurnBudgetTest {
         CountDownLatch never = new CountDownLatch(1);
         try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).turnBudget(budget).build()) {
             CountDownLatch second = new CountDownLatch(1);
+            CountDownLatch stalled = new CountDownLatch(1);
             ActorRef held = runtime.spawn("held-off", () -> (context, message) -> {
                 if (message.equals("stall")) {
                     while (!context.shouldYield()) {
@@ -338,6 +339,8 @@ class TurnBudgetTest {
                         seen.add("disrupted: " + disrupted.getMessage());
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
+                    } finally {
+                        stalled.countDown();
                     }
                 } else {
                     second.countDown();
@@ -345,9 +348,9 @@ class TurnBudgetTest {
             });
             held.tell("stall");
             held.tell("next");
-            assertTrue(second.await(30, TimeUnit.SECONDS), "the actor did not take its next letter: " + seen + ", exit "
-                    + held.exitReason());
+            assertTrue(stalled.await(30, TimeUnit.SECONDS), "the stalled turn never ended");
             assertEquals(List.of("released early: false", "not disrupted"), seen);
+            assertTrue(second.await(30, TimeUnit.SECONDS), "the actor did not take its next letter: exit " + held.exitReason());
             assertTrue(held.exitReason().isEmpty(), "one turn held off the CPU earns a strike, not a halt");
         }
     }
@@ -431,10 +434,15 @@ class TurnBudgetTest {
         try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).turnBudget(SMALL).build()) {
             RuntimeContext context = runtime.context();
             AtomicLong cpu = new AtomicLong(5 * MS);
+            AtomicInteger cpuReads = new AtomicInteger();
             Thread runner = Thread.currentThread();
-            context.threadCpu = thread -> thread == runner ? cpu.get() : ThreadCpu.UNKNOWN;
+            context.threadCpu = thread -> {
+                cpuReads.incrementAndGet();
+                return thread == runner ? cpu.get() : ThreadCpu.UNKNOWN;
+            };
             ActorCell cell = new ActorCell(1, "held-off", Placement.NORMAL, context, new RunQueue("test", null, null, new WorkFlag()),
                     null, null, context.defaultBudget, context.mailboxCapacity, SpawnOptions.DEFAULT, () -> (c, m) -> { });
+            cell.context.turnThread = runner; // as the runner sets it for its turn
             TurnClock clock = cell.context.clock;
             long t = 1_000 * MS;
 
@@ -450,10 +458,19 @@ class TurnBudgetTest {
             assertEquals(t + 7 * MS, clock.raise(t + 6 * MS + 6 * MS / 10, runner), "no later than the cap: slow x ceiling after the request");
             clock.poll();
             clock.raise(t + 7 * MS, runner); // the cap: disrupted whatever its CPU time
+            int reads = cpuReads.get();
+            clock.raise(t + 8 * MS, runner);
+            clock.raise(t + 9 * MS, runner);
+            assertEquals(reads, cpuReads.get(), "a turn already disrupted is not measured again");
             TurnDisrupted capped = assertThrows(TurnDisrupted.class, clock::poll);
-            assertTrue(capped.getMessage().contains("had not returned 6 ms (slow budget × strike ceiling) after it was asked to yield,"
-                    + " though only 0.5 ms of that on the CPU"), capped.getMessage());
-            clock.settle();
+            String because = "had not returned 6 ms (slow budget × strike ceiling) after it was asked to yield,"
+                    + " though only 0.5 ms of that on the CPU";
+            assertTrue(capped.getMessage().contains(because), capped.getMessage());
+            try (CapturedLog log = new CapturedLog()) {
+                clock.settle();
+                assertEquals(1, log.matching(java.util.logging.Level.WARNING, "'held-off'", "halted (budget)", because).size(),
+                        "the halt's log line gives the same reason as the disruption");
+            }
             assertEquals(ExitReason.BUDGET, cell.exitReason());
         }
         try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).turnBudget(SMALL).build()) {
@@ -464,6 +481,7 @@ class TurnBudgetTest {
             ActorCell cell = new ActorCell(1, "held-then-spinning", Placement.NORMAL, context,
                     new RunQueue("test", null, null, new WorkFlag()), null, null, context.defaultBudget, context.mailboxCapacity,
                     SpawnOptions.DEFAULT, () -> (c, m) -> { });
+            cell.context.turnThread = runner;
             TurnClock clock = cell.context.clock;
             long t = 1_000 * MS;
 

@@ -19,7 +19,7 @@ final class AudioActors {
      * 2-vCPU machine a worker was held off for up to 235 ms). Such a turn is not disrupted (the watch sees it did not
      * run), but it earns a strike, and with the default three stalls in a row, or one longer than 300 ms after the
      * yield request, would halt the actor and end the sample for the machine's stalls. A turn that really runs away
-     * is still halted, half a second of CPU after its yield request.
+     * is still halted, a second after its yield request.
      */
     static final TurnBudget BUDGET = new TurnBudget(Duration.ofMillis(10), Duration.ofSeconds(1), 3);
 
