@@ -99,7 +99,9 @@ LANEHOST_EXPORT const char *lanehost_status_name(int32_t status);
  *    reuses modulo 2^20: a handle kept a million reuses of its slot past its object's end could name the slot's
  *    object again. 0 is never a handle.
  *  - Names are NUL-terminated UTF-8 of at most LANEHOST_MAX_NAME_BYTES bytes.
- *  - After a non-OK status, last_error gives the calling thread a sentence saying what was wrong.
+ *  - After a non-OK status, last_error gives the calling thread a sentence saying what was wrong. As errno, there
+ *    is one per thread in the process: with two runtimes' tables, either table's last_error gives the sentence the
+ *    thread's last failing entry left, whichever table that entry was called through.
  *  - The table only grows: `size` is the number of bytes the runtime filled. Before calling a member added
  *    after version 1, check LANEHOST_API_HAS(api, member).
  *

@@ -75,7 +75,8 @@ typedef struct lanehost_embed_options {
 #define LANEHOST_EMBED_OPTIONS_INIT \
     { (uint32_t)sizeof(lanehost_embed_options), LANEHOST_EMBED_OPTIONS_VERSION, NULL, NULL, NULL, NULL, 0u, 0u }
 
-/* One started runtime; opaque. Valid from a successful lanehost_embed_start until lanehost_embed_stop. */
+/* One started runtime; opaque. From a successful lanehost_embed_start; after lanehost_embed_stop, passing it
+ * again answers LANEHOST_CLOSED. */
 typedef struct lanehost_embed lanehost_embed;
 
 /*
@@ -136,9 +137,12 @@ LANEHOST_EXPORT int32_t lanehost_embed_start(const lanehost_embed_options *optio
  * The JVM keeps running (a process cannot create a second one, so a later start reuses it), and the table's
  * functions stay callable, answering LANEHOST_CLOSED, until lanehost_embed_shutdown.
  *
- * LANEHOST_OK; LANEHOST_INVALID_ARGUMENT for NULL; LANEHOST_INTERNAL_ERROR if closing threw (embed is freed
- * anyway; the last error says what threw). Only if this thread cannot enter the JVM at all (LANEHOST_OUT_OF_MEMORY,
- * or LANEHOST_INTERNAL_ERROR with a last error about attaching) is nothing stopped and embed still valid.
+ * LANEHOST_OK; LANEHOST_INVALID_ARGUMENT for NULL or a pointer no start returned; LANEHOST_CLOSED for a runtime
+ * stopped already (a second stop, or one racing the first); LANEHOST_INTERNAL_ERROR if closing threw (the runtime
+ * counts as stopped anyway; the last error says what threw). Only if this thread cannot enter the JVM at all
+ * (LANEHOST_OUT_OF_MEMORY, or LANEHOST_INTERNAL_ERROR with a last error about attaching) is nothing stopped, and
+ * embed may be stopped again. The handle's few bytes are kept for the life of the process, so a stale handle is
+ * always answered, never a use of freed memory.
  */
 LANEHOST_EXPORT int32_t lanehost_embed_stop(lanehost_embed *embed);
 

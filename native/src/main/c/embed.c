@@ -55,8 +55,11 @@
 typedef jint(JNICALL *create_java_vm_fn)(JavaVM **, void **, void *);
 typedef jint(JNICALL *get_created_java_vms_fn)(JavaVM **, jsize, jsize *);
 
+/* Kept for the life of the process, as its handed_out_table node is: a handle stays unique, so a second stop (or
+ * a stop of a handle no start returned) is answered, never a use of freed memory. */
 struct lanehost_embed {
-    jobject runtime; /* global reference to the EmbeddedRuntime */
+    jobject runtime; /* global reference to the EmbeddedRuntime; NULL once stopped */
+    int stopped;     /* under jvm_lock: set by the stop that claims the runtime */
 };
 
 /* The process's JVM. Written once under jvm_lock; a JVM lives until lanehost_embed_shutdown or the process ends. */
@@ -76,6 +79,7 @@ static char *process_jvm_signature;
  * the process like the table itself). Under jvm_lock. */
 struct handed_out_table {
     lanehost_api *table;
+    lanehost_embed *embed;
     struct handed_out_table *next;
 };
 static struct handed_out_table *handed_out_tables;
@@ -620,7 +624,7 @@ int32_t lanehost_embed_start(const lanehost_embed_options *options, lanehost_emb
     if (status != LANEHOST_OK) {
         return status;
     }
-    lanehost_embed *embed = malloc(sizeof *embed);
+    lanehost_embed *embed = calloc(1, sizeof *embed);
     struct handed_out_table *node = malloc(sizeof *node);
     if (embed == NULL || node == NULL) {
         free(embed);
@@ -650,6 +654,7 @@ int32_t lanehost_embed_start(const lanehost_embed_options *options, lanehost_emb
         return status;
     }
     node->table = (lanehost_api *)(uintptr_t)*api_out; /* the table is Java's memory, which lives forever */
+    node->embed = embed;
     pthread_mutex_lock(&jvm_lock);
     node->next = handed_out_tables;
     handed_out_tables = node;
@@ -658,24 +663,52 @@ int32_t lanehost_embed_start(const lanehost_embed_options *options, lanehost_emb
     return LANEHOST_OK;
 }
 
+/* Claims embed for this stop (claiming 0) or gives it back (claiming 0 after a stop that stopped nothing): a
+ * handle no start returned answers INVALID_ARGUMENT, a stopped one (or one being stopped) CLOSED. */
+static int32_t claim_stop(lanehost_embed *embed, int claiming) {
+    pthread_mutex_lock(&jvm_lock);
+    struct handed_out_table *node = handed_out_tables;
+    while (node != NULL && node->embed != embed) {
+        node = node->next;
+    }
+    int32_t status = LANEHOST_OK;
+    if (node == NULL) {
+        status = fail(LANEHOST_INVALID_ARGUMENT, "embed %p is not a handle lanehost_embed_start returned", (void *)embed);
+    } else if (!claiming) {
+        embed->stopped = 0;
+    } else if (embed->stopped) {
+        status = fail(LANEHOST_CLOSED, "this runtime is stopped already (lanehost_embed_stop was called for it before)");
+    } else {
+        embed->stopped = 1;
+    }
+    pthread_mutex_unlock(&jvm_lock);
+    return status;
+}
+
 int32_t lanehost_embed_stop(lanehost_embed *embed) {
     last_error[0] = '\0';
     if (embed == NULL) {
         return fail(LANEHOST_INVALID_ARGUMENT, "embed is NULL");
     }
+    int32_t status = claim_stop(embed, 1);
+    if (status != LANEHOST_OK) {
+        return status;
+    }
     /* A lanehost_embed exists only after a start that found or created process_jvm: no options to check. */
     static const lanehost_embed_options running = LANEHOST_EMBED_OPTIONS_INIT;
     JNIEnv *env = NULL;
     int attached = 0;
-    int32_t status = enter_jvm(&running, &env, &attached);
+    status = enter_jvm(&running, &env, &attached);
     if (status != LANEHOST_OK) {
-        return status; /* embed is kept: nothing was closed */
+        claim_stop(embed, 0); /* nothing was closed: the handle may be stopped again */
+        return status;
     }
     char exception[2048];
     if ((*env)->PushLocalFrame(env, EMBED_LOCAL_FRAME) != JNI_OK) {
         describe_exception(env, exception, sizeof exception);
         leave_jvm(attached);
         release_jvm_user();
+        claim_stop(embed, 0);
         return fail(LANEHOST_OUT_OF_MEMORY, "no memory for JNI local references (%s); nothing was stopped", exception);
     }
     jclass type = (*env)->GetObjectClass(env, embed->runtime);
@@ -690,11 +723,11 @@ int32_t lanehost_embed_stop(lanehost_embed *embed) {
     }
     (*env)->PopLocalFrame(env, NULL);
     (*env)->DeleteGlobalRef(env, embed->runtime);
+    embed->runtime = NULL;
     leave_jvm(attached);
     release_jvm_user(); /* this call */
     release_jvm_user(); /* the runtime */
-    free(embed);
-    return status;
+    return status; /* embed is kept (16 bytes): a later stop of it answers CLOSED */
 }
 
 int32_t lanehost_embed_shutdown(void) {

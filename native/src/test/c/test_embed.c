@@ -219,6 +219,12 @@ static void drivesFramesAndCallsGatesFromItsOwnLoop(void) {
 
     CHECK_EQ(LANEHOST_OK, lanehost_embed_stop(embed));
     CHECK_EQ(0, strlen(lanehost_embed_last_error()));
+    /* A second stop of the same handle is answered, not a use of freed memory; so is a pointer no start returned. */
+    CHECK_EQ(LANEHOST_CLOSED, lanehost_embed_stop(embed));
+    CHECK(strstr(lanehost_embed_last_error(), "stopped already") != NULL);
+    int not_a_handle = 0;
+    CHECK_EQ(LANEHOST_INVALID_ARGUMENT, lanehost_embed_stop((lanehost_embed *)(void *)&not_a_handle));
+    CHECK(strstr(lanehost_embed_last_error(), "is not a handle lanehost_embed_start returned") != NULL);
     /* The table outlives the runtime and answers CLOSED. */
     CHECK_EQ(LANEHOST_CLOSED, api->lane_drive(frame, 0, NULL));
     CHECK_EQ(LANEHOST_CLOSED, api->gate_call(echo, HI, sizeof HI, result, sizeof result, &length, SECONDS_30));

@@ -47,7 +47,8 @@ final class HostEntries {
     /** Each host thread's answers to its gate calls, which also keep its calls from one to the next: a call allocates nothing. */
     private final ThreadLocal<CallReply> replies = ThreadLocal.withInitial(CallReply::new);
     /** The calling thread's last failure, for {@code last_error}; written only when an entry fails. */
-    private final ThreadLocal<String> lastError = new ThreadLocal<>();
+    /** The calling thread's last sentence, whichever table it called through: one per thread in the process, as errno. */
+    private static final ThreadLocal<String> LAST_ERROR = new ThreadLocal<>();
 
     HostEntries(HostAbi abi) {
         this.abi = abi;
@@ -265,7 +266,7 @@ final class HostEntries {
             if (capacity < 0) {
                 return fail(CallStatus.INVALID_ARGUMENT, "capacity must be >= 0");
             }
-            String text = lastError.get();
+            String text = LAST_ERROR.get();
             byte[] bytes = text == null ? new byte[0] : text.getBytes(StandardCharsets.UTF_8);
             ForeignMemory.putLong(lengthOut, bytes.length);
             if (capacity > 0) {
@@ -407,7 +408,7 @@ final class HostEntries {
     }
 
     private int fail(CallStatus status, String why) {
-        lastError.set(status.name() + ": " + why);
+        LAST_ERROR.set(status.name() + ": " + why);
         return status.code();
     }
 

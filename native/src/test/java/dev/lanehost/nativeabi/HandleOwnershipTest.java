@@ -147,6 +147,18 @@ class HandleOwnershipTest {
     }
 
     @Test
+    void lastErrorIsTheCallingThreadsLastSentenceWhicheverTableItCalledThrough() throws Throwable {
+        assertEquals(CallStatus.INVALID_ARGUMENT.code(), b.drive(a.lane));
+        String sentence = b.table.lastError();
+        assertTrue(sentence.startsWith("INVALID_ARGUMENT: "), sentence);
+        assertEquals(sentence, a.table.lastError(), "as errno: one last error per thread, not per table");
+        a.close(); // A's table now answers CLOSED, and that is the thread's last sentence through B's table too
+        assertEquals(CallStatus.CLOSED.code(), a.drive(a.lane));
+        assertEquals(a.table.lastError(), b.table.lastError());
+        assertTrue(b.table.lastError().startsWith("CLOSED: "), b.table.lastError());
+    }
+
+    @Test
     void aGateHandleOfAnotherRuntimeIsRefusedAndNeverCallsThisRuntimesGate() throws Throwable {
         assertEquals(CallStatus.INVALID_ARGUMENT.code(), b.gateCall(a.gate));
         assertForeign(b, "gate", a.gate);
