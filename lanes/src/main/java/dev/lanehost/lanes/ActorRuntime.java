@@ -63,7 +63,7 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
                     builder.priority);
             case SINGLE_THREAD -> new DrainScheduler(timers, lanes, this::isClosed);
             case SIMULATED -> new SimulatedScheduler(timers, lanes, this::isClosed,
-                    new SimulatedSchedule(builder.seed, builder.replay), builder.simulatedPollCost.toNanos());
+                    new SimulatedSchedule(builder.seed, builder.replay, builder.scheduleLimit), builder.simulatedPollCost.toNanos());
         };
         this.spawning = new Spawning(actors, lanes, scheduler, context, blockingActors);
         scheduler.start();
@@ -137,7 +137,7 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
      * no other worker ever runs it, so it may keep thread-affine state. SINGLE_THREAD and SIMULATED have one
      * worker, the draining thread, whose pinned actors run like normal ones.
      *
-     * @throws IllegalStateException if the calling thread is not a worker of this runtime
+     * @throws IllegalStateException if the runtime is HOSTED and the calling thread is not one of its workers
      */
     public ActorRef spawnPinned(String name, Supplier<? extends Behavior> factory) {
         int current = scheduler.currentWorker();
@@ -231,7 +231,8 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
      * {@link Long#MAX_VALUE} ns.
      *
      * @return timers fired
-     * @throws IllegalStateException    on another profile, or from inside a turn (the clock stands still during turns)
+     * @throws IllegalStateException    on another profile, from inside a turn (the clock stands still during turns),
+     *                                  or once the runtime is closed
      * @throws IllegalArgumentException if {@code duration} is negative or would move the clock past its end
      */
     public int advance(Duration duration) {
@@ -243,10 +244,16 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
 
     /**
      * SIMULATED only: the schedule recorded so far, one step per actor pick on any queue: the normal queue
-     * and lanes run by {@link #drain()}/{@link #runUntilIdle}, and lanes driven by hand.
+     * and lanes run by {@link #drain()}/{@link #runUntilIdle}, and lanes driven by hand. At most
+     * {@link RuntimeBuilder#scheduleLimit} picks, the first ones: compare its size with {@link #schedulePicks()}.
      */
     public Schedule schedule() {
         return requireSimulated().recorded();
+    }
+
+    /** SIMULATED only: how many picks the run has made, those past {@link RuntimeBuilder#scheduleLimit} included. */
+    public long schedulePicks() {
+        return requireSimulated().steps();
     }
 
     /** SIMULATED only: why a replay diverged from its schedule, or null if it has not. */

@@ -159,10 +159,15 @@ sealed class DrainScheduler extends Scheduler permits SimulatedScheduler {
         return timers.hasArmed() ? RunStatus.TIMERS_PENDING : RunStatus.IDLE;
     }
 
-    private void enterDrain() {
+    /** Throws, naming {@code what} was called, once the runtime is closed. */
+    final void requireOpen(String what) {
         if (closed.getAsBoolean()) {
-            throw new IllegalStateException("the runtime is closed");
+            throw new IllegalStateException(what + " was called on a closed runtime");
         }
+    }
+
+    private void enterDrain() {
+        requireOpen("drain() or runUntilIdle()");
         Thread current = Thread.currentThread();
         if (!drainer.compareAndSet(null, current)) {
             Thread draining = drainer.get();

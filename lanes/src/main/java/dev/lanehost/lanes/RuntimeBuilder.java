@@ -14,6 +14,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 
 /** Settings for an {@link ActorRuntime}: {@code ActorRuntime.builder(profile)...build()}. */
 public final class RuntimeBuilder {
@@ -40,11 +42,15 @@ public final class RuntimeBuilder {
      * scheduling round trip, few enough that an actor waiting behind waits a few microseconds per actor ahead.
      */
     static final int DEFAULT_TURNS_PER_RUN = 16;
+    /** SIMULATED: picks a schedule keeps by default, about 30 MB of them. */
+    static final long DEFAULT_SCHEDULE_LIMIT = 1_000_000;
 
     final Profile profile;
     long seed = 0x1A7E5EEDL;
     /** A seed was given: only SIMULATED has a choice to seed. */
     private boolean seedGiven;
+    /** Settings of HOSTED's own threads that were given, by name: another profile's build refuses them. */
+    private final Set<String> hostedThreadSettings = new TreeSet<>();
     Schedule replay;
     Duration laneStallThreshold = Duration.ofSeconds(1);
     Duration laneCloseGrace = DEFAULT_LANE_CLOSE_GRACE;
@@ -58,6 +64,8 @@ public final class RuntimeBuilder {
     long laneCapacity = DEFAULT_CAPACITY;
     Duration idleTimeout = Duration.ZERO;
     Duration simulatedPollCost = Duration.ofNanos(1_000);
+    long scheduleLimit = DEFAULT_SCHEDULE_LIMIT;
+    private boolean scheduleLimitGiven;
     /** 0: as many as the CPUs this process may run on. */
     int workers;
     IdleStrategy idleStrategy = IdleStrategy.DEFAULT;
@@ -84,6 +92,7 @@ public final class RuntimeBuilder {
             throw new IllegalArgumentException("a runtime needs at least one worker; got " + workers);
         }
         this.workers = workers;
+        hostedThreadSettings.add("workers");
         return this;
     }
 
@@ -98,6 +107,7 @@ public final class RuntimeBuilder {
             throw new IllegalArgumentException("the blocking pool needs at least one thread; got " + threads);
         }
         this.blockingThreads = threads;
+        hostedThreadSettings.add("blockingThreads");
         return this;
     }
 
@@ -139,6 +149,7 @@ public final class RuntimeBuilder {
      */
     public RuntimeBuilder priority(PriorityPolicy policy) {
         this.priority = Objects.requireNonNull(policy, "priority policy");
+        hostedThreadSettings.add("priority");
         return this;
     }
 
@@ -162,6 +173,7 @@ public final class RuntimeBuilder {
     /** HOSTED: how an idle worker waits for work (default {@link IdleStrategy#DEFAULT}). */
     public RuntimeBuilder idleStrategy(IdleStrategy strategy) {
         this.idleStrategy = Objects.requireNonNull(strategy, "idle strategy");
+        hostedThreadSettings.add("idleStrategy");
         return this;
     }
 
@@ -189,6 +201,20 @@ public final class RuntimeBuilder {
     public RuntimeBuilder replay(Schedule schedule) {
         this.replay = Objects.requireNonNull(schedule, "schedule");
         this.seed = schedule.seed();
+        return this;
+    }
+
+    /**
+     * SIMULATED: how many picks {@link ActorRuntime#schedule()} keeps (default 1,000,000, about 30 MB; each pick is
+     * ~28 bytes). A longer run (a soak) goes on unrecorded past them, logging once that it does; its seed still
+     * reproduces all of it. Zero records nothing. A replayed schedule is followed to its end whatever the limit.
+     */
+    public RuntimeBuilder scheduleLimit(long picks) {
+        if (picks < 0) {
+            throw new IllegalArgumentException("the schedule limit must not be negative; got " + picks);
+        }
+        this.scheduleLimit = picks;
+        this.scheduleLimitGiven = true;
         return this;
     }
 
@@ -309,12 +335,15 @@ public final class RuntimeBuilder {
     public RuntimeBuilder affinity(AffinityPolicy policy, Affinity provider) {
         this.affinityPolicy = Objects.requireNonNull(policy, "policy");
         this.affinity = Objects.requireNonNull(provider, "affinity provider");
+        hostedThreadSettings.add("affinity");
         return this;
     }
 
     /**
-     * @throws IllegalArgumentException if a seed or a replay is set for a profile other than SIMULATED, or the
-     *                                  affinity policy names a CPU the topology lacks or forbids
+     * @throws IllegalArgumentException if a seed, a replay or a schedule limit is set for a profile other than
+     *                                  SIMULATED, a setting of HOSTED's threads (workers, blocking threads, priority,
+     *                                  idle strategy, affinity, placement) for another profile, or the affinity
+     *                                  policy names a CPU the topology lacks or forbids
      */
     public ActorRuntime build() {
         if (replay != null && profile != Profile.SIMULATED) {
@@ -326,6 +355,14 @@ public final class RuntimeBuilder {
         }
         if (affinity == null) {
             affinity = Affinity.system();
+        }
+        if (!hostedThreadSettings.isEmpty() && profile != Profile.HOSTED) {
+            throw new IllegalArgumentException(String.join(", ", hostedThreadSettings.stream().map(name -> name + "(...)").toList())
+                    + " configure" + (hostedThreadSettings.size() == 1 ? "s" : "") + " the HOSTED profile's threads; this runtime is "
+                    + profile + ", which runs actors on " + (profile == Profile.SIMULATED ? "the thread that drains it" : "its one thread"));
+        }
+        if (scheduleLimitGiven && profile != Profile.SIMULATED) {
+            throw new IllegalArgumentException("scheduleLimit(...) bounds the SIMULATED profile's recorded schedule; " + profile + " records none");
         }
         if (placement != null && profile != Profile.HOSTED) {
             throw new IllegalArgumentException("a placement configuration starts threads of its own, which only HOSTED has; this runtime is " + profile);

@@ -36,12 +36,15 @@ public record Schedule(long seed, List<Step> steps) {
     }
 
     /**
-     * Reads {@link #toText()}'s form back.
+     * Reads {@link #toText()}'s form back (blank lines at its end are ignored).
      *
      * @throws IllegalArgumentException naming the line that is not a schedule's
      */
     public static Schedule parse(String text) {
-        List<String> lines = text.lines().toList();
+        List<String> lines = new ArrayList<>(text.lines().toList());
+        while (!lines.isEmpty() && lines.get(lines.size() - 1).isBlank()) {
+            lines.remove(lines.size() - 1); // an editor's or a heredoc's trailing blank lines are no steps
+        }
         if (lines.isEmpty() || !lines.get(0).startsWith(HEADER)) {
             throw new IllegalArgumentException("not a lanehost schedule: the first line must start with '" + HEADER + "'");
         }
@@ -58,6 +61,9 @@ public record Schedule(long seed, List<Step> steps) {
             try {
                 if (tab < 0) {
                     throw new NumberFormatException("no tab");
+                }
+                if (tab == line.length() - 1) {
+                    throw new IllegalArgumentException("line " + (i + 1) + " of the schedule names no queue after its tab: " + line);
                 }
                 steps.add(new Step(unescape(line.substring(tab + 1)), Long.parseLong(line.substring(0, tab))));
             } catch (NumberFormatException e) {

@@ -16,12 +16,17 @@ final class SimulatedSchedule implements RunQueue.SchedulePolicy {
     private final SplittableRandom random;
     private final List<Schedule.Step> replay;
     private final List<Schedule.Step> recorded = new ArrayList<>();
+    /** Picks kept in {@link #recorded} at most: a soak's schedule must not fill the heap. */
+    private final long recordLimit;
+    /** Picks made so far (recorded or not): the step a replay is at. */
+    private long steps;
     private String divergence;
 
-    SimulatedSchedule(long seed, Schedule replay) {
+    SimulatedSchedule(long seed, Schedule replay, long recordLimit) {
         this.seed = seed;
         this.random = new SplittableRandom(seed);
         this.replay = replay == null ? null : replay.steps();
+        this.recordLimit = recordLimit;
     }
 
     /**
@@ -33,9 +38,9 @@ final class SimulatedSchedule implements RunQueue.SchedulePolicy {
         if (names.size() == 1) {
             return 0;
         }
-        int step = recorded.size();
+        long step = steps;
         if (replay != null && divergence == null && step < replay.size()) {
-            int forced = names.indexOf(replay.get(step).queue());
+            int forced = names.indexOf(replay.get((int) step).queue());
             if (forced >= 0) {
                 return forced;
             }
@@ -47,13 +52,13 @@ final class SimulatedSchedule implements RunQueue.SchedulePolicy {
     @Override
     public synchronized int choose(String queue, List<ActorCell> ready) {
         int index = -1;
-        int step = recorded.size();
+        long step = steps++;
         if (replay != null && divergence == null) {
             if (step >= replay.size()) {
-                divergence = "the replayed schedule has " + replay.size() + " steps, but queue '" + queue
-                        + "' asked for step " + step;
+                divergence = "the replayed schedule has " + replay.size() + (replay.size() == 1 ? " step" : " steps")
+                        + ", but queue '" + queue + "' asked for step " + step;
             } else {
-                Schedule.Step expected = replay.get(step);
+                Schedule.Step expected = replay.get((int) step);
                 for (int i = 0; i < ready.size() && expected.queue().equals(queue); i++) {
                     if (ready.get(i).id == expected.actorId()) {
                         index = i;
@@ -69,12 +74,22 @@ final class SimulatedSchedule implements RunQueue.SchedulePolicy {
         if (index < 0) {
             index = RunQueue.seededChoice(random, ready);
         }
-        recorded.add(new Schedule.Step(queue, ready.get(index).id));
+        if (step < recordLimit) {
+            recorded.add(new Schedule.Step(queue, ready.get(index).id));
+        } else if (step == recordLimit) {
+            RuntimeLog.logSafely(System.Logger.Level.INFO, "the SIMULATED schedule keeps its first " + recordLimit
+                    + " picks (RuntimeBuilder.scheduleLimit); the run goes on, and its seed reproduces all of it");
+        }
         return index;
     }
 
     synchronized Schedule recorded() {
         return new Schedule(seed, recorded);
+    }
+
+    /** Picks made so far, including those past the recording limit. */
+    synchronized long steps() {
+        return steps;
     }
 
     synchronized String divergence() {

@@ -88,6 +88,7 @@ final class SimulatedScheduler extends DrainScheduler {
         if (duration.isNegative()) {
             throw new IllegalArgumentException("time only moves forward; got " + duration);
         }
+        requireOpen("advance()");
         if (runsNormalQueue(Thread.currentThread())) {
             throw new IllegalStateException("advance() was called from inside a turn: the virtual clock stands still during"
                     + " turns and moves between them (advance between drains, or let runUntilIdle move it)");

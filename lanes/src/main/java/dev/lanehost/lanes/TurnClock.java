@@ -160,7 +160,7 @@ final class TurnClock {
         RuntimeEvents.turnOverBudget(cell, struckOut ? RuntimeEvents.STRIKE : strikes > 0 ? RuntimeEvents.SLOW : RuntimeEvents.FAST,
                 started, strikes);
         if (struckOut) {
-            halt(strikes + " turns in a row ran past the slow budget (" + limits.slowText + ")");
+            halt((strikes == 1 ? "a turn" : strikes + " turns in a row") + " ran past the slow budget (" + limits.slowText + ")");
         }
         return (flags & BudgetLimits.YIELD) != 0 ? RunQueue.SLOW_BAND : RunQueue.READY_BAND;
     }

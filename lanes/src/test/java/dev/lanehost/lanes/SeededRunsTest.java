@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** A failing seed's schedule goes to a file the failure names; replaying that file reproduces the failure exactly. */
 class SeededRunsTest {
@@ -45,7 +46,7 @@ class SeededRunsTest {
         }));
         List<String> failingOrder = seen.get(seen.size() - 1);
         long seed = seen.size() - 1;
-        Path file = SeededRuns.REPLAYS.resolve("race-seed-" + seed + ".schedule");
+        Path file = SeededRuns.replays().resolve("race-seed-" + seed + ".schedule");
         assertTrue(failure.getMessage().contains("seed " + seed) && failure.getMessage().contains(file.toAbsolutePath().toString()),
                 failure.getMessage());
         assertTrue(Files.exists(file));
@@ -61,6 +62,28 @@ class SeededRunsTest {
     }
 
     @Test
+    void failingSchedulesGoWhereLanehostReplaysSaysAndAFailureWithoutAMessageIsStillNamed(@TempDir Path dir) {
+        String before = System.getProperty("lanehost.replays");
+        System.setProperty("lanehost.replays", dir.toString());
+        try {
+            AssertionError failure = assertThrows(AssertionError.class, () -> SeededRuns.forEachSeed("silent", 3, runtime -> {
+                throw new IllegalStateException();
+            }));
+            Path file = dir.resolve("silent-seed-0.schedule").toAbsolutePath();
+            assertTrue(Files.exists(file), "written under -Dlanehost.replays");
+            assertTrue(failure.getMessage().startsWith("silent failed with seed 0: java.lang.IllegalStateException\n"), failure.getMessage());
+            assertEquals(0, SeededRuns.read(file).seed());
+        } finally {
+            if (before == null) {
+                System.clearProperty("lanehost.replays");
+            } else {
+                System.setProperty("lanehost.replays", before);
+            }
+        }
+        assertThrows(IllegalArgumentException.class, () -> SeededRuns.forEachSeed("none", 0, runtime -> { }));
+    }
+
+    @Test
     void aScheduleSurvivesItsTextFormIncludingAwkwardLaneNames() {
         Schedule schedule = new Schedule(42, List.of(new Schedule.Step("normal", 1), new Schedule.Step("a\tlane\\with\nbreaks", 7)));
         assertEquals(schedule, Schedule.parse(schedule.toText()));
@@ -68,5 +91,31 @@ class SeededRunsTest {
                 assertThrows(IllegalArgumentException.class, () -> Schedule.parse("lanehost-schedule 1 seed 3\nseven normal")).getMessage());
         assertEquals("not a lanehost schedule: the first line must start with 'lanehost-schedule 1 seed '",
                 assertThrows(IllegalArgumentException.class, () -> Schedule.parse("hello")).getMessage());
+        assertEquals(schedule, Schedule.parse(schedule.toText() + "\n  \n"), "trailing blank lines are no steps");
+        assertEquals("line 2 of the schedule names no queue after its tab: 7\t",
+                assertThrows(IllegalArgumentException.class, () -> Schedule.parse("lanehost-schedule 1 seed 3\n7\t\n1\tnormal")).getMessage());
+    }
+
+    @Test
+    void aLongRunKeepsTheFirstPicksUpToTheLimitAndCountsTheRest() {
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.SIMULATED).seed(5).scheduleLimit(10).build()) {
+            int[] left = {100};
+            ActorRef looper = runtime.spawn("looper", () -> (context, message) -> {
+                if (--left[0] > 0) {
+                    context.self().tell(message);
+                }
+            });
+            looper.tell("go");
+            runtime.runUntilIdle(Duration.ZERO);
+            assertEquals(10, runtime.schedule().steps().size(), "the first ten picks");
+            assertEquals(101, runtime.schedulePicks(), "the start and a hundred turns, all picked");
+        }
+        try (ActorRuntime unrecorded = ActorRuntime.builder(Profile.SIMULATED).scheduleLimit(0).build()) {
+            unrecorded.spawn("one", () -> (context, message) -> { });
+            unrecorded.runUntilIdle(Duration.ZERO);
+            assertEquals(List.of(), unrecorded.schedule().steps());
+            assertEquals(1, unrecorded.schedulePicks());
+        }
+        assertThrows(IllegalArgumentException.class, () -> ActorRuntime.builder(Profile.SIMULATED).scheduleLimit(-1));
     }
 }

@@ -277,5 +277,34 @@ class SimulationTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> ActorRuntime.builder(Profile.SINGLE_THREAD).seed(5).build());
         assertTrue(e.getMessage().contains("SINGLE_THREAD has none to seed"), e.getMessage());
+        IllegalArgumentException limit = assertThrows(IllegalArgumentException.class,
+                () -> ActorRuntime.builder(Profile.HOSTED).scheduleLimit(5).build());
+        assertTrue(limit.getMessage().contains("HOSTED records none"), limit.getMessage());
+    }
+
+    @Test
+    void aClosedRuntimesClockNoLongerMovesAndSaysSo() {
+        ActorRuntime runtime = ActorRuntime.builder(Profile.SIMULATED).build();
+        runtime.close();
+        assertEquals("advance() was called on a closed runtime",
+                assertThrows(IllegalStateException.class, () -> runtime.advance(Duration.ofMillis(1))).getMessage());
+        assertEquals("drain() or runUntilIdle() was called on a closed runtime",
+                assertThrows(IllegalStateException.class, runtime::drain).getMessage());
+        assertEquals(RunStatus.CLOSED, runtime.runUntilIdle(Duration.ZERO));
+    }
+
+    @Test
+    void settingsOfHostedsThreadsAreRefusedByTheOtherProfilesNamingEach() {
+        IllegalArgumentException simulated = assertThrows(IllegalArgumentException.class,
+                () -> ActorRuntime.builder(Profile.SIMULATED).workers(4).idleStrategy(IdleStrategy.DEFAULT).build());
+        assertEquals("idleStrategy(...), workers(...) configure the HOSTED profile's threads; this runtime is SIMULATED,"
+                + " which runs actors on the thread that drains it", simulated.getMessage());
+        IllegalArgumentException single = assertThrows(IllegalArgumentException.class,
+                () -> ActorRuntime.builder(Profile.SINGLE_THREAD).blockingThreads(2).build());
+        assertTrue(single.getMessage().startsWith("blockingThreads(...) configures the HOSTED profile's threads; this runtime is"
+                + " SINGLE_THREAD"), single.getMessage());
+        try (ActorRuntime lanes = ActorRuntime.builder(Profile.SINGLE_THREAD).turnsPerRun(2).build()) {
+            assertEquals(Profile.SINGLE_THREAD, lanes.profile(), "turnsPerRun is every profile's: its lanes' drives use it");
+        }
     }
 }
