@@ -118,7 +118,7 @@ public interface ActorContext extends Spawner {
     /**
      * Blocking actors only ({@link ActorRuntime#spawnBlocked}): waits on this thread up to {@code timeout} for
      * the next message and returns it, taking it from the mailbox as a turn would. Returns null when the time
-     * is up, when the actor is halted meanwhile, or when the next letter is not a message (a task, timer,
+     * is up, when the actor is halted or its runtime closes meanwhile, or when the next letter is not a message (a task, timer,
      * signal, park or down notice): that letter runs as the actor's next turn, once this one returns.
      *
      * @throws IllegalStateException if the actor was not spawned with {@code spawnBlocked}

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The HOSTED profile's scheduler: a {@link WorkerPool} runs normal and pinned actors, and one timer thread
@@ -200,19 +201,23 @@ final class HostedScheduler extends Scheduler {
         threads.addAll(blocking.liveThreads());
         threads.addAll(placedThreads());
         threads.add(timer);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_GRACE_MILLIS); // one grace for all threads
         for (Thread thread : threads) {
             if (thread == Thread.currentThread()) {
                 continue; // close() from a turn or a timer callback: that thread ends by itself
             }
             try {
-                thread.join(STOP_GRACE_MILLIS);
+                long left = deadline - System.nanoTime();
+                if (left > 0) {
+                    thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                }
             } catch (InterruptedException e) {
                 interrupted = true;
             }
             if (thread.isAlive()) {
                 // A turn that never returns cannot be stopped in Java; the thread is a daemon.
-                RuntimeLog.log(System.Logger.Level.WARNING, thread.getName() + " is still inside a turn after "
-                        + STOP_GRACE_MILLIS + " ms; close() leaves it running");
+                RuntimeLog.log(System.Logger.Level.WARNING, thread.getName() + " is still inside a turn "
+                        + STOP_GRACE_MILLIS + " ms after close() began; close() leaves it running");
             }
         }
         if (interrupted) {

@@ -21,8 +21,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *       {@link DriveStatus#CLOSED}, after running its lane's pending teardown if it is on the lane's bound
  *       thread. The first caller claims the close; a later caller runs the teardown of lanes bound to its
  *       own thread, then waits for the first to finish and returns its report.</li>
- *   <li>The HOSTED threads stop and are joined (each gets a grace of 5 s to finish the turn it is in; a turn
- *       that never returns leaves its daemon thread behind, logged): the workers, the blocking threads, the
+ *   <li>The HOSTED threads stop and are joined (together they get a grace of 5 s to finish the turns they are in;
+ *       a blocking actor waiting in {@code receive} is woken by its thread's stop and gets null, as the runtime is
+ *       closed; a turn that never returns leaves its daemon thread behind, logged): the workers, the blocking threads, the
  *       placement configuration's threads, then the timer thread, so no timer fires after this step. Then every actor
  *       is halted with {@link ExitReason#SHUTDOWN}. A lane thread that begins its teardown before this step
  *       ends waits for it, so no actor is claimed-but-unqueued when its lane's teardown looks for it.</li>
@@ -30,8 +31,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *       the closing thread (torn down here); never bound, released, or bound to a thread that has ended
  *       (torn down here as a fallback). A lane bound to a live thread is awaited.</li>
  *   <li>Normal, pinned, placed and blocking actors are torn down on the closing thread (their threads have
- *       ended), while lane hosts drive. A turn still running (its thread did not stop in its grace) is waited for
- *       until one deadline for all, 1 s; past it, or at once for the closing thread's own turn (close() called
+ *       ended), while lane hosts drive. A turn still running is waited for until one deadline for all, 1 s after
+ *       the close began (so not again for a turn that outlived step 2's grace); past it, or at once for the closing thread's own turn (close() called
  *       from a turn), the turn's runner tears its actor down when the turn returns.</li>
  *   <li>Awaited lanes are waited for, each on its own latch, until one deadline: the grace after step 3.
  *       A lane whose host has not claimed its teardown by then is torn down on the closing thread.</li>
@@ -80,6 +81,7 @@ final class RuntimeClose {
             return report;
         }
         Map<String, LaneTeardown> outcomes = new TreeMap<>();
+        long began = System.nanoTime();
         try {
             List<ActorCell> all;
             try {
@@ -103,7 +105,8 @@ final class RuntimeClose {
                 }
             }
             long deadline = System.nanoTime() + laneGraceNanos; // lane hosts drive meanwhile
-            long turnDeadline = System.nanoTime() + turnGraceNanos;
+            // From the close's start: a turn that outlived the threads' stop grace is not waited for a second time.
+            long turnDeadline = began + turnGraceNanos;
             for (ActorCell cell : all) {
                 if (cell.lane == null) {
                     CellTeardown.onClose(cell, turnDeadline);

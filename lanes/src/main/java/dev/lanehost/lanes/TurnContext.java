@@ -165,8 +165,8 @@ final class TurnContext extends TurnRunner {
             if (next instanceof Letter.Message) {
                 return ((Letter.Message) cell.mailbox.take()).message;
             }
-            if (next != null || cell.exitReason != null) {
-                return null; // another kind of letter is next: it runs as this actor's next turn
+            if (next != null || cell.exitReason != null || cell.runtime.isClosed()) {
+                return null; // another kind of letter is next (it runs as this actor's next turn), or the actor is ending
             }
             long left = deadline - System.nanoTime();
             if (left <= 0) {
@@ -174,7 +174,7 @@ final class TurnContext extends TurnRunner {
             }
             cell.receiver = Thread.currentThread();
             try {
-                if (cell.mailbox.peek() == null && cell.exitReason == null) {
+                if (cell.mailbox.peek() == null && cell.exitReason == null && !cell.runtime.isClosed()) {
                     LockSupport.parkNanos(this, left);
                 }
             } finally {

@@ -88,6 +88,32 @@ class BlockingPoolTest {
     }
 
     @Test
+    void closeEndsAWaitingReceiveBeforeItReturnsAndTearsTheActorDown() throws Exception {
+        ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED);
+        CountDownLatch waiting = new CountDownLatch(1);
+        AtomicReference<Object> got = new AtomicReference<>("unset");
+        CountDownLatch returned = new CountDownLatch(1);
+        ActorRef waiter = runtime.spawnBlocked("waiter", () -> (context, message) -> {
+            waiting.countDown();
+            got.set(context.receive(Duration.ofSeconds(PATIENCE_SECONDS * 10)));
+            returned.countDown();
+        });
+        waiter.tell("wait");
+        assertTrue(waiting.await(PATIENCE_SECONDS, TimeUnit.SECONDS));
+        try (CapturedLog log = new CapturedLog()) {
+            runtime.close();
+            // Otherwise the receive parks again after the stop's wake-up, the stop's 5 s grace runs out with the
+            // blocking thread inside its turn (logged), and only the halts after it end the receive.
+            assertEquals(List.of(), log.matching(java.util.logging.Level.WARNING, "still inside a turn"),
+                    "the stop ended the waiting receive: its thread left the turn within the grace");
+        }
+        assertEquals(0, returned.getCount(), "close woke the receive before it returned");
+        assertNull(got.get());
+        assertEquals(ExitReason.SHUTDOWN, waiter.exitReason().orElseThrow());
+        assertEquals(0, runtime.metrics().liveActors(), "torn down");
+    }
+
+    @Test
     void pastTheBoundRunnableBlockingActorsWaitForAFreeThread() throws Exception {
         try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).blockingThreads(2).build()) {
             CountDownLatch twoBlocked = new CountDownLatch(2);
