@@ -17,9 +17,11 @@ final class LaneWatch {
     private final StallWatch stallWatch;
     /** The runtime's count of stall episodes, shared by its lanes. */
     private final AtomicLong stallReports;
+    private final RuntimeContext runtime;
 
     LaneWatch(ExecutionLane lane, LaneBinding binding, RuntimeContext runtime) {
         this.lane = lane;
+        this.runtime = runtime;
         this.binding = binding;
         this.stallWatch = new StallWatch(runtime.laneStallThresholdNanos(), runtime.nanoTime());
         this.stallReports = runtime.laneStallCounter();
@@ -34,6 +36,9 @@ final class LaneWatch {
         String rebind = binding.takeUnloggedRebind();
         if (rebind != null) {
             RuntimeLog.logSafely(System.Logger.Level.INFO, rebind + " (" + binding.rebinds() + " rebind(s) so far)");
+        }
+        if (runtime.isClosed()) {
+            return false; // a closed runtime's lanes have nothing left to run: what its teardown left queued is not work
         }
         StallWatch.Seen seen = stallWatch.observe(now, lane.drives(), lane.queued() > 0);
         if (seen == StallWatch.Seen.NEWLY_STALLED) {
@@ -50,8 +55,9 @@ final class LaneWatch {
     Snapshot.LaneRow row(long now) {
         boolean stalled = observe(now);
         List<Long> bands = new ArrayList<>(RunQueue.BANDS);
+        boolean closed = runtime.isClosed(); // as the workers' queues: 0 once closed, whatever the teardown left behind
         for (int band = 0; band < RunQueue.BANDS; band++) {
-            bands.add(lane.queue.depth(band));
+            bands.add(closed ? 0 : lane.queue.depth(band));
         }
         Thread bound = binding.boundThread();
         long lastWork = lane.lastWorkDriveNanos();

@@ -1,6 +1,7 @@
 package dev.lanehost.lanes;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -192,6 +193,23 @@ class RuntimeEventsTest {
         assertEquals(workerIds[1], mine.get(0).getThread("thief").getJavaThreadId());
         assertEquals(workerIds[0], mine.get(0).getThread("victim").getJavaThreadId());
         assertEquals("lanehost-worker-1", mine.get(0).getThread("thief").getJavaName());
+    }
+
+    @Test
+    void aClosedRuntimesLanesAreNeitherStalledNorQueuedWhateverTheTeardownLeftBehind() {
+        ActorRuntime runtime = ActorRuntime.builder(Profile.SIMULATED).laneStallThreshold(Duration.ofMillis(100)).build();
+        runtime.registerLane("never-driven");
+        runtime.spawnOnLane("never-driven", "sprite", () -> (c, m) -> { });
+        assertEquals(0, runtime.metrics().stalledLanes(), "work just queued: the watch starts timing it");
+        runtime.advance(Duration.ofMillis(150));
+        assertEquals(1, runtime.metrics().stalledLanes());
+        long reports = runtime.metrics().laneStallReports();
+        runtime.close(); // the lane's actor is torn down on the closing thread
+        assertEquals(0, runtime.metrics().stalledLanes(), "nothing is left to drive");
+        Snapshot.LaneRow row = runtime.snapshot().lanes().get(0);
+        assertEquals(List.of(0L, 0L, 0L, 0L), row.bandDepths());
+        assertFalse(row.stalled());
+        assertEquals(reports, runtime.metrics().laneStallReports(), "no new stall episode after close");
     }
 
     @Test
