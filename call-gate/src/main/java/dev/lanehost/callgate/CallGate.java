@@ -327,15 +327,29 @@ public final class CallGate implements AutoCloseable {
     /** Queues a call whose arguments are loaded and waits for it. */
     private CallAnswer callBlocking(GateCall call, long timeoutNanos) {
         if (actor.isPlacementThread()) {
-            return new GateCall.Outcome(CallStatus.WRONG_THREAD,
-                    "the blocking call entry was used on the thread that runs actor " + actor.name()
-                            + "'s turns: it would wait on itself (a host callback on a lane thread uses callOnLane)");
+            return new GateCall.Outcome(CallStatus.WRONG_THREAD, "the blocking call entry was used on " + runnerOf(actor)
+                    + ": waiting here could wait on itself. Send the actor a message that names whom to answer, or call from"
+                    + " a thread of your own (a host callback on a lane thread uses callOnLane)");
         }
         CallAnswer refused = admit(call);
         if (refused != null) {
             return refused;
         }
         return call.await(timeoutNanos);
+    }
+
+    /** Which thread of {@code actor}'s runners the caller is, for a WRONG_THREAD sentence. */
+    private static String runnerOf(ActorRef actor) {
+        String named = "actor " + actor.name() + "'s";
+        return switch (actor.placement()) {
+            case Placement.Lane lane -> "lane '" + lane.name() + "''s bound thread, which runs " + named + " turns";
+            case Placement.Pinned pinned -> "worker " + pinned.worker() + ", which runs " + named + " turns (it is pinned there)";
+            case Placement.Placed placed -> "the thread of placement entry '" + placed.entry() + "', which runs " + named + " turns";
+            case Placement.Blocking blocking -> "a blocking thread, and " + named + " turns need a free one (with every blocking"
+                    + " thread waiting on calls, none would be left to run them)";
+            default -> "a thread that may run " + named + " turns (any HOSTED worker may run a normal actor; in SINGLE_THREAD and"
+                    + " SIMULATED, the thread inside drain() or runUntilIdle())";
+        };
     }
 
     private CallAnswer callOnLane(ExecutionLane lane, GateCall call, int maxTurns) {

@@ -22,7 +22,11 @@ public enum CallStatus {
     ACTOR_TERMINATED(6),
     /** Admission: the gate already has its {@code maxPending} calls occupying the actor, or the actor's mailbox or lane is full. Nothing was queued. */
     REFUSED(7),
-    /** Called from a thread that may not make this call (the blocking entry on the target lane's own thread). */
+    /**
+     * Called from a thread that may not make this call: the blocking entry on a thread that may run the target's
+     * turns (its lane's thread, a HOSTED worker, a blocking thread for a blocking target), or {@code callOnLane}
+     * off the lane's thread.
+     */
     WRONG_THREAD(8),
     /** A bad handle, null pointer, bad length, negative bound, or malformed CBOR. */
     INVALID_ARGUMENT(9),

@@ -377,7 +377,10 @@ final class GateCall extends ReusableTask implements CallAnswer {
     public void abandoned() {
         try {
             releaseSlot();
-            complete(new Outcome(gate.terminatedStatus(), "the actor halted with the call still queued"));
+            CallStatus status = gate.terminatedStatus();
+            complete(new Outcome(status, status == CallStatus.CLOSED
+                    ? "the runtime closed with the call still queued: the actor was halted by the close"
+                    : "the actor halted with the call still queued"));
         } finally {
             DONE.setRelease(this, true);
         }

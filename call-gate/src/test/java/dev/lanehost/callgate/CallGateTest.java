@@ -143,6 +143,29 @@ class CallGateTest {
             });
             assertEquals(CallStatus.WRONG_THREAD, result.status());
             assertTrue(result.detail().contains("callOnLane"), result.detail());
+            assertTrue(result.detail().startsWith("the blocking call entry was used on lane 'audio''s bound thread, which runs"
+                    + " actor synth's turns"), result.detail());
+        }
+    }
+
+    @Test
+    void theBlockingEntryFromABlockingOrAWorkerTurnSaysWhyItCouldWaitOnItself() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED)) {
+            ActorRef blockingTarget = runtime.spawnBlocked("blocking-target", () -> (c, m) -> { });
+            ActorRef normalTarget = runtime.spawn("normal-target", () -> (c, m) -> { });
+            CallGate toBlocking = CallGate.open(blockingTarget, (context, args) -> "never");
+            CallGate toNormal = CallGate.open(normalTarget, (context, args) -> "never");
+            CompletableFuture<CallResult> fromBlocking = new CompletableFuture<>();
+            CompletableFuture<CallResult> fromWorker = new CompletableFuture<>();
+            runtime.spawnBlocked("blocking-caller", () -> (c, m) -> fromBlocking.complete(toBlocking.call(null, LONG))).tell("go");
+            runtime.spawn("worker-caller", () -> (c, m) -> fromWorker.complete(toNormal.call(null, LONG))).tell("go");
+            CallResult blocked = fromBlocking.get(30, TimeUnit.SECONDS);
+            assertEquals(CallStatus.WRONG_THREAD, blocked.status());
+            assertTrue(blocked.detail().contains("on a blocking thread, and actor blocking-target's turns need a free one"),
+                    blocked.detail());
+            CallResult worker = fromWorker.get(30, TimeUnit.SECONDS);
+            assertEquals(CallStatus.WRONG_THREAD, worker.status());
+            assertTrue(worker.detail().contains("any HOSTED worker may run a normal actor"), worker.detail());
         }
     }
 
@@ -438,6 +461,7 @@ class CallGateTest {
         runtime.close();
         CallResult whileQueued = queued.get(30, TimeUnit.SECONDS);
         assertEquals(CallStatus.CLOSED, whileQueued.status(), whileQueued.detail());
+        assertTrue(whileQueued.detail().startsWith("the runtime closed with the call still queued"), whileQueued.detail());
         assertEquals(CallStatus.CLOSED, normalGate.call(null, LONG).status());
         assertEquals(CallStatus.CLOSED, laneGate.call(null, LONG).status());
         assertEquals(CallStatus.CLOSED, onHost(() -> laneGate.callOnLane(lane, null, 0)).status());

@@ -171,7 +171,9 @@ class CborGateTest {
             CallReply reply = new CallReply();
             MemorySegment yes = segment(true);
             assertEquals(CallStatus.OUT_OF_MEMORY, gate.callOnLaneEncoded(lane, yes, 0, 1, 0, reply));
-            assertTrue(reply.detail().contains("64"), reply.detail());
+            assertTrue(reply.detail().contains("longer than its limit of 64 bytes (CborOut.limit: for a gate's handler, the gate's"
+                    + " maxResultBytes)"), reply.detail());
+            assertFalse(reply.detail().contains("caller's"), "the limit that applied is the gate's, not a buffer: " + reply.detail());
             assertTrue(actor.exitReason().isEmpty());
             MemorySegment no = segment(false);
             assertEquals(CallStatus.CALLBACK_FAILED, gate.callOnLaneEncoded(lane, no, 0, 1, 0, reply));

@@ -46,7 +46,7 @@ public final class CborOut {
         if (maxBytes < 0) {
             throw new IllegalArgumentException("the limit must be >= 0, got " + maxBytes);
         }
-        writer.limitTo(maxBytes);
+        writer.limitTo(maxBytes, "CborOut.limit: for a gate's handler, the gate's maxResultBytes");
         return this;
     }
 

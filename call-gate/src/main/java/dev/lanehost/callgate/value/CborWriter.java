@@ -23,6 +23,8 @@ final class CborWriter implements PlainSink {
     private int length;
     private long limit = MAX_ARRAY_LENGTH;
     private long callerCapacity = -1;
+    /** What the limit is, for a refusal's sentence; null: the caller's buffer. */
+    private String limitName;
 
     /** The encoding written so far: {@code bytes()[0, length())}. */
     byte[] bytes() {
@@ -47,8 +49,17 @@ final class CborWriter implements PlainSink {
 
     /** The next walk writes at most {@code capacity} bytes, the size of the caller's buffer it is bound for. */
     void limitTo(long capacity) {
+        limitTo(capacity, null);
+    }
+
+    /**
+     * The next walk writes at most {@code capacity} bytes; {@code whose} says in a refusal where the limit comes
+     * from, or is null for the caller's buffer.
+     */
+    void limitTo(long capacity, String whose) {
         limit = Math.min(capacity, MAX_ARRAY_LENGTH);
         callerCapacity = capacity;
+        limitName = whose;
     }
 
     /** Ready for the next walk, holding nothing of the last one past a large array. */
@@ -56,6 +67,7 @@ final class CborWriter implements PlainSink {
         length = 0;
         limit = MAX_ARRAY_LENGTH;
         callerCapacity = -1;
+        limitName = null;
         if (bytes.length > KEPT_CAPACITY) {
             bytes = new byte[INITIAL_CAPACITY];
         }
@@ -239,7 +251,8 @@ final class CborWriter implements PlainSink {
         long needed = length + count;
         if (needed > limit) {
             throw new Refused(callerCapacity >= 0
-                    ? "the encoded value does not fit in the caller's " + callerCapacity + "-byte buffer"
+                    ? limitName != null ? "the encoded value is longer than its limit of " + callerCapacity + " bytes (" + limitName + ")"
+                            : "the encoded value does not fit in the caller's " + callerCapacity + "-byte buffer"
                     : "the encoded value is longer than " + MAX_ARRAY_LENGTH + " bytes, the longest a Java array holds");
         }
         if (needed > bytes.length) {
