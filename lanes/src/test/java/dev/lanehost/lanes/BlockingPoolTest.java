@@ -68,38 +68,37 @@ class BlockingPoolTest {
         }
     }
 
-    @Test
-    void aKillEndsAWaitingReceive() throws Exception {
-        try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED)) {
+    /** A blocking actor that waits in {@code receive} for a long time, once it is told to: what it got, and when it returned. */
+    private record Waiter(ActorRef ref, AtomicReference<Object> got, CountDownLatch returned) {
+        static Waiter waiting(ActorRuntime runtime) throws InterruptedException {
             CountDownLatch waiting = new CountDownLatch(1);
             AtomicReference<Object> got = new AtomicReference<>("unset");
             CountDownLatch returned = new CountDownLatch(1);
-            ActorRef waiter = runtime.spawnBlocked("waiter", () -> (context, message) -> {
+            ActorRef ref = runtime.spawnBlocked("waiter", () -> (context, message) -> {
                 waiting.countDown();
                 got.set(context.receive(Duration.ofSeconds(PATIENCE_SECONDS * 10)));
                 returned.countDown();
             });
-            waiter.tell("wait");
+            ref.tell("wait");
             assertTrue(waiting.await(PATIENCE_SECONDS, TimeUnit.SECONDS));
-            assertTrue(waiter.kill());
-            assertTrue(returned.await(PATIENCE_SECONDS, TimeUnit.SECONDS), "the kill woke the receive");
-            assertNull(got.get());
+            return new Waiter(ref, got, returned);
+        }
+    }
+
+    @Test
+    void aKillEndsAWaitingReceive() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED)) {
+            Waiter waiter = Waiter.waiting(runtime);
+            assertTrue(waiter.ref().kill());
+            assertTrue(waiter.returned().await(PATIENCE_SECONDS, TimeUnit.SECONDS), "the kill woke the receive");
+            assertNull(waiter.got().get());
         }
     }
 
     @Test
     void closeEndsAWaitingReceiveBeforeItReturnsAndTearsTheActorDown() throws Exception {
         ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED);
-        CountDownLatch waiting = new CountDownLatch(1);
-        AtomicReference<Object> got = new AtomicReference<>("unset");
-        CountDownLatch returned = new CountDownLatch(1);
-        ActorRef waiter = runtime.spawnBlocked("waiter", () -> (context, message) -> {
-            waiting.countDown();
-            got.set(context.receive(Duration.ofSeconds(PATIENCE_SECONDS * 10)));
-            returned.countDown();
-        });
-        waiter.tell("wait");
-        assertTrue(waiting.await(PATIENCE_SECONDS, TimeUnit.SECONDS));
+        Waiter waiter = Waiter.waiting(runtime);
         try (CapturedLog log = new CapturedLog()) {
             runtime.close();
             // Otherwise the receive parks again after the stop's wake-up, the stop's 5 s grace runs out with the
@@ -107,9 +106,9 @@ class BlockingPoolTest {
             assertEquals(List.of(), log.matching(java.util.logging.Level.WARNING, "still inside a turn"),
                     "the stop ended the waiting receive: its thread left the turn within the grace");
         }
-        assertEquals(0, returned.getCount(), "close woke the receive before it returned");
-        assertNull(got.get());
-        assertEquals(ExitReason.SHUTDOWN, waiter.exitReason().orElseThrow());
+        assertEquals(0, waiter.returned().getCount(), "close woke the receive before it returned");
+        assertNull(waiter.got().get());
+        assertEquals(ExitReason.SHUTDOWN, waiter.ref().exitReason().orElseThrow());
         assertEquals(0, runtime.metrics().liveActors(), "torn down");
     }
 
