@@ -31,8 +31,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *       the closing thread (torn down here); never bound, released, or bound to a thread that has ended
  *       (torn down here as a fallback). A lane bound to a live thread is awaited.</li>
  *   <li>Normal, pinned, placed and blocking actors are torn down on the closing thread (their threads have
- *       ended), while lane hosts drive. A turn still running is waited for until one deadline for all, 1 s after
- *       the close began (so not again for a turn that outlived step 2's grace); past it, or at once for the closing thread's own turn (close() called
+ *       ended), while lane hosts drive. A turn still running (its thread did not stop in its grace) is waited for
+ *       until one deadline for all, 1 s; past it, or at once for the closing thread's own turn (close() called
  *       from a turn), the turn's runner tears its actor down when the turn returns.</li>
  *   <li>Awaited lanes are waited for, each on its own latch, until one deadline: the grace after step 3.
  *       A lane whose host has not claimed its teardown by then is torn down on the closing thread.</li>
@@ -81,7 +81,6 @@ final class RuntimeClose {
             return report;
         }
         Map<String, LaneTeardown> outcomes = new TreeMap<>();
-        long began = System.nanoTime();
         try {
             List<ActorCell> all;
             try {
@@ -105,8 +104,9 @@ final class RuntimeClose {
                 }
             }
             long deadline = System.nanoTime() + laneGraceNanos; // lane hosts drive meanwhile
-            // From the close's start: a turn that outlived the threads' stop grace is not waited for a second time.
-            long turnDeadline = began + turnGraceNanos;
+            // From the halts: a turn the halts themselves unblock (a lane's teardown it waited on) still ends in time
+            // to be torn down here, before close returns.
+            long turnDeadline = System.nanoTime() + turnGraceNanos;
             for (ActorCell cell : all) {
                 if (cell.lane == null) {
                     CellTeardown.onClose(cell, turnDeadline);

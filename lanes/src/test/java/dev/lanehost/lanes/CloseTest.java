@@ -56,6 +56,7 @@ class CloseTest {
         // A grace longer than the test: a close that waited for the turn it is called from would hang here.
         ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).turnCloseGrace(Duration.ofHours(1)).build();
         CountDownLatch closed = new CountDownLatch(1);
+        CountDownLatch stopped = new CountDownLatch(1);
         AtomicReference<Thread> stoppedOn = new AtomicReference<>();
         AtomicReference<Thread> turnOn = new AtomicReference<>();
         ActorRef actor = runtime.spawn("closer", () -> new Behavior() {
@@ -69,11 +70,13 @@ class CloseTest {
             @Override
             public void stopped(ActorContext context, ExitReason reason) {
                 stoppedOn.set(Thread.currentThread());
+                stopped.countDown();
             }
         });
         assertTrue(actor.tell("close"));
         assertTrue(closed.await(PATIENCE_SECONDS, TimeUnit.SECONDS), "close() from the turn waited for that turn");
-        runtime.close(); // idempotent: waits for the first close to finish
+        runtime.close(); // idempotent: waits for the first close to finish (inside the turn, so not for the teardown)
+        assertTrue(stopped.await(PATIENCE_SECONDS, TimeUnit.SECONDS), "the actor was torn down once its turn returned");
         assertEquals(ExitReason.SHUTDOWN, actor.exitReason().orElseThrow());
         assertEquals(turnOn.get(), stoppedOn.get(), "torn down by its runner once the turn returned");
     }
