@@ -338,7 +338,8 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
      * Nothing interrupts a turn. HOSTED's threads get 5 s together to finish the turns they are in before the
      * actors are halted (a blocking actor waiting in {@code receive} gets null at once), and a turn still running
      * then is waited for 1 s more; a turn that has not returned by then is left running on its daemon thread, its
-     * runner tears the actor down when it returns, and both waits are logged. So a long handler makes close long.
+     * runner tears the actor down when it returns, and a thread still in its turn after the 5 s is logged. So a long
+     * handler makes close long.
      * Idempotent: a second call (from any thread) tears down the lanes bound to its thread, waits for the
      * first close to finish, and returns the same report.
      *
