@@ -145,7 +145,9 @@ typedef struct lanehost_api {
     uint32_t abi_version; /* LANEHOST_HOST_ABI_VERSION of the runtime that filled the table */
     uint32_t size;        /* bytes of this struct the runtime filled */
 
-    /* The handle of the lane exported under `name`. */
+    /* The handle of the lane exported under `name`. A name nothing is exported under (yet: exports made later,
+     * e.g. by a lane actor's start at the lane's first drive, are found from then on) is LANEHOST_INVALID_ARGUMENT,
+     * and last_error names it; so for gate_lookup, signal_lookup and ring_lookup. */
     int32_t (*lane_lookup)(const char *name, uint64_t *lane_out);
     /*
      * Lends the calling thread to the lane for at most max_turns turns (0: until its queue is empty).
@@ -165,8 +167,8 @@ typedef struct lanehost_api {
     int32_t (*lane_release)(uint64_t lane);
     /*
      * Attaches the calling thread to the JVM and warms the drive path without binding any lane: call it from
-     * a thread-init hook so the first real-time drive costs microseconds, not the milliseconds of attach and
-     * cold code. Safe from any number of threads. It cannot run this table's own entries for you: before the
+     * a thread-init hook so the first real-time drive costs tens of microseconds on a quiet machine (milliseconds on
+     * a loaded one), not the milliseconds of attach and cold code; the warm-up itself takes those milliseconds. Safe from any number of threads. It cannot run this table's own entries for you: before the
      * real-time thread's first drive, drive a lane from an ordinary thread through lane_drive, with a lane_release
      * now and then (so that entry's bind path is compiled too), and drive each real lane once and release it (its
      * actors start there, not in the real-time callback). The samples' JACK host does both.

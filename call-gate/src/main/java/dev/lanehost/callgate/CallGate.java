@@ -326,7 +326,7 @@ public final class CallGate implements AutoCloseable {
 
     /** Queues a call whose arguments are loaded and waits for it. */
     private CallAnswer callBlocking(GateCall call, long timeoutNanos) {
-        if (actor.isPlacementThread()) {
+        if (actor.isPlacementThread() && actor.exitReason().isEmpty()) { // a halted actor's call answers that instead
             return new GateCall.Outcome(CallStatus.WRONG_THREAD, "the blocking call entry was used on " + runnerOf(actor)
                     + ": waiting here could wait on itself. Send the actor a message that names whom to answer, or call from"
                     + " a thread of your own (a host callback on a lane thread uses callOnLane)");

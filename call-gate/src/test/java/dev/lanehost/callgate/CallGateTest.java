@@ -145,6 +145,13 @@ class CallGateTest {
             assertTrue(result.detail().contains("callOnLane"), result.detail());
             assertTrue(result.detail().startsWith("the blocking call entry was used on lane 'audio''s bound thread, which runs"
                     + " actor synth's turns"), result.detail());
+            assertTrue(actor.kill());
+            CallResult afterHalt = onHost(() -> {
+                lane.drive(0); // the teardown
+                return gate.call(null, LONG);
+            });
+            assertEquals(CallStatus.ACTOR_TERMINATED, afterHalt.status(), "nothing to wait on once the actor has halted: "
+                    + afterHalt.detail());
         }
     }
 

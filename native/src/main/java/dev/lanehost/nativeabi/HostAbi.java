@@ -29,7 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *      HostAbi abi = HostAbi.open(runtime)) {
  *     abi.exportLane(runtime.registerLane("frame"));
  *     abi.exportGate("input", CallGate.open(player, handler));
- *     hostStart.invokeExact(abi.table());          // the host's own C function: int host_start(const lanehost_api *)
+ *     int started = (int) hostStart.invokeExact(abi.table());  // the host's C function: int host_start(const lanehost_api *)
  * }
  * }</pre>
  *

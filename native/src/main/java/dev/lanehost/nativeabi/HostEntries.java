@@ -368,7 +368,7 @@ final class HostEntries {
         int length = reply.resultLength();
         ForeignMemory.putLong(resultLength, length);
         if (length > resultCapacity) {
-            return fail(CallStatus.OUT_OF_MEMORY, "the result is " + length + " bytes; result_capacity is " + resultCapacity);
+            return fail(CallStatus.OUT_OF_MEMORY, "the result is " + length + (length == 1 ? " byte" : " bytes") + "; result_capacity is " + resultCapacity);
         }
         reply.copyResult(ForeignMemory.everything(), result);
         return OK;
