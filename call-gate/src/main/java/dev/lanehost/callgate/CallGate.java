@@ -328,8 +328,8 @@ public final class CallGate implements AutoCloseable {
     private CallAnswer callBlocking(GateCall call, long timeoutNanos) {
         if (actor.isPlacementThread() && actor.exitReason().isEmpty()) { // a halted actor's call answers that instead
             return new GateCall.Outcome(CallStatus.WRONG_THREAD, "the blocking call entry was used on " + runnerOf(actor)
-                    + ": waiting here could wait on itself. Send the actor a message that names whom to answer, or call from"
-                    + " a thread of your own (a host callback on a lane thread uses callOnLane)");
+                    + ": it could wait on itself (a host callback on a lane thread uses callOnLane; a turn sends a message"
+                    + " naming whom to answer)");
         }
         CallAnswer refused = admit(call);
         if (refused != null) {
