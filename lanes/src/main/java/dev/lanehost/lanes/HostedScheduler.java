@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -32,6 +33,7 @@ final class HostedScheduler extends Scheduler {
     /** Bounds the timer thread's sleep so lane stall checks run even with no timer armed. */
     private final long maxTimerWaitNanos;
     private final Thread timer = Thread.ofPlatform().name("lanehost-timer").daemon().unstarted(this::runTimers);
+    private final CountDownLatch timerPrioritySet = new CountDownLatch(1);
     private final BudgetWatch budgets;
     private volatile boolean running = true;
 
@@ -181,6 +183,7 @@ final class HostedScheduler extends Scheduler {
     @Override
     void start() {
         timer.start();
+        RuntimeClose.awaitUninterruptibly(timerPrioritySet); // so the metrics have its priority as soon as the runtime is built
         pool.start();
         if (placed != null) {
             placed.start();
@@ -236,6 +239,8 @@ final class HostedScheduler extends Scheduler {
     }
 
     private void runTimers() {
+        priorities.applyAboveWorkers(Thread.currentThread()); // real-time workers must not starve the budget watch
+        timerPrioritySet.countDown();
         timers.waitOn(Thread.currentThread()); // before the first look at running: stop() then reliably wakes it
         // Look at once: until its first look the budget watch has not announced that it sleeps, so no runner wakes
         // it, and a first wait of maxTimerWaitNanos would leave every turn of the runtime's first half second unwatched.

@@ -2,6 +2,7 @@ package dev.lanehost.lanes;
 
 import dev.lanehost.affinity.Affinity;
 import dev.lanehost.affinity.PriorityPolicy;
+import dev.lanehost.affinity.PriorityRange;
 import dev.lanehost.affinity.PriorityResult;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,6 +28,30 @@ final class ThreadPriorities {
             results.put(thread.getName(), policy.applyToCurrentThread(affinity));
         } catch (Throwable e) {
             RuntimeLog.internalError("applying the priority policy to " + thread.getName(), e);
+        }
+    }
+
+    /**
+     * On the timer thread, as it starts: the budget watch and the timers must not starve behind real-time workers
+     * (a busy SCHED_FIFO worker never lets a normal thread onto its CPU), so under a real-time policy the timer
+     * thread asks for the same class one priority higher; under any other policy it keeps what it has. Never throws.
+     */
+    void applyAboveWorkers(Thread thread) {
+        if (!(policy instanceof PriorityPolicy.Realtime realtime)) {
+            return;
+        }
+        try {
+            int highest = affinity.priorityRange(realtime.schedClass()).map(PriorityRange::max).orElse(99); // Linux's documented 1..99
+            int above = Math.min(realtime.priority() + 1, highest);
+            if (above == realtime.priority()) {
+                RuntimeLog.logSafely(System.Logger.Level.WARNING, "the workers run at " + realtime.schedClass() + " priority "
+                        + above + ", the highest there is: the timer thread (turn budgets, timers) can only equal them, and"
+                        + " busy workers may starve it; give the workers a priority below " + highest);
+            }
+            results.put(thread.getName(), PriorityPolicy.realtime(realtime.schedClass(), above, realtime.fallbackNice())
+                    .applyToCurrentThread(affinity));
+        } catch (Throwable e) {
+            RuntimeLog.internalError("applying the timer thread's priority", e);
         }
     }
 

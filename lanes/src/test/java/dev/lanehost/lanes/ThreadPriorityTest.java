@@ -52,6 +52,26 @@ class ThreadPriorityTest {
         }
     }
 
+    @Test
+    void underARealtimePolicyTheTimerThreadRunsOnePriorityAboveTheWorkersSoBudgetsStillWatchThem() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).workers(2)
+                .priority(PriorityPolicy.realtime(SchedClass.FIFO, 10, 5)).build()) {
+            statsOfEachWorker(runtime); // the runtime has started its threads
+            PriorityResult worker = runtime.metrics().priorityResults().get("lanehost-worker-0");
+            PriorityResult timer = runtime.metrics().priorityResults().get("lanehost-timer");
+            assertNotNull(timer, "the timer thread recorded its priority: " + runtime.metrics().priorityResults());
+            assertEquals(worker.outcome(), timer.outcome(), "the same capability decides both: " + worker + " / " + timer);
+            if (timer.isApplied()) {
+                assertEquals(SchedClass.FIFO, timer.obtained().orElseThrow().schedClass(), timer.toString());
+                assertEquals(11, timer.obtained().orElseThrow().priority(), timer.toString());
+            }
+        }
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).workers(2).priority(PriorityPolicy.nice(7)).build()) {
+            statsOfEachWorker(runtime);
+            assertEquals(null, runtime.metrics().priorityResults().get("lanehost-timer"), "a normal-class policy leaves it as it is");
+        }
+    }
+
     /** Each worker's /proc/thread-self/stat fields, read by a pinned actor on that worker (after the command). */
     private static Map<Integer, String[]> statsOfEachWorker(ActorRuntime runtime) throws InterruptedException {
         Map<Integer, String[]> stats = new ConcurrentHashMap<>();
