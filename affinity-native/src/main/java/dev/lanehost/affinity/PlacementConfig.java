@@ -117,7 +117,9 @@ public final class PlacementConfig {
      * Checks the configuration against the declared topology and the real machine; every problem at once:
      * duplicate entry names, {@code replicas < 1}, an unknown node or L3 domain, a target claiming a
      * reserved core, a core this process may not use, a pool given two different affinities, an affinity on the
-     * {@code main} pool (its thread is the program's own), a pool named like an entry.
+     * {@code main} pool (its thread is the program's own), a pool named like an entry, an entry or pool name that
+     * is not letters, digits, '_', '.' and '-', or one the runtime's own threads use ({@code timer},
+     * {@code worker-<n>}, {@code blocking-<n>}).
      *
      * @param real the machine; when {@linkplain Topology#available() unavailable}, the allowed-set check is skipped
      *             (placement then falls back to unpinned threads, each result saying why)
@@ -130,6 +132,16 @@ public final class PlacementConfig {
         for (Entry entry : entries) {
             if (byName.putIfAbsent(entry.name(), entry) != null) {
                 problems.add("entry '" + entry.name() + "' is placed twice");
+            }
+            String nameProblem = threadNameProblem("entry", entry.name());
+            if (nameProblem != null) {
+                problems.add(nameProblem);
+            }
+            if (entry instanceof Pooled pooled && !pooled.pool().equals(MAIN_POOL)) {
+                String poolProblem = threadNameProblem("pool", pooled.pool());
+                if (poolProblem != null && !problems.contains(poolProblem)) {
+                    problems.add(poolProblem);
+                }
             }
             if (entry instanceof Pinned pinned && pinned.replicas() < 1) {
                 problems.add("entry '" + entry.name() + "': replicas = " + pinned.replicas() + " must be at least 1");
@@ -261,6 +273,22 @@ public final class PlacementConfig {
             }
         }
         return pools;
+    }
+
+    /** Entry and pool names: they name threads ({@code lanehost-<name>}, {@code lanehost-<name>[i]}, {@code lanehost-pool:<name>}). */
+    private static final java.util.regex.Pattern SIMPLE_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_.-]+");
+    /** The runtime's own threads' names after {@code lanehost-}: an entry named so would start a second thread of that name. */
+    private static final java.util.regex.Pattern RUNTIME_THREAD = java.util.regex.Pattern.compile("timer|(worker|blocking)-[0-9]+");
+
+    /** Why {@code name} cannot name an entry's or a pool's thread, or null if it can. */
+    private static String threadNameProblem(String what, String name) {
+        if (!SIMPLE_NAME.matcher(name).matches()) {
+            return what + " '" + name + "': a name is letters, digits, '_', '.' and '-' (it names a thread: lanehost-" + name + ")";
+        }
+        if (RUNTIME_THREAD.matcher(name).matches()) {
+            return what + " '" + name + "': lanehost-" + name + " is the name of one of the runtime's own threads; choose another";
+        }
+        return null;
     }
 
     private static Entry parseEntry(String statement) {

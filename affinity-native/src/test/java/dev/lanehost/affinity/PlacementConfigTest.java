@@ -78,6 +78,27 @@ class PlacementConfigTest {
     }
 
     @Test
+    void namesThatCannotNameTheirOwnThreadAreRefusedAllAtOnce() {
+        PlacementConfig placement = PlacementConfig.parse("""
+                worker-0: pinned(core = 0)
+                timer: pinned(core = 0)
+                s[1]: pinned(core = 0)
+                two words: cooperative(pool = io)
+                audit: cooperative(pool = blocking-3)
+                ok: pinned(core = 0, replicas = 2)
+                """);
+        PlacementConfigException thrown = assertThrows(PlacementConfigException.class,
+                () -> placement.validate(TopologyDeclaration.none(), Topology.unavailable("no machine in this test")));
+        assertEquals(List.of(
+                "entry 'worker-0': lanehost-worker-0 is the name of one of the runtime's own threads; choose another",
+                "entry 'timer': lanehost-timer is the name of one of the runtime's own threads; choose another",
+                "entry 's[1]': a name is letters, digits, '_', '.' and '-' (it names a thread: lanehost-s[1])",
+                "entry 'two words': a name is letters, digits, '_', '.' and '-' (it names a thread: lanehost-two words)",
+                "pool 'blocking-3': lanehost-blocking-3 is the name of one of the runtime's own threads; choose another"),
+                thrown.problems());
+    }
+
+    @Test
     void validationReportsUnknownDomainsReservedAndDisallowedCores() {
         Topology contained = Affinity.system().topology(Fixtures.SYSFS.resolve("two-sockets"), CpuSet.parse("0-7"));
         PlacementConfig placement = PlacementConfig.parse("""
