@@ -56,6 +56,8 @@ public sealed interface AffinityPolicy {
         Choice choice = choose(worker, topology);
         return switch (choice) {
             case Choice.Pin pin -> affinity.pinCurrentThread(pin.cpus());
+            case Choice.Skip skip when skip.result().outcome() == AffinityResult.Outcome.NOT_REQUESTED ->
+                    AffinityResult.notRequested(affinity.currentThreadMask().orElse(CpuSet.empty()));
             case Choice.Skip skip -> skip.result();
         };
     }

@@ -6,7 +6,9 @@ package dev.lanehost.affinity;
  *
  * @param outcome   applied, fell back, or nothing was asked
  * @param requested the CPUs asked for (empty when nothing was asked or none could be chosen)
- * @param applied   the thread's mask afterwards, read back from the kernel; empty if unknown
+ * @param applied   the thread's mask afterwards, read back from the kernel; empty if unknown. With nothing requested,
+ *                  the mask the thread inherited from the thread that started it (a thread started by a pinned
+ *                  thread runs where that one does)
  * @param status    the native status behind a fallback ({@link AffinityStatus#OK} otherwise)
  * @param reason    why it fell back, in words a log reader can act on; {@code "applied"} or {@code "not requested"} otherwise
  */
@@ -30,7 +32,12 @@ public record AffinityResult(Outcome outcome, CpuSet requested, CpuSet applied, 
     }
 
     static AffinityResult notRequested() {
-        return new AffinityResult(Outcome.NOT_REQUESTED, CpuSet.empty(), CpuSet.empty(), AffinityStatus.OK, "not requested");
+        return notRequested(CpuSet.empty());
+    }
+
+    /** Nothing was asked; the thread runs on {@code inherited} (empty if unknown). */
+    static AffinityResult notRequested(CpuSet inherited) {
+        return new AffinityResult(Outcome.NOT_REQUESTED, CpuSet.empty(), inherited, AffinityStatus.OK, "not requested");
     }
 
     public boolean isApplied() {
@@ -41,7 +48,8 @@ public record AffinityResult(Outcome outcome, CpuSet requested, CpuSet applied, 
     public String toString() {
         return switch (outcome) {
             case APPLIED -> "pinned to CPUs " + applied;
-            case NOT_REQUESTED -> "no affinity requested";
+            case NOT_REQUESTED -> "no affinity requested" + (applied.isEmpty() ? "" : ": runs on CPUs " + applied
+                    + ", the mask it inherited from the thread that started it");
             case FELL_BACK -> "not pinned" + (requested.isEmpty() ? "" : " to CPUs " + requested) + ": " + reason;
         };
     }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.lanehost.affinity.Affinity;
 import dev.lanehost.affinity.AffinityPolicy;
 import dev.lanehost.affinity.AffinityResult;
+import dev.lanehost.affinity.CpuSet;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -49,10 +50,16 @@ class AffinityTest {
     }
 
     @Test
-    void noPolicyMeansNotRequested() {
+    void noPolicyMeansNotRequestedAndTheResultSaysWhereTheThreadRunsAllTheSame() throws Exception {
         try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED)) {
-            assertEquals(AffinityResult.Outcome.NOT_REQUESTED, runtime.metrics().affinityResults().get("lanehost-worker-0").outcome());
+            AffinityResult result = runtime.metrics().affinityResults().get("lanehost-worker-0");
+            assertEquals(AffinityResult.Outcome.NOT_REQUESTED, result.outcome());
             assertEquals(0, runtime.metrics().affinitySuccesses() + runtime.metrics().affinityFailures());
+            var mask = new java.util.concurrent.CompletableFuture<java.util.Optional<CpuSet>>();
+            runtime.spawnPinned(0, "mask", () -> (context, message) -> mask.complete(Affinity.system().currentThreadMask())).tell("read");
+            java.util.Optional<CpuSet> actual = mask.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            // The mask it inherited (here the test thread's), not "empty": a thread started by a pinned thread runs where it does.
+            assertEquals(actual.orElse(CpuSet.empty()), result.applied(), result.toString());
         }
     }
 
