@@ -372,6 +372,11 @@ public final class RuntimeBuilder {
             validateAffinityAndPlacement(); // every problem at once, before any thread starts
             if (placement != null) {
                 placedThreads = placement.resolve(declaredTopology);
+                // A declaration written for another machine still starts here; what does not match is said once.
+                for (String warning : declaredTopology == TopologyDeclaration.none() ? List.<String>of()
+                        : declaredTopology.checkAgainst(affinityTopology)) {
+                    RuntimeLog.logSafely(System.Logger.Level.WARNING, "placement: " + warning);
+                }
             }
         }
         return new ActorRuntime(this);

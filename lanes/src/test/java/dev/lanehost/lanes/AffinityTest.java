@@ -50,6 +50,18 @@ class AffinityTest {
     }
 
     @Test
+    void aDeclaredTopologyThatDoesNotMatchTheMachineStartsAndSaysSo() {
+        // Cores 0-1 declared on node 7, which no machine running this test has (as a config written for another box).
+        var declared = dev.lanehost.affinity.TopologyDeclaration.builder().node(7, node -> node.l3("elsewhere", "0..2")).build();
+        try (CapturedLog log = new CapturedLog();
+             ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED)
+                     .placement(dev.lanehost.affinity.PlacementConfig.parse("probe: pinned(node = 7)"), declared).build()) {
+            assertEquals(Profile.HOSTED, runtime.profile(), "it starts");
+            assertTrue(!log.matching(java.util.logging.Level.WARNING, "placement: ").isEmpty(), "the mismatch is logged at build");
+        }
+    }
+
+    @Test
     void noPolicyMeansNotRequestedAndTheResultSaysWhereTheThreadRunsAllTheSame() throws Exception {
         try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED)) {
             AffinityResult result = runtime.metrics().affinityResults().get("lanehost-worker-0");
