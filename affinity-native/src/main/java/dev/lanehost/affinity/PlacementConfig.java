@@ -322,13 +322,21 @@ public final class PlacementConfig {
                     target = PlacementTarget.parse(arg);
                 }
                 case "replicas" -> {
+                    if (replicas != null) {
+                        throw new IllegalArgumentException("entry '" + name + "': replicas given twice; give it once");
+                    }
                     try {
                         replicas = Integer.parseInt(value);
                     } catch (NumberFormatException e) {
                         throw new IllegalArgumentException("entry '" + name + "': replicas = " + value + " is not a number");
                     }
                 }
-                case "pool" -> pool = value;
+                case "pool" -> {
+                    if (pool != null) {
+                        throw new IllegalArgumentException("entry '" + name + "': pool given twice; give it once");
+                    }
+                    pool = value;
+                }
                 default -> throw new IllegalArgumentException("entry '" + name + "': unknown argument '" + key
                         + "' (expected core, cores, node, l3, replicas or pool)");
             }

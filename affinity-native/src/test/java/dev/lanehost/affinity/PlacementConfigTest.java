@@ -68,13 +68,17 @@ class PlacementConfigTest {
                 c: pinned(colour = red);
                 d: floating;
                 ok: pinned(core = 2);  e: pinned(core = 3
+                f: pinned(replicas = 2, replicas = 3)
+                g: cooperative(pool = a, pool = b)
                 """));
         assertEquals(List.of(
                 "line 1, column 1: entry 'a': replicas is pinned-only; K entries on one pool would share its one thread",
                 "line 2, column 1: entry 'b': two targets (core = 1 and node = 0); give one",
                 "line 3, column 1: entry 'c': unknown argument 'colour' (expected core, cores, node, l3, replicas or pool)",
                 "line 4, column 1: entry 'd': unknown placement 'floating' (expected pinned or cooperative)",
-                "line 5, column 24: entry 'e': missing ')' in 'pinned(core = 3'"), thrown.problems());
+                "line 5, column 24: entry 'e': missing ')' in 'pinned(core = 3'",
+                "line 6, column 1: entry 'f': replicas given twice; give it once",
+                "line 7, column 1: entry 'g': pool given twice; give it once"), thrown.problems());
     }
 
     @Test
