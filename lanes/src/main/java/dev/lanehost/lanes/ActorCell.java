@@ -91,7 +91,7 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
         this.ref = new ActorRef(this);
         this.mailbox = new Mailbox(lane);
         this.context = new TurnContext(this, factory, budget);
-        this.resources = new ActorResources(runtime.counters());
+        this.resources = new ActorResources(runtime.counters(), runtime.heldArenas());
         this.mailboxCapacity = mailboxCapacity;
         this.options = options;
         this.factory = factory;

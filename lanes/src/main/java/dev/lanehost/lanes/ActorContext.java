@@ -81,7 +81,12 @@ public interface ActorContext extends Spawner {
     /** Halts this actor normally once the current turn ends. */
     void stop();
 
-    /** Native memory owned by this actor, freed when it halts. Created on first use. */
+    /**
+     * Native memory owned by this actor, freed when it halts. Created on first use; a shared arena, so its segments
+     * may be handed to other threads and native calls. Do not close it yourself: the teardown does. If a native call
+     * on another thread still holds one of its segments when the actor halts, the teardown goes on without it and
+     * the arena is closed once that call has returned (until then {@link ActorRuntime#resources()} counts it).
+     */
     Arena arena();
 
     /**

@@ -36,9 +36,11 @@ final class ActorResources {
     private Timer lastTimer;
     private final Set<Park<?>> parks = new LinkedHashSet<>();
     private Arena arena;
+    private final HeldArenas heldArenas;
 
-    ActorResources(LiveCounters counters) {
+    ActorResources(LiveCounters counters, HeldArenas heldArenas) {
         this.counters = counters;
+        this.heldArenas = heldArenas;
     }
 
     synchronized void add(Signal signal) {
@@ -104,6 +106,7 @@ final class ActorResources {
 
     /** The owner's teardown: ends everything held, in the order above. */
     void release(RuntimeObserver observer, ActorRef owner) {
+        heldArenas.retry(); // arenas of earlier teardowns a native call held: one of them may be free now
         List<Signal> attachedSignals;
         List<Timer> armedTimers;
         List<Park<?>> pendingParks;
@@ -137,9 +140,9 @@ final class ActorResources {
         }
         observer.haltStep(owner, HaltStep.PARKS);
         if (arena != null) {
-            arena.close();
+            Arena ending = arena;
             arena = null;
-            counters.ended(LiveCounters.Kind.ARENAS);
+            heldArenas.close(ending, "actor " + owner.id() + " '" + owner.name() + "'"); // never throws: the teardown goes on
         }
         observer.haltStep(owner, HaltStep.ARENA);
     }

@@ -35,6 +35,7 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
     final Scheduler scheduler;
     final ActorRegistry actors = new ActorRegistry();
     final LiveCounters counters = new LiveCounters();
+    final HeldArenas heldArenas = new HeldArenas(counters);
     /** What the cells and lanes see of this runtime. */
     private final RuntimeContext context;
     private final ThreadWarmUp warmUp;
@@ -347,7 +348,9 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
      */
     public CloseReport closeAndReport() {
         context.markClosed(); // whoever gets here first: from now on drives, binds and releases answer CLOSED
-        return shutdown.run(lanes.all(), scheduler::stop);
+        CloseReport report = shutdown.run(lanes.all(), scheduler::stop);
+        heldArenas.lastTry();
+        return report;
     }
 
     /**

@@ -34,6 +34,8 @@ final class HostedScheduler extends Scheduler {
     private final long maxTimerWaitNanos;
     private final Thread timer = Thread.ofPlatform().name("lanehost-timer").daemon().unstarted(this::runTimers);
     private final CountDownLatch timerPrioritySet = new CountDownLatch(1);
+    /** Arenas of halted actors a native call held at their teardown: the timer thread tries them now and then. */
+    private final HeldArenas heldArenas;
     private final BudgetWatch budgets;
     private volatile boolean running = true;
 
@@ -56,6 +58,7 @@ final class HostedScheduler extends Scheduler {
             watched.addAll(placed.queues());
         }
         this.budgets = new BudgetWatch(runtime, List.copyOf(watched), lanes);
+        this.heldArenas = runtime.heldArenas();
         this.maxTimerWaitNanos = Math.max(1_000_000L, laneStallThreshold.toNanos() / 2);
     }
 
@@ -239,8 +242,11 @@ final class HostedScheduler extends Scheduler {
     }
 
     private void runTimers() {
-        priorities.applyAboveWorkers(Thread.currentThread()); // real-time workers must not starve the budget watch
-        timerPrioritySet.countDown();
+        try {
+            priorities.applyAboveWorkers(Thread.currentThread()); // real-time workers must not starve the budget watch
+        } finally {
+            timerPrioritySet.countDown(); // start() waits for this, whatever happened
+        }
         timers.waitOn(Thread.currentThread()); // before the first look at running: stop() then reliably wakes it
         // Look at once: until its first look the budget watch has not announced that it sleeps, so no runner wakes
         // it, and a first wait of maxTimerWaitNanos would leave every turn of the runtime's first half second unwatched.
@@ -250,6 +256,7 @@ final class HostedScheduler extends Scheduler {
             timers.fireDue(System.nanoTime());
             lanes.observeAll(System.nanoTime());
             wait = budgets.observe(System.nanoTime(), maxTimerWaitNanos);
+            heldArenas.retry();
             pool.rescueStuckWork();
         }
     }

@@ -34,6 +34,11 @@ final class LiveRuntime extends RuntimeContext {
     }
 
     @Override
+    HeldArenas heldArenas() {
+        return runtime.heldArenas;
+    }
+
+    @Override
     public ActorRef spawn(String name, Placement placement, SpawnOptions options, Supplier<? extends Behavior> factory) {
         return runtime.spawn(name, placement, options, factory);
     }

@@ -78,6 +78,9 @@ abstract class RuntimeContext {
     /** Live signals, timers, parks and arenas: whoever opens or ends one reports it here. */
     abstract LiveCounters counters();
 
+    /** Arenas of halted actors a native call still held at their teardown, to close later. */
+    abstract HeldArenas heldArenas();
+
     /** A turn's spawn: {@link ActorRuntime#spawn(String, Placement, SpawnOptions, Supplier)}. */
     abstract ActorRef spawn(String name, Placement placement, SpawnOptions options, Supplier<? extends Behavior> factory);
 
