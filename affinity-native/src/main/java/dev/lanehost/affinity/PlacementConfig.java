@@ -117,8 +117,8 @@ public final class PlacementConfig {
      * Checks the configuration against the declared topology and the real machine; every problem at once:
      * duplicate entry names, {@code replicas < 1}, an unknown node or L3 domain, a target claiming a
      * reserved core, a core this process may not use, a pool given two different affinities, an affinity on the
-     * {@code main} pool (its thread is the program's own), a pool named like an entry, an entry or pool name that
-     * is not letters, digits, '_', '.' and '-', or one the runtime's own threads use ({@code timer},
+     * {@code main} pool (its thread is the program's own), a pool named like an entry, a pinned entry whose name
+     * is not ASCII letters, digits, '_', '.' and '-', or names one of the runtime's own threads ({@code timer},
      * {@code worker-<n>}, {@code blocking-<n>}).
      *
      * @param real the machine; when {@linkplain Topology#available() unavailable}, the allowed-set check is skipped
@@ -133,14 +133,10 @@ public final class PlacementConfig {
             if (byName.putIfAbsent(entry.name(), entry) != null) {
                 problems.add("entry '" + entry.name() + "' is placed twice");
             }
-            String nameProblem = threadNameProblem("entry", entry.name());
-            if (nameProblem != null) {
-                problems.add(nameProblem);
-            }
-            if (entry instanceof Pooled pooled && !pooled.pool().equals(MAIN_POOL)) {
-                String poolProblem = threadNameProblem("pool", pooled.pool());
-                if (poolProblem != null && !problems.contains(poolProblem)) {
-                    problems.add(poolProblem);
+            if (entry instanceof Pinned pinned) { // its name names its thread(s); a pool's thread is lanehost-pool:<pool>
+                String nameProblem = threadNameProblem(pinned);
+                if (nameProblem != null) {
+                    problems.add(nameProblem);
                 }
             }
             if (entry instanceof Pinned pinned && pinned.replicas() < 1) {
@@ -280,13 +276,15 @@ public final class PlacementConfig {
     /** The runtime's own threads' names after {@code lanehost-}: an entry named so would start a second thread of that name. */
     private static final java.util.regex.Pattern RUNTIME_THREAD = java.util.regex.Pattern.compile("timer|(worker|blocking)-[0-9]+");
 
-    /** Why {@code name} cannot name an entry's or a pool's thread, or null if it can. */
-    private static String threadNameProblem(String what, String name) {
+    /** Why a pinned entry's name cannot name its thread ({@code lanehost-<name>}, or {@code lanehost-<name>[i]}), or null. */
+    private static String threadNameProblem(Pinned pinned) {
+        String name = pinned.name();
         if (!SIMPLE_NAME.matcher(name).matches()) {
-            return what + " '" + name + "': a name is letters, digits, '_', '.' and '-' (it names a thread: lanehost-" + name + ")";
+            return "entry '" + name + "': a pinned entry's name is ASCII letters, digits, '_', '.' and '-' (it names its"
+                    + " thread: lanehost-" + name + ")";
         }
-        if (RUNTIME_THREAD.matcher(name).matches()) {
-            return what + " '" + name + "': lanehost-" + name + " is the name of one of the runtime's own threads; choose another";
+        if (pinned.replicas() == 1 && RUNTIME_THREAD.matcher(name).matches()) {
+            return "entry '" + name + "': lanehost-" + name + " is the name of one of the runtime's own threads; choose another";
         }
         return null;
     }

@@ -87,19 +87,21 @@ class PlacementConfigTest {
                 worker-0: pinned(core = 0)
                 timer: pinned(core = 0)
                 s[1]: pinned(core = 0)
-                two words: cooperative(pool = io)
+                two words: pinned(core = 0)
                 audit: cooperative(pool = blocking-3)
-                ok: pinned(core = 0, replicas = 2)
+                worker-1: pinned(core = 0, replicas = 2)
+                in main: cooperative()
                 """);
         PlacementConfigException thrown = assertThrows(PlacementConfigException.class,
                 () -> placement.validate(TopologyDeclaration.none(), Topology.unavailable("no machine in this test")));
         assertEquals(List.of(
                 "entry 'worker-0': lanehost-worker-0 is the name of one of the runtime's own threads; choose another",
                 "entry 'timer': lanehost-timer is the name of one of the runtime's own threads; choose another",
-                "entry 's[1]': a name is letters, digits, '_', '.' and '-' (it names a thread: lanehost-s[1])",
-                "entry 'two words': a name is letters, digits, '_', '.' and '-' (it names a thread: lanehost-two words)",
-                "pool 'blocking-3': lanehost-blocking-3 is the name of one of the runtime's own threads; choose another"),
-                thrown.problems());
+                "entry 's[1]': a pinned entry's name is ASCII letters, digits, '_', '.' and '-' (it names its thread:"
+                        + " lanehost-s[1])",
+                "entry 'two words': a pinned entry's name is ASCII letters, digits, '_', '.' and '-' (it names its thread:"
+                        + " lanehost-two words)"),
+                thrown.problems(), "a pool's thread is lanehost-pool:<pool>; replicas are <name>[i]; main's entries have none");
     }
 
     @Test

@@ -86,7 +86,10 @@ public final class SeededRuns {
             try {
                 Files.createDirectories(file.getParent());
                 Files.writeString(file, runtime.schedule().toText());
-                where = "its schedule is in " + file + "; rerun exactly it with -Dlanehost.replay=" + file;
+                where = runtime.schedulePicks() > runtime.schedule().steps().size()
+                        ? "its first " + runtime.schedule().steps().size() + " of " + runtime.schedulePicks() + " picks are in " + file
+                                + " (RuntimeBuilder.scheduleLimit); rerun the whole run with RuntimeBuilder.seed(" + seed + ")"
+                        : "its schedule is in " + file + "; rerun exactly it with -Dlanehost.replay=" + file;
             } catch (IOException | RuntimeException e) {
                 where = "its schedule could not be written to " + file + " (" + e + "); rerun it with RuntimeBuilder.seed(" + seed + ")";
             }

@@ -48,8 +48,13 @@ final class ThreadPriorities {
                         + above + ", the highest there is: the timer thread (turn budgets, timers) can only equal them, and"
                         + " busy workers may starve it; give the workers a priority below " + highest);
             }
-            results.put(thread.getName(), PriorityPolicy.realtime(realtime.schedClass(), above, realtime.fallbackNice())
-                    .applyToCurrentThread(affinity));
+            PriorityResult result = PriorityPolicy.realtime(realtime.schedClass(), above, realtime.fallbackNice())
+                    .applyToCurrentThread(affinity);
+            if (!result.isApplied() && above != realtime.priority()) {
+                // An RLIMIT_RTPRIO of exactly the workers' priority allows theirs and refuses one above: equal them.
+                result = realtime.applyToCurrentThread(affinity);
+            }
+            results.put(thread.getName(), result);
         } catch (Throwable e) {
             RuntimeLog.internalError("applying the timer thread's priority", e);
         }

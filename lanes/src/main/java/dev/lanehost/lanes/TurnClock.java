@@ -207,11 +207,12 @@ final class TurnClock {
      * @return the instant of the turn's next budget deadline, or Long.MAX_VALUE if none is left or no turn runs
      */
     long raise(long now, Thread runner) {
-        // The queue's consumer runs every turn of the queue; checked against the turn's own thread all the same, so
-        // that a turn run elsewhere is judged by wall time, as it would be without CPU times, never by another's CPU.
-        Thread measured = runner != null && cell.context.turnThread == runner ? runner : null;
         long word = word();
         long started = (long) STARTED.getAcquire(this);
+        // The queue's consumer runs every turn of the queue; checked against the turn's own thread all the same, so
+        // that a turn run elsewhere is judged by wall time, as it would be without CPU times, never by another's CPU.
+        // Read after the acquires above: the runner writes turnThread before begin()'s release stores.
+        Thread measured = runner != null && cell.context.turnThread == runner ? runner : null;
         if (started == UNSEEN) {
             // First sight of this turn: it began at or before now. A failed CAS means it has ended meanwhile.
             started = STARTED.compareAndSet(this, UNSEEN, now) ? now : (long) STARTED.getAcquire(this);

@@ -51,8 +51,11 @@ class AffinityTest {
 
     @Test
     void aDeclaredTopologyThatDoesNotMatchTheMachineStartsAndSaysSo() {
-        // Cores 0-1 declared on node 7, which no machine running this test has (as a config written for another box).
-        var declared = dev.lanehost.affinity.TopologyDeclaration.builder().node(7, node -> node.l3("elsewhere", "0..2")).build();
+        // A core this process may use, declared on node 7, which no machine running this test has (a config written
+        // for another box).
+        int core = Affinity.system().topology().allowed().get(0);
+        var declared = dev.lanehost.affinity.TopologyDeclaration.builder()
+                .node(7, node -> node.l3("elsewhere", core + ".." + (core + 1))).build();
         try (CapturedLog log = new CapturedLog();
              ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED)
                      .placement(dev.lanehost.affinity.PlacementConfig.parse("probe: pinned(node = 7)"), declared).build()) {

@@ -81,6 +81,15 @@ class SeededRunsTest {
             }
         }
         assertThrows(IllegalArgumentException.class, () -> SeededRuns.forEachSeed("none", 0, runtime -> { }));
+        AssertionError cut = assertThrows(AssertionError.class, () -> SeededRuns.forEachSeed("long", 1,
+                builder -> builder.scheduleLimit(1), runtime -> {
+                    runtime.spawn("a", () -> (context, message) -> { });
+                    runtime.spawn("b", () -> (context, message) -> { });
+                    runtime.runUntilIdle(Duration.ZERO);
+                    throw new IllegalStateException("fails after two picks");
+                }));
+        assertTrue(cut.getMessage().contains("its first 1 of 2 picks are in ")
+                && cut.getMessage().contains("rerun the whole run with RuntimeBuilder.seed(0)"), cut.getMessage());
     }
 
     @Test

@@ -63,7 +63,8 @@ class ThreadPriorityTest {
             assertEquals(worker.outcome(), timer.outcome(), "the same capability decides both: " + worker + " / " + timer);
             if (timer.isApplied()) {
                 assertEquals(SchedClass.FIFO, timer.obtained().orElseThrow().schedClass(), timer.toString());
-                assertEquals(11, timer.obtained().orElseThrow().priority(), timer.toString());
+                int priority = timer.obtained().orElseThrow().priority();
+                assertTrue(priority == 11 || priority == 10, "one above the workers, or equal where RLIMIT_RTPRIO is 10: " + timer);
             }
         }
         try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).workers(2).priority(PriorityPolicy.nice(7)).build()) {

@@ -287,7 +287,8 @@ class TurnBudgetTest {
 
     @Test
     void aLaneActorThatSpinsInsideADriveIsDisruptedAndTheHostsDriveReturns() throws InterruptedException {
-        TurnBudget budget = new TurnBudget(Duration.ofMillis(2), Duration.ofMillis(5), 3);
+        // A ceiling of 20 puts the off-CPU cap 100 ms after the request: a GC pause cannot send the spinner down that path.
+        TurnBudget budget = new TurnBudget(Duration.ofMillis(2), Duration.ofMillis(5), 20);
         AtomicReference<String> disruption = new AtomicReference<>();
         try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED)) {
             ExecutionLane lane = runtime.registerLane("audio");
