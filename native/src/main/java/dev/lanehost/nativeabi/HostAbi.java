@@ -107,6 +107,16 @@ public final class HostAbi implements AutoCloseable {
     /** Lets hosts look the signal up by {@code name} and fire it. @return its handle */
     public long exportSignal(String name, Signal signal) {
         Objects.requireNonNull(signal, "signal");
+        Long taken = name == null ? null : signalNames.get(name);
+        if (taken != null) {
+            Signal previous = signals.lookup(taken);
+            if (previous == null || !previous.isAttached()) {
+                // Its actor halted (a restarted or hydrated actor exports again in its fresh start): the name is free.
+                if (signalNames.remove(name, taken)) {
+                    signals.unregister(taken);
+                }
+            }
+        }
         return export(signalNames, name, signals, signal);
     }
 

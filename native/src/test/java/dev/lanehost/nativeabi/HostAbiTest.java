@@ -302,6 +302,40 @@ class HostAbiTest {
     }
 
     @Test
+    void aSignalNameWhoseActorHaltedMayBeExportedAgainAndItsOldHandleAnswersClosed() throws Throwable {
+        java.util.concurrent.CompletableFuture<dev.lanehost.lanes.Signal> first = new java.util.concurrent.CompletableFuture<>();
+        java.util.concurrent.CompletableFuture<dev.lanehost.lanes.Signal> second = new java.util.concurrent.CompletableFuture<>();
+        dev.lanehost.lanes.ActorRef old = runtime.spawn("old", () -> (context, message) ->
+                first.complete(context.signal(SignalMode.MULTISHOT, (c, payload) -> { }, null)));
+        old.tell("make");
+        long oldHandle = abi.exportSignal("tick", first.get(30, TimeUnit.SECONDS));
+        assertThrows(IllegalArgumentException.class, () -> abi.exportSignal("tick", first.join()), "a live signal keeps its name");
+        CountDownLatch gone = new CountDownLatch(1);
+        runtime.spawn("watcher", () -> new dev.lanehost.lanes.Behavior() {
+            @Override
+            public void started(dev.lanehost.lanes.ActorContext context) {
+                context.monitor(old);
+            }
+
+            @Override
+            public void receive(dev.lanehost.lanes.ActorContext context, Object message) {
+                gone.countDown();
+            }
+        });
+        assertTrue(old.kill());
+        assertTrue(gone.await(30, TimeUnit.SECONDS));
+        runtime.spawn("fresh", () -> (context, message) ->
+                second.complete(context.signal(SignalMode.MULTISHOT, (c, payload) -> { }, null))).tell("make");
+        long newHandle = abi.exportSignal("tick", second.get(30, TimeUnit.SECONDS)); // as a restarted actor's start does
+        MemorySegment out = table.allocate(8);
+        assertEquals(0, table.lookup(HostAbiDescriptor.SIGNAL_LOOKUP_OFFSET, "tick", out));
+        assertEquals(newHandle, out.get(JAVA_LONG, 0), "the name now reaches the new signal");
+        var fire = table.entry(HostAbiDescriptor.SIGNAL_FIRE_OFFSET, HostAbiDescriptor.SIGNAL_FIRE);
+        assertEquals(CallStatus.CLOSED.code(), (int) fire.invokeExact(oldHandle, 0L, 0L), "the old handle is its halted actor's");
+        assertEquals(0, (int) fire.invokeExact(newHandle, 0L, 0L));
+    }
+
+    @Test
     void afterCloseEveryEntryAnswersClosedAndExportsAreRefused() throws Throwable {
         long lane = abi.exportLane(runtime.registerLane("frame"));
         abi.close();
