@@ -11,7 +11,8 @@ import java.lang.invoke.VarHandle;
  * <p>A park is in exactly one state at a time: {@link State#PENDING} (registered with its owner),
  * {@link State#DELIVERED} (its letter is in the owner's mailbox), then {@link State#CONSUMED} or
  * {@link State#CANCELLED}. Its release hook runs exactly once, when it ends either way, so a hook may
- * stop or join its producer.
+ * stop its producer. It runs on the thread that ends the park, which is the producer's own when the producer
+ * completes it after its owner halted: a hook that joins its producer checks {@code Thread.currentThread()} first.
  *
  * @param <T> the value type
  */
@@ -48,7 +49,8 @@ public final class Park<T> {
     /**
      * Completes the park with a value. Any thread, once.
      *
-     * @return true if this call completed it; false if it was already completed or cancelled
+     * @return true if this call completed it (also when its owner had halted and the value is dropped); false if it
+     *         was already completed or cancelled
      */
     public boolean complete(T value) {
         if (!STATE.compareAndSet(this, State.PENDING, State.DELIVERED)) {
