@@ -21,7 +21,8 @@ public interface Behavior {
 
     /**
      * Called once when the actor halts, for any reason, before its signals, timers, parks and arena are
-     * torn down, on the actor's own placement.
+     * torn down, on the actor's own placement; at the runtime's close, where that placement's thread has stopped
+     * (a worker, a blocking or placement thread) or a lane's host did not drive it in time, on the closing thread.
      */
     default void stopped(ActorContext context, ExitReason reason) throws Exception {
     }
