@@ -124,7 +124,9 @@ public interface ActorContext extends Spawner {
      * Blocking actors only ({@link ActorRuntime#spawnBlocked}): waits on this thread up to {@code timeout} for
      * the next message and returns it, taking it from the mailbox as a turn would. Returns null when the time
      * is up, when the actor is halted or its runtime closes meanwhile, or when the next letter is not a message (a task, timer,
-     * signal, park or down notice): that letter runs as the actor's next turn, once this one returns.
+     * signal, park or down notice): that letter runs as the actor's next turn, once this one returns. So on null,
+     * return from the turn rather than receive again at once: a halted actor, or one whose runtime is closing,
+     * answers null every time, and a loop that retries would spin instead of letting the actor end.
      *
      * @throws IllegalStateException if the actor was not spawned with {@code spawnBlocked}
      */
