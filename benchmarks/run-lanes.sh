@@ -3,7 +3,7 @@
 # before and after each, then prints the lane targets' ratios (an empty drive against a raw FFM upcall, directly
 # and through the host ABI's table). Writes everything to benchmarks/results/<UTC time>-lanes/.
 #
-#   benchmarks/run-lanes.sh            about 5 minutes on 2 vCPUs
+#   benchmarks/run-lanes.sh            about 4.5 minutes on 2 vCPUs
 #
 # One run's drive/upcall ratio moves by more than the few ns the target is about; benchmarks/run-final-check.sh
 # repeats the check in rounds. See benchmarks/common.sh for JAVA_HOME_25 and LANEHOST_RESULTS.

@@ -118,8 +118,8 @@ public final class PlacementConfig {
      * duplicate entry names, {@code replicas < 1}, an unknown node or L3 domain, a target claiming a
      * reserved core, a core this process may not use, a pool given two different affinities, an affinity on the
      * {@code main} pool (its thread is the program's own), a pool named like an entry, a pinned entry whose name
-     * is not ASCII letters, digits, '_', '.' and '-', or names one of the runtime's own threads ({@code timer},
-     * {@code worker-<n>}, {@code blocking-<n>}).
+     * is not ASCII letters, digits, '_', '.' and '-', or (with one replica) names one of the runtime's own threads
+     * ({@code timer}, {@code worker-<n>}, {@code blocking-<n>}).
      *
      * @param real the machine; when {@linkplain Topology#available() unavailable}, the allowed-set check is skipped
      *             (placement then falls back to unpinned threads, each result saying why)

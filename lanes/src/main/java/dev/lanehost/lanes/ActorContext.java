@@ -85,7 +85,9 @@ public interface ActorContext extends Spawner {
      * Native memory owned by this actor, freed when it halts. Created on first use; a shared arena, so its segments
      * may be handed to other threads and native calls. Do not close it yourself: the teardown does. If a native call
      * on another thread still holds one of its segments when the actor halts, the teardown goes on without it and
-     * the arena is closed once that call has returned (until then {@link ActorRuntime#resources()} counts it).
+     * the arena is closed at a later try once that call has returned (HOSTED's timer thread, a later teardown, the
+     * runtime's close; until then {@link ActorRuntime#resources()} counts it). One still held as the runtime closes
+     * is left open, and logged.
      */
     Arena arena();
 

@@ -47,7 +47,7 @@ final class HeldArenas {
         }
     }
 
-    /** At the runtime's close, after a last try: what is still held is logged and left to the garbage collector's end. */
+    /** At the runtime's close, after a last try: what is still held is logged and left open (its memory until the process ends). */
     void lastTry() {
         retry();
         for (Held still : held) {

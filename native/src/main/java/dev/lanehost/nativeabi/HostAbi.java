@@ -99,6 +99,14 @@ public final class HostAbi implements AutoCloseable {
     /** Lets hosts look the gate up by {@code name} and call it; it leaves the table when it closes. @return its handle */
     public long exportGate(String name, CallGate gate) {
         Objects.requireNonNull(gate, "gate");
+        Long taken = name == null ? null : gateNames.get(name);
+        if (taken != null) {
+            CallGate previous = gates.lookup(taken);
+            if (previous == null || previous.actor().exitReason().isPresent()) {
+                // Its actor halted (a restart's successor opens a gate of its own): the name is free.
+                unexport(gateNames, name, gates, taken);
+            }
+        }
         long handle = export(gateNames, name, gates, gate);
         gate.onClose(() -> unexport(gateNames, name, gates, handle));
         return handle;

@@ -46,7 +46,6 @@ final class HostEntries {
     private final HandleTable<HostRing> ringReferences;
     /** Each host thread's answers to its gate calls, which also keep its calls from one to the next: a call allocates nothing. */
     private final ThreadLocal<CallReply> replies = ThreadLocal.withInitial(CallReply::new);
-    /** The calling thread's last failure, for {@code last_error}; written only when an entry fails. */
     /** The calling thread's last sentence, whichever table it called through: one per thread in the process, as errno. */
     private static final ThreadLocal<String> LAST_ERROR = new ThreadLocal<>();
 

@@ -336,6 +336,24 @@ class HostAbiTest {
     }
 
     @Test
+    void aGateNameWhoseActorHaltedMayBeExportedAgainAsARestartsSuccessorDoes() throws Throwable {
+        ActorRef old = runtime.spawn("old", () -> (context, message) -> { });
+        abi.exportGate("score", CallGate.open(old, (context, args) -> 1L));
+        ActorRef live = runtime.spawn("live", () -> (context, message) -> { });
+        assertThrows(IllegalArgumentException.class, () -> abi.exportGate("score", CallGate.open(live, (context, args) -> 2L)),
+                "a live actor's gate keeps its name");
+        assertTrue(old.kill());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (old.exitReason().isEmpty() && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        long handle = abi.exportGate("score", CallGate.open(live, (context, args) -> 2L));
+        MemorySegment out = table.allocate(8);
+        assertEquals(0, table.lookup(HostAbiDescriptor.GATE_LOOKUP_OFFSET, "score", out));
+        assertEquals(handle, out.get(JAVA_LONG, 0), "the name now reaches the successor's gate");
+    }
+
+    @Test
     void afterCloseEveryEntryAnswersClosedAndExportsAreRefused() throws Throwable {
         long lane = abi.exportLane(runtime.registerLane("frame"));
         abi.close();
