@@ -41,7 +41,7 @@ final class HeldArenas {
         }
         for (Iterator<Held> it = held.iterator(); it.hasNext(); ) {
             Held next = it.next();
-            if (closes(next.arena()) && held.remove(next)) {
+            if (closes(next.arena()) && held.remove(next)) { // remove() decides: two threads retrying count it once
                 counters.ended(LiveCounters.Kind.ARENAS);
             }
         }

@@ -99,14 +99,7 @@ public final class HostAbi implements AutoCloseable {
     /** Lets hosts look the gate up by {@code name} and call it; it leaves the table when it closes. @return its handle */
     public long exportGate(String name, CallGate gate) {
         Objects.requireNonNull(gate, "gate");
-        Long taken = name == null ? null : gateNames.get(name);
-        if (taken != null) {
-            CallGate previous = gates.lookup(taken);
-            if (previous == null || previous.actor().exitReason().isPresent()) {
-                // Its actor halted (a restart's successor opens a gate of its own): the name is free.
-                unexport(gateNames, name, gates, taken);
-            }
-        }
+        freeIfEnded(gateNames, name, gates, previous -> previous.actor().exitReason().isPresent());
         long handle = export(gateNames, name, gates, gate);
         gate.onClose(() -> unexport(gateNames, name, gates, handle));
         return handle;
@@ -115,17 +108,22 @@ public final class HostAbi implements AutoCloseable {
     /** Lets hosts look the signal up by {@code name} and fire it. @return its handle */
     public long exportSignal(String name, Signal signal) {
         Objects.requireNonNull(signal, "signal");
-        Long taken = name == null ? null : signalNames.get(name);
+        freeIfEnded(signalNames, name, signals, previous -> !previous.isAttached());
+        return export(signalNames, name, signals, signal);
+    }
+
+    /**
+     * Takes {@code name} off the table if what it exports has ended with its actor: a restarted or hydrated actor's
+     * fresh start exports the name again.
+     */
+    private <T> void freeIfEnded(Map<String, Long> names, String name, HandleTable<T> table, java.util.function.Predicate<T> ended) {
+        Long taken = name == null ? null : names.get(name);
         if (taken != null) {
-            Signal previous = signals.lookup(taken);
-            if (previous == null || !previous.isAttached()) {
-                // Its actor halted (a restarted or hydrated actor exports again in its fresh start): the name is free.
-                if (signalNames.remove(name, taken)) {
-                    signals.unregister(taken);
-                }
+            T previous = table.lookup(taken);
+            if (previous == null || ended.test(previous)) {
+                unexport(names, name, table, taken);
             }
         }
-        return export(signalNames, name, signals, signal);
     }
 
     /**
