@@ -8,7 +8,8 @@ import dev.lanehost.lanes.internal.MpscNode;
  *
  * <p>The kinds are a sealed hierarchy of final classes rather than records because a record cannot
  * extend {@link MpscNode}, and a record wrapped in a node would cost a second allocation per send. Every
- * field is final; the queue's release/acquire link publishes them to the consumer.
+ * field is final but a message's, which its turn clears; the queue's release/acquire link publishes them to the
+ * consumer.
  *
  * <p>Each kind delivers itself ({@link #deliver}) rather than the runner choosing by a pattern {@code switch}:
  * a pattern switch links through {@code SwitchBootstraps.typeSwitch} (an invokedynamic that spins a class on
@@ -49,18 +50,28 @@ abstract sealed class Letter extends MpscNode
         }
     }
 
-    /** A message sent with {@link ActorRef#tell}. */
+    /**
+     * A message sent with {@link ActorRef#tell}. Its mailbox may keep the letter after handing it out (a one-shot
+     * node, {@link Mailbox}), so the message is let go as it is delivered: an idle actor's mailbox holds no message.
+     */
     static final class Message extends Letter {
-        final Object message;
+        private Object message;
 
         Message(Object message) {
             super(NO_FLAGS);
             this.message = message;
         }
 
+        /** The message, once: the letter lets go of it. Turn-lock holder only. */
+        Object open() {
+            Object opened = message;
+            message = null;
+            return opened;
+        }
+
         @Override
         void deliver(TurnRunner runner) throws Exception {
-            runner.behaviorReceives(message);
+            runner.behaviorReceives(open());
         }
     }
 

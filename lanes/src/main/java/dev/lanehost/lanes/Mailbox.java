@@ -9,7 +9,12 @@ import dev.lanehost.lanes.internal.MpscQueue;
  * <p>Any thread may {@link #offer}; only the holder of the owner's turn lock takes letters out.
  */
 final class Mailbox {
-    private final MpscQueue<Letter> letters = new MpscQueue<>();
+    /**
+     * A message's letter is made for one send and never queued again, so the last one taken may stay in the queue
+     * as its head (see {@link MpscQueue}): a mailbox whose letters come one at a time takes each without an atomic
+     * step. {@link Letter.Message#open()} lets go of the message, so the letter left behind holds nothing.
+     */
+    private final MpscQueue<Letter> letters = new MpscQueue<>(Letter.Message.class);
     /** The owner's lane, whose backlog counts these letters too; null on the normal placement. */
     private final ExecutionLane lane;
 
@@ -77,7 +82,9 @@ final class Mailbox {
         try {
             for (Letter letter; (letter = take()) != null; ) {
                 dropped++;
-                if (letter instanceof Letter.ParkCompleted completed) {
+                if (letter instanceof Letter.Message message) {
+                    message.open(); // dropped: nothing of it stays behind in the queue
+                } else if (letter instanceof Letter.ParkCompleted completed) {
                     completed.park.releaseUnconsumed();
                 } else if (letter instanceof Letter.Task submitted) {
                     abandon(owner, submitted.task);

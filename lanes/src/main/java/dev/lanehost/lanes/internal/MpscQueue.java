@@ -6,7 +6,8 @@ import java.lang.invoke.VarHandle;
 /**
  * An intrusive multi-producer single-consumer FIFO (Dmitry Vyukov's non-blocking MPSC queue) that also
  * counts what passed through it: any thread may {@link #offer}; one consumer at a time may {@link #poll};
- * any thread may read {@link #size}. A node may be offered again once polled.
+ * any thread may read {@link #size}. A node may be offered again once polled, unless it is of the queue's
+ * one-shot class (below).
  *
  * <h2>Protocol</h2>
  * <ol>
@@ -17,6 +18,12 @@ import java.lang.invoke.VarHandle;
  *       "empty".</li>
  *   <li>The consumer counts each node it hands out. {@link #size} is offers minus polls: counted before
  *       the node is reachable, so it never runs behind what the consumer can take.</li>
+ *   <li>A node can be handed out only once another is linked behind it, since its successor becomes the head.
+ *       When the consumer takes the last node, it queues the stub behind it (an exchange on the producers' tail,
+ *       uncounted) so the node can go. A node of the <em>one-shot class</em> given at construction is never offered
+ *       again once polled, so the queue need not let it go: the last one stays as the head, spent, the next poll
+ *       steps past it as past the stub, and taking it costs no exchange and no look at the tail. A queue whose nodes
+ *       come and go one at a time (an idle actor's mailbox) takes each with plain loads and stores only.</li>
  * </ol>
  *
  * <h2>Layout</h2>
@@ -25,7 +32,7 @@ import java.lang.invoke.VarHandle;
  * <pre>
  *   MpscQueueColdFields      stub                      (written once, read by both sides)
  *   MpscQueuePadBeforeHead   128 bytes
- *   MpscQueueConsumerFields  head, polled              (written by the consumer only)
+ *   MpscQueueConsumerFields  head, polled, headSpent   (written by the consumer only; and oneShot, final)
  *   MpscQueuePadBeforeTail   128 bytes
  *   MpscQueueProducerFields  tail, offered, polledSeen (written by every producer)
  *   MpscQueue                128 bytes
@@ -69,6 +76,19 @@ public final class MpscQueue<T extends MpscNode> extends MpscQueueProducerFields
                  b080, b081, b082, b083, b084, b085, b086, b087, b088, b089, b090, b091, b092, b093, b094, b095,
                  b096, b097, b098, b099, b100, b101, b102, b103, b104, b105, b106, b107, b108, b109, b110, b111,
                  b112, b113, b114, b115, b116, b117, b118, b119, b120, b121, b122, b123, b124, b125, b126, b127;
+
+    /** A queue whose every node may be offered again once polled. */
+    public MpscQueue() {
+        this(null);
+    }
+
+    /**
+     * @param oneShot the class of nodes that are never offered again once polled (exactly that class, not its
+     *     subclasses), or null: the last of them polled may stay in the queue as its head
+     */
+    public MpscQueue(Class<? extends T> oneShot) {
+        super(oneShot);
+    }
 
     /** Appends a node; wait-free. The node must not be in any queue. */
     public void offer(T node) {
@@ -168,9 +188,16 @@ public final class MpscQueue<T extends MpscNode> extends MpscQueueProducerFields
     public T poll() {
         MpscNode first = head;
         MpscNode next = (MpscNode) NEXT.getAcquire(first);
-        if (first == stub) {
+        if (first == stub || headSpent) {
             if (next == null) {
                 return null;
+            }
+            if (headSpent) {
+                // Cut the spent node off the queue. Left linked, a spent node the collector had moved to the old
+                // generation (an actor idle for a while) would keep every node behind it alive through its
+                // successors' links: the young collections would copy all letters sent since, ever more.
+                NEXT.set(first, (MpscNode) null);
+                headSpent = false;
             }
             head = next;
             first = next;
@@ -178,6 +205,10 @@ public final class MpscQueue<T extends MpscNode> extends MpscQueueProducerFields
         }
         if (next != null) {
             head = next;
+            return taken(first);
+        }
+        if (first.getClass() == oneShot) {
+            headSpent = true; // stays as the head (head == first); whatever is linked behind it comes next
             return taken(first);
         }
         if (first != (MpscNode) TAIL.getVolatile(this)) {
@@ -197,8 +228,8 @@ public final class MpscQueue<T extends MpscNode> extends MpscQueueProducerFields
     @SuppressWarnings("unchecked")
     public T peek() {
         MpscNode first = head;
-        if (first == stub) {
-            first = (MpscNode) NEXT.getAcquire(stub);
+        if (first == stub || headSpent) {
+            first = (MpscNode) NEXT.getAcquire(first);
         }
         return (T) first;
     }
@@ -206,7 +237,7 @@ public final class MpscQueue<T extends MpscNode> extends MpscQueueProducerFields
     /** True if no node is queued or being queued. Consumer only. */
     public boolean isEmpty() {
         MpscNode first = head;
-        return first == stub && (MpscNode) TAIL.getVolatile(this) == stub;
+        return (first == stub || headSpent) && (MpscNode) TAIL.getVolatile(this) == first;
     }
 
     /**
@@ -258,8 +289,16 @@ abstract class MpscQueuePadBeforeHead extends MpscQueueColdFields {
 
 /** Written by the consumer only. */
 abstract class MpscQueueConsumerFields extends MpscQueuePadBeforeHead {
-    /** The oldest node, or the stub. */
+    /** The oldest node, or the stub, or a spent node ({@code headSpent}). */
     MpscNode head = stub;
+    /** True while {@code head} is a one-shot node already handed out: the queue's oldest node is behind it. */
+    boolean headSpent;
+    /** Nodes of exactly this class are never offered again once polled; null if there is no such class. */
+    final Class<?> oneShot;
+
+    MpscQueueConsumerFields(Class<?> oneShot) {
+        this.oneShot = oneShot;
+    }
     /** Nodes handed out; stored with release, read by others with acquire. */
     long polled;
 }
@@ -275,6 +314,10 @@ abstract class MpscQueuePadBeforeTail extends MpscQueueConsumerFields {
                  b080, b081, b082, b083, b084, b085, b086, b087, b088, b089, b090, b091, b092, b093, b094, b095,
                  b096, b097, b098, b099, b100, b101, b102, b103, b104, b105, b106, b107, b108, b109, b110, b111,
                  b112, b113, b114, b115, b116, b117, b118, b119, b120, b121, b122, b123, b124, b125, b126, b127;
+
+    MpscQueuePadBeforeTail(Class<?> oneShot) {
+        super(oneShot);
+    }
 }
 
 /** Written by every producer, each by one atomic instruction. */
@@ -285,4 +328,8 @@ abstract class MpscQueueProducerFields extends MpscQueuePadBeforeTail {
     volatile long offered;
     /** The consumer's poll count as a producer last read it, for {@code offerIfRoom}; any producer may store it. */
     long polledSeen;
+
+    MpscQueueProducerFields(Class<?> oneShot) {
+        super(oneShot);
+    }
 }
