@@ -1,34 +1,42 @@
 package dev.lanehost.lanes;
 
 /**
- * A thief's memory of what it saw waiting at another worker: the worker, the actor, and a mark of the victim's
- * progress then. A thief takes the actor only once it has seen the same three a number of looks in a row: an actor
- * its worker is about to take is never seen that often, one stranded (its worker stayed in one run, or its thread
- * was not running) soon is. One thief's own, one per place it looks at ({@code next} slots, doors).
+ * A thief's memory of what it saw waiting at the other workers: per victim, the actor and a mark of the victim's
+ * progress then. A thief takes the actor only once it has seen the same actor, the mark unchanged, a number of looks
+ * at that victim in a row: an actor its worker is about to take is never seen that often, one stranded (its worker
+ * stayed in one run, or its thread was not running) soon is. One memory per victim, because a thief looks at every
+ * victim in turn: with a single memory, two victims each holding an actor would reset each other's count at every
+ * look and neither actor would ever be taken. One thief's own, one per place it looks at ({@code next} slots, doors).
  */
 final class Sightings {
-    private Object victim;
-    private Object actor;
-    private long mark;
-    private int count;
+    private final Object[] actors;
+    private final long[] marks;
+    private final int[] counts;
+
+    /** @param victims how many workers the thief may look at, indexed from 0 */
+    Sightings(int victims) {
+        actors = new Object[victims];
+        marks = new long[victims];
+        counts = new int[victims];
+    }
 
     /**
-     * One more look at {@code victim} holding {@code actor} with its progress at {@code mark}.
+     * One more look at victim {@code victim} holding {@code actor} with its progress at {@code mark}.
      *
-     * @return true once this is the {@code times}-th look in a row at the same three (the memory is then cleared)
+     * @return true once this is the {@code times}-th look in a row at that victim holding the same actor at the same
+     *     mark (its memory is then cleared)
      */
-    boolean again(Object victim, Object actor, long mark, int times) {
-        if (victim != this.victim || actor != this.actor || mark != this.mark) {
-            this.victim = victim;
-            this.actor = actor;
-            this.mark = mark;
-            count = 1;
+    boolean again(int victim, Object actor, long mark, int times) {
+        if (actor != actors[victim] || mark != marks[victim]) {
+            actors[victim] = actor;
+            marks[victim] = mark;
+            counts[victim] = 1;
             return false;
         }
-        if (++count < times) {
+        if (++counts[victim] < times) {
             return false;
         }
-        this.actor = null;
+        actors[victim] = null;
         return true;
     }
 }

@@ -102,8 +102,8 @@ final class Worker extends Thread {
     @SuppressWarnings("unused")
     private volatile long runs;
     /** This worker's memory, as a thief, of an actor seen in a victim's slot, and at a victim's door. */
-    private final Sightings inSlots = new Sightings();
-    private final Sightings atDoors = new Sightings();
+    private final Sightings inSlots;
+    private final Sightings atDoors;
     /** Runs from {@code next} since this worker last polled a queue. */
     private int nextRuns;
     /** Which queue this worker looks at first next time: they alternate, so neither starves the other. */
@@ -137,6 +137,8 @@ final class Worker extends Thread {
         shared.consumedBy(this); // thieves move an actor into their own queue before they run it
         pinned.consumedBy(this);
         this.nextVictim = index + 1;
+        this.inSlots = new Sightings(pool.size());
+        this.atDoors = new Sightings(pool.size());
     }
 
     @Override
@@ -300,7 +302,7 @@ final class Worker extends Thread {
      */
     ActorCell stealNextOf(Worker victim) {
         ActorCell cell = (ActorCell) NEXT.getAcquire(victim);
-        if (cell == null || !inSlots.again(victim, cell, (long) RUNS.getOpaque(victim), STUCK_SIGHTINGS)
+        if (cell == null || !inSlots.again(victim.index, cell, (long) RUNS.getOpaque(victim), STUCK_SIGHTINGS)
                 || !NEXT.compareAndSet(victim, cell, null)) {
             return null;
         }
@@ -317,7 +319,7 @@ final class Worker extends Thread {
      */
     ActorCell stealHandedInOf(Worker victim) {
         ActorCell cell = victim.handOff.peek();
-        if (cell == null || !atDoors.again(victim, cell, 0, DOOR_SIGHTINGS) || !victim.handOff.steal(cell)) {
+        if (cell == null || !atDoors.again(victim.index, cell, 0, DOOR_SIGHTINGS) || !victim.handOff.steal(cell)) {
             return null;
         }
         cell.home = shared; // the door held it, so nobody else holds it now

@@ -105,6 +105,38 @@ class WorkerPlacementRulesTest {
     }
 
     @Test
+    void aThiefTakesStrandedActorsFromTwoVictimsAtOnceItsCountsKeptPerVictim() {
+        WorkerPool three = new WorkerPool(3, IdleStrategy.DEFAULT, AffinityPolicy.NONE,
+                Affinity.unavailable("placement rules test"), null);
+        Worker a = three.worker(0);
+        Worker b = three.worker(1);
+        Worker thief = three.worker(2);
+        ActorCell inA = homedOn(a);
+        ActorCell inB = homedOn(b);
+        a.runNext(inA); // both owners stay in one run: their slots' actors are stranded
+        b.runNext(inB);
+        spins(a);
+        spins(b);
+        ActorCell atA = homedOn(a);
+        ActorCell atB = homedOn(b);
+        assertTrue(a.handOff.handIn(atA));
+        assertTrue(b.handOff.handIn(atB));
+        // The thief looks at every victim in turn, as WorkerPool.stealNext does.
+        for (int look = 1; look < Worker.STUCK_SIGHTINGS; look++) {
+            assertNull(thief.stealNextOf(a), "look " + look);
+            assertNull(thief.stealNextOf(b), "look " + look);
+        }
+        assertSame(inA, thief.stealNextOf(a), "seen in a's slot at every look at a");
+        assertSame(inB, thief.stealNextOf(b), "seen in b's slot at every look at b");
+        for (int look = 1; look < Worker.DOOR_SIGHTINGS; look++) {
+            assertNull(thief.stealHandedInOf(a), "look " + look);
+            assertNull(thief.stealHandedInOf(b), "look " + look);
+        }
+        assertSame(atA, thief.stealHandedInOf(a));
+        assertSame(atB, thief.stealHandedInOf(b));
+    }
+
+    @Test
     void aThiefGetsNothingFromADoorWhoseWorkerTookTheActor() {
         spins(zero);
         spins(one);
