@@ -37,7 +37,7 @@ import java.util.function.BiFunction;
  */
 public final class ExecutionLane extends LaneCounters {
     private static final int DRIVE_OK = DriveStatus.OK.code();
-    /** Polls that find a producer mid-offer before a drive gives up and reports the work as remaining. */
+    /** Looks (at the lane's queue, or runs that took no letter) that find a producer mid-offer before a drive gives up and reports the work as remaining. */
     private static final int SPURIOUS_EMPTY_RETRIES = 100;
 
     private final String name;
@@ -155,10 +155,21 @@ public final class ExecutionLane extends LaneCounters {
                     Thread.onSpinWait(); // a sender is between queueing and linking
                     continue;
                 }
-                spurious = 0;
                 // Up to turnsPerRun turns of this actor (within the drive's bound) before it goes behind the others.
                 int turns = runtime.laneTurnsPerRun;
-                ran += cell.run(maxTurns == 0 ? turns : Math.min(turns, maxTurns - ran));
+                int taken = cell.run(maxTurns == 0 ? turns : Math.min(turns, maxTurns - ran));
+                if (taken == 0 && cell.exitReason == null) {
+                    // Queued again with no letter taken: its sender is between queueing and linking the letter (or
+                    // the closing thread holds its turn lock). Come back to it, but not for as long as that sender
+                    // stays off the CPU: that is a spin the host's callback would pay for.
+                    if (++spurious > SPURIOUS_EMPTY_RETRIES) {
+                        break;
+                    }
+                    Thread.onSpinWait();
+                    continue;
+                }
+                spurious = 0;
+                ran += taken;
             }
         } catch (Throwable unexpected) {
             RuntimeLog.internalError("drive of lane " + name, unexpected);

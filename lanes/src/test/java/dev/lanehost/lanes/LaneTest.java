@@ -30,6 +30,57 @@ class LaneTest {
     }
 
     @Test
+    void aDriveReturnsWhileASenderIsStuckBetweenQueueingItsLetterAndLinkingIt() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            ExecutionLane lane = runtime.registerLane("frame");
+            List<Object> handled = new ArrayList<>();
+            ActorRef actor = runtime.spawnOnLane("frame", "a", () -> (c, m) -> handled.add(m));
+            ActorCell cell = (ActorCell) actor.cell;
+            HalfOffer second = host.submit(() -> {
+                lane.drive(0); // bound, started
+                actor.tell("first");
+                return HalfOffer.of(cell, new Letter.Message("second")); // a sender preempted mid-offer, for good
+            }).get(30, java.util.concurrent.TimeUnit.SECONDS);
+            DriveCounts counts = new DriveCounts();
+            int code = host.submit(() -> lane.drive(0, counts)).get(30, java.util.concurrent.TimeUnit.SECONDS);
+            assertEquals(DriveStatus.OK.code(), code, "the drive came back instead of spinning on the unlinked letter");
+            assertEquals(1, counts.turns());
+            assertEquals(List.of("first"), handled);
+            assertEquals(1, counts.remaining(), "the letter being linked is still counted");
+            second.link();
+            host.submit(() -> lane.drive(0, counts)).get(30, java.util.concurrent.TimeUnit.SECONDS);
+            assertEquals(List.of("first", "second"), handled, "linked, it runs at the next drive");
+        }
+    }
+
+    /** The first half of a mailbox offer (counted, the tail swapped), done by hand; {@link #link()} is the second. */
+    private record HalfOffer(Object previous, Letter letter) {
+        static HalfOffer of(ActorCell cell, Letter letter) throws ReflectiveOperationException {
+            java.lang.reflect.Field lettersField = Mailbox.class.getDeclaredField("letters");
+            lettersField.setAccessible(true);
+            Object queue = lettersField.get(cell.mailbox);
+            Class<?> producerFields = Class.forName("dev.lanehost.lanes.internal.MpscQueueProducerFields");
+            java.lang.reflect.Field tail = accessible(producerFields, "tail");
+            java.lang.reflect.Field offered = accessible(producerFields, "offered");
+            cell.lane.letterQueued();
+            offered.setLong(queue, offered.getLong(queue) + 1);
+            Object previous = tail.get(queue);
+            tail.set(queue, letter);
+            return new HalfOffer(previous, letter);
+        }
+
+        void link() throws ReflectiveOperationException {
+            accessible(dev.lanehost.lanes.internal.MpscNode.class, "next").set(previous, letter);
+        }
+
+        private static java.lang.reflect.Field accessible(Class<?> owner, String name) throws NoSuchFieldException {
+            java.lang.reflect.Field field = owner.getDeclaredField(name);
+            field.setAccessible(true);
+            return field;
+        }
+    }
+
+    @Test
     void laneNamesAreUniqueAndLookupDoesNotDrain() throws Exception {
         try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
             ExecutionLane lane = runtime.registerLane("audio");
