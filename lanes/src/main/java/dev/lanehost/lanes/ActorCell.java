@@ -313,7 +313,7 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
         }
         try {
             while (exitReason == null) {
-                Letter letter = context.isHydrating() ? new Letter.Start() : mailbox.take();
+                Letter letter = context.isHydrating() ? hydrationStart() : mailbox.take();
                 if (letter == null) {
                     break;
                 }
@@ -330,6 +330,18 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
         }
         afterRun(band);
         return ran;
+    }
+
+    /**
+     * The fresh life's start after a hydration: a letter no sender queued, yet its turn is counted like the others,
+     * and a lane settles its backlog by the turns its drive ran. So the lane counts it in first, or every hydration
+     * would leave the backlog one letter short for good (admitting one letter past the lane's capacity).
+     */
+    private Letter hydrationStart() {
+        if (lane != null) {
+            lane.letterQueued();
+        }
+        return new Letter.Start();
     }
 
     /** One turn, in its run queue's turn slot (where the budget watch finds it). */

@@ -58,6 +58,11 @@ final class TurnClock {
     private final boolean watched;
     /** SINGLE_THREAD: the running turn is the actor's start. Runner only. */
     private boolean startTurn;
+    /**
+     * SINGLE_THREAD: when the running turn threw, or 0. Its budget ends there: the supervisor's remedy and the fault's
+     * log line that follow on the turn's thread (a first log line can take 100 ms) are the runtime's work, not the turn's.
+     */
+    private long threwNanos;
     /** Runtime clock at the start of the running turn ({@link #UNSEEN} until the watch stamps it), 0 between turns. */
     @SuppressWarnings("unused")
     private long startedNanos;
@@ -132,7 +137,9 @@ final class TurnClock {
     private long earnedByTheEnd(long started) {
         long end = cell.runtime.nanoTime();
         cell.home.turnEndedAt(end);
-        long flags = limits.earnedByTheEnd(end - started, startTurn);
+        long threw = threwNanos;
+        threwNanos = 0;
+        long flags = limits.earnedByTheEnd((threw != 0 ? threw : end) - started, startTurn);
         return startTurn ? flags | BudgetLimits.START : flags;
     }
 
@@ -163,6 +170,13 @@ final class TurnClock {
             halt((strikes == 1 ? "a turn" : strikes + " turns in a row") + " ran past the slow budget (" + limits.slowText + ")");
         }
         return (flags & BudgetLimits.YIELD) != 0 ? RunQueue.SLOW_BAND : RunQueue.READY_BAND;
+    }
+
+    /** The running turn threw: in SINGLE_THREAD its budget stops counting here (the supervisor runs next). Runner only. */
+    void threw() {
+        if (afterTurn) {
+            threwNanos = cell.runtime.nanoTime();
+        }
     }
 
     /** True if the running turn has been disrupted: a poll site threw, or it is a start past its kill deadline. */

@@ -90,6 +90,7 @@ abstract class TurnRunner implements ActorContext {
 
     /** The turn threw: a fault for the supervisor, unless the budget disrupted it (settled as a budget fault). */
     private void failed(Throwable failure) {
+        clock.threw();
         if (!clock.disrupted()) {
             // A turn runs at most once after its actor halts, so this logs once per actor (once per life).
             cell.faulted(new ExitReason.Failed(failure), outcome -> RuntimeLog.turnFailed(cell.describe(), outcome, failure));

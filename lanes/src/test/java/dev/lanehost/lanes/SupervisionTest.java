@@ -109,6 +109,27 @@ class SupervisionTest {
     }
 
     @Test
+    void aLaneActorsHydrationsLeaveTheLanesBacklogExact() {
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.SINGLE_THREAD).laneCapacity(4).build()) {
+            ExecutionLane lane = runtime.registerLane("frame");
+            List<String> log = new CopyOnWriteArrayList<>();
+            ActorRef actor = runtime.spawnOnLane("frame", "counter", supervised(Remedy.HYDRATE, new AtomicReference<>()),
+                    () -> new Counter(log));
+            for (int fault = 0; fault < 3; fault++) {
+                assertTrue(actor.tell("boom"));
+                lane.drive(0); // the fault, then the fresh life's start: a turn with no letter queued for it
+                assertEquals(0, lane.queuedLetters(), "after hydration " + (fault + 1));
+            }
+            int admitted = 0;
+            while (actor.tell("fill")) {
+                admitted++;
+            }
+            assertEquals(4, admitted, "the lane's capacity, not one more per hydration");
+            assertEquals(4, lane.queuedLetters());
+        }
+    }
+
+    @Test
     void theWarningForAFaultSaysWhatBecameOfTheActor() {
         try (CapturedLog captured = new CapturedLog();
              ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
@@ -156,6 +177,27 @@ class SupervisionTest {
             assertEquals(1, releaseHooks.get(), "the hydration released the former life's signal");
             assertFalse(firstSignal.get().isAttached());
             assertEquals(new ResourceCounts(1, 0, 0, 0, 0), runtime.resources(), "the actor lives on; nothing of its former life is left open");
+        }
+    }
+
+    @Test
+    void singleThreadDoesNotChargeTheSupervisorsWorkToTheTurnThatThrew() {
+        TurnBudget budget = new TurnBudget(Duration.ofMillis(5), Duration.ofMillis(10), 1);
+        List<String> log = new CopyOnWriteArrayList<>();
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.SINGLE_THREAD).turnBudget(budget).build()) {
+            ActorRef actor = runtime.spawn("counter", SpawnOptions.DEFAULT.withSupervisor((ref, fault) -> {
+                try {
+                    Thread.sleep(50); // a supervisor whose work takes long (as a first log line can): not a wait for anything
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return Remedy.HYDRATE;
+            }), () -> new Counter(log));
+            actor.tell("boom");
+            actor.tell("after");
+            runtime.runUntilIdle(Duration.ZERO);
+            assertFalse(actor.isTerminated(), "hydrated, not halted for the supervisor's 50 ms: " + actor.exitReason());
+            assertEquals(List.of("started " + actor.id(), "started " + actor.id(), "after #1 on " + actor.id()), log);
         }
     }
 
