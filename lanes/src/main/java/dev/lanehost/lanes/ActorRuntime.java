@@ -336,7 +336,8 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
      *       grace is torn down on this thread, and that is logged;</li>
      *   <li>normal actors are torn down on this thread (the HOSTED worker has stopped).</li>
      * </ol>
-     * Nothing interrupts a turn. HOSTED's threads get 5 s together to finish the turns they are in before the
+     * Nothing interrupts a turn. Lane actors are halted first, so a host's drive during the close tears its lane down
+     * and returns at once. HOSTED's threads get 5 s together to finish the turns they are in before the other
      * actors are halted (a blocking actor waiting in {@code receive} gets null at once), and a turn still running
      * then is waited for 1 s more; a turn that has not returned by then is left running on its daemon thread, its
      * runner tears the actor down when it returns, and a thread still in its turn after the 5 s is logged. So a long

@@ -1,6 +1,6 @@
 package dev.lanehost.lanes;
 
-/** Why an actor halted. Everything but {@link Normal} is abnormal and propagates across links. */
+/** Why an actor halted. Everything but {@link Normal} is abnormal and propagates across links, but {@link Shutdown} (the close halts every actor with it). */
 public sealed interface ExitReason {
     Normal NORMAL = new Normal();
     Killed KILLED = new Killed();

@@ -21,12 +21,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *       {@link DriveStatus#CLOSED}, after running its lane's pending teardown if it is on the lane's bound
  *       thread. The first caller claims the close; a later caller runs the teardown of lanes bound to its
  *       own thread, then waits for the first to finish and returns its report.</li>
- *   <li>The HOSTED threads stop and are joined (together they get a grace of 5 s to finish the turns they are in;
- *       a blocking actor waiting in {@code receive} is woken by its thread's stop and gets null, as the runtime is
- *       closed; a turn that never returns leaves its daemon thread behind, logged): the workers, the blocking threads, the
- *       placement configuration's threads, then the timer thread, so no timer fires after this step. Then every actor
- *       is halted with {@link ExitReason#SHUTDOWN}. A lane thread that begins its teardown before this step
- *       ends waits for it, so no actor is claimed-but-unqueued when its lane's teardown looks for it.</li>
+ *   <li>Every lane actor is halted with {@link ExitReason#SHUTDOWN} (each halt queues it on its lane). A lane
+ *       thread that begins its teardown before this is done waits for it, so no actor is claimed-but-unqueued when
+ *       its lane's teardown looks for it; it waits for nothing else, so a host's drive never waits for the next
+ *       step's grace. Then the HOSTED threads stop and are joined (together they get a grace of 5 s to finish the
+ *       turns they are in; a blocking actor waiting in {@code receive} is woken by its thread's stop and gets null,
+ *       as the runtime is closed; a turn that never returns leaves its daemon thread behind, logged): the workers,
+ *       the blocking threads, the placement configuration's threads, then the timer thread, so no timer fires after
+ *       this step. Then every other actor is halted.</li>
  *   <li>Each lane settles what it can at once ({@link LaneClose#begin}): no actors left; bound to
  *       the closing thread (torn down here); never bound, released, or bound to a thread that has ended
  *       (torn down here as a fallback). A lane bound to a live thread is awaited.</li>
@@ -52,11 +54,11 @@ final class RuntimeClose {
     /** Opened when the close that won {@link #claimed} has finished. */
     private final CountDownLatch finished = new CountDownLatch(1);
     /**
-     * Opened once every actor is halted (step 2). A lane thread's teardown waits for it: a drive can arrive
-     * while the closing thread is in the middle of halting one of the lane's actors, claimed but not yet
-     * queued, and the teardown must not finish without it.
+     * Opened once every lane actor is halted (step 2, before the HOSTED threads stop). A lane thread's teardown waits
+     * for it: a drive can arrive while the closing thread is in the middle of halting one of the lane's actors,
+     * claimed but not yet queued, and the teardown must not finish without it.
      */
-    private final CountDownLatch halted = new CountDownLatch(1);
+    private final CountDownLatch laneActorsHalted = new CountDownLatch(1);
     private volatile CloseReport report;
     /** Run once the close has finished: whoever holds the runtime for its hosts lets go there. */
     private final Queue<Runnable> closeActions = new ConcurrentLinkedQueue<>();
@@ -82,15 +84,19 @@ final class RuntimeClose {
         }
         Map<String, LaneTeardown> outcomes = new TreeMap<>();
         try {
-            List<ActorCell> all;
             try {
-                stopThreads.run();
-                all = actors.inIdOrder();
-                for (ActorCell cell : all) {
-                    cell.halt(ExitReason.SHUTDOWN);
+                for (ActorCell cell : actors.inIdOrder()) {
+                    if (cell.lane != null) {
+                        cell.halt(ExitReason.SHUTDOWN);
+                    }
                 }
             } finally {
-                halted.countDown();
+                laneActorsHalted.countDown();
+            }
+            stopThreads.run();
+            List<ActorCell> all = actors.inIdOrder();
+            for (ActorCell cell : all) {
+                cell.halt(ExitReason.SHUTDOWN); // no-op for the lane actors, halted above
             }
             List<ExecutionLane> awaited = new ArrayList<>();
             List<ExecutionLane> ordered = new ArrayList<>(lanes);
@@ -150,7 +156,7 @@ final class RuntimeClose {
                 cell.halt(ExitReason.SHUTDOWN);
             }
         }
-        awaitHalts(); // an actor the closing thread claimed is queued for teardown once this returns
+        awaitUninterruptibly(laneActorsHalted); // a lane actor the closing thread claimed is queued once this returns
     }
 
     /** Close's fallback for one lane, on the closing thread: its actors, in id order. */
@@ -162,11 +168,6 @@ final class RuntimeClose {
                 CellTeardown.onClose(cell, turnDeadline);
             }
         }
-    }
-
-    /** Waits until the close has halted every actor (step 2); returns at once if it has. */
-    void awaitHalts() {
-        awaitUninterruptibly(halted);
     }
 
     /** The report, or null until the close has finished. */

@@ -45,7 +45,7 @@ final class Watchers {
         links.remove(peer);
     }
 
-    /** The owner's teardown, last step: a {@link Down} to each monitor; each link broken, and followed if abnormal. */
+    /** The owner's teardown, last step: a {@link Down} to each monitor; each link broken, and followed if abnormal (but SHUTDOWN). */
     void notifyEnded(ActorCell owner, ExitReason reason) {
         List<ActorCell> watching;
         List<ActorCell> linked;
@@ -62,7 +62,9 @@ final class Watchers {
         }
         for (ActorCell peer : linked) {
             peer.watchers.unlink(owner);
-            if (reason.isAbnormal()) {
+            // SHUTDOWN is not followed: the close halts every actor with it (a lane's actors first, their peers once
+            // the runtime's threads have stopped), and a peer must not end as Linked for having run a little longer.
+            if (reason.isAbnormal() && !(reason instanceof ExitReason.Shutdown)) {
                 peer.deliver(new Letter.Exit(owner.ref, reason));
             }
         }

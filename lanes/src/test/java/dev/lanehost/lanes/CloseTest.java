@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Level;
 import org.junit.jupiter.api.Test;
@@ -198,12 +199,14 @@ class CloseTest {
         runtime.spawnOnLane("gl", "context-owner", () -> new ThreadAffineActor(teardownThreads));
         CountDownLatch workerBusy = new CountDownLatch(1);
         CountDownLatch releaseWorker = new CountDownLatch(1);
-        runtime.spawn("blocker", () -> (context, message) -> {
+        ActorRef blocker = runtime.spawn("blocker", () -> (context, message) -> {
             workerBusy.countDown();
             releaseWorker.await();
-        }).tell("hold the worker");
+        });
+        blocker.tell("hold the worker");
         CountDownLatch started = new CountDownLatch(1);
         AtomicReference<DriveStatus> afterClose = new AtomicReference<>();
+        AtomicBoolean blockerHaltedFirst = new AtomicBoolean();
         Thread host = Thread.ofPlatform().name("frame-loop").start(() -> {
             lane.drive(0);
             started.countDown();
@@ -212,6 +215,9 @@ class CloseTest {
                 Thread.onSpinWait(); // a frame loop: the next frame comes once close has begun
             }
             afterClose.set(lane.drive(0).status()); // close is still stopping the worker
+            // Close halts the worker's actors only once the worker has stopped (its turn returned, or its 5 s grace
+            // ran out): a drive that waited for that would hold the host's frame for as long.
+            blockerHaltedFirst.set(blocker.isTerminated());
             releaseWorker.countDown();
         });
         assertTrue(started.await(PATIENCE_SECONDS, TimeUnit.SECONDS));
@@ -221,6 +227,7 @@ class CloseTest {
 
         host.join();
         assertEquals(DriveStatus.CLOSED, afterClose.get());
+        assertFalse(blockerHaltedFirst.get(), "the drive came back while close was still stopping the worker");
         assertAllOn(host, teardownThreads);
         assertEquals(LaneTeardown.TORN_DOWN_ON_LANE_THREAD, report.lane("gl"));
         assertEquals(ResourceCounts.NONE, runtime.resources());
