@@ -442,7 +442,12 @@ public final class CallGate implements AutoCloseable {
         return call.outcome();
     }
 
-    private GateCall.Outcome terminated() {
+    /** Whether the gate's actor has halted (its teardown may not have run yet). Any thread. */
+    boolean actorHalted() {
+        return actor.isTerminated();
+    }
+
+    GateCall.Outcome terminated() {
         CallStatus status = terminatedStatus();
         return new GateCall.Outcome(status, status == CallStatus.CLOSED
                 ? "the runtime is closed" : "actor " + actor.name() + " has halted");

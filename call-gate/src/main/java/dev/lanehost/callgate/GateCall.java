@@ -64,6 +64,12 @@ final class GateCall extends ReusableTask implements CallAnswer {
     private static final int GENERATION_SHIFT = 2;
     /** Spins before parking: a call that completes within a few microseconds never pays for a park/unpark. */
     private static final int SPINS_BEFORE_PARK = 2_000;
+    /**
+     * How often a parked caller looks whether the actor has halted with its call still queued. Such a call is answered
+     * by the actor's teardown, which waits for a turn still running to return and, for a lane actor, for its host's
+     * next drive: neither may ever come. A halted actor runs no more turns, so the caller withdraws the call itself.
+     */
+    private static final long HALTED_LOOK_NANOS = 20_000_000L;
     /** The spin looks at its deadline every 64 spins (a few microseconds). */
     private static final int DEADLINE_SPINS_MASK = 63;
     /** A call without arguments: a CBOR handler reads null. */
@@ -561,7 +567,10 @@ final class GateCall extends ReusableTask implements CallAnswer {
         return outcome(); // ours, or the result that beat us to it
     }
 
-    /** Past the spin: registered with the gate, so its close can wake us, then parked until the outcome or the deadline. */
+    /**
+     * Past the spin: registered with the gate, so its close can wake us, then parked until the outcome or the deadline,
+     * looking every {@link #HALTED_LOOK_NANOS} whether the actor has halted with the call still queued.
+     */
     private CallAnswer awaitParked(long deadline) {
         PARK_WORD.setVolatile(this, generation << GENERATION_SHIFT | PARKED); // before the gate's set holds it
         if (!gate.parking(this)) {
@@ -575,7 +584,11 @@ final class GateCall extends ReusableTask implements CallAnswer {
             if (left <= 0) {
                 return timeOut();
             }
-            LockSupport.parkNanos(this, left);
+            if (gate.actorHalted() && cancelIfQueued()) {
+                complete(gate.terminated()); // it will never run: CLOSED or ACTOR_TERMINATED, as its teardown would say
+                return outcome();
+            }
+            LockSupport.parkNanos(this, Math.min(left, HALTED_LOOK_NANOS));
         }
         return resolved(result);
     }

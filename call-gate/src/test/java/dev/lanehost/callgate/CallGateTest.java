@@ -283,6 +283,39 @@ class CallGateTest {
     }
 
     @Test
+    void aCallQueuedBehindATurnThatNeverReturnsIsAnsweredOnceItsActorHalts() throws Exception {
+        // The actor's teardown, which answers its queued calls, waits for the turn to return: it never does here.
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED)) {
+            CountDownLatch inTurn = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            AtomicInteger ran = new AtomicInteger();
+            ActorRef actor = runtime.spawn("stuck", () -> (c, m) -> { });
+            CallGate gate = CallGate.open(actor, (context, args) -> {
+                if (ran.incrementAndGet() == 1) {
+                    inTurn.countDown();
+                    release.await(); // a handler that hangs (until the test lets it go, after the assertions)
+                }
+                return null;
+            });
+            Future<CallResult> first = caller.submit(() -> gate.call(null, LONG));
+            assertTrue(inTurn.await(30, TimeUnit.SECONDS));
+            ExecutorService second = Executors.newSingleThreadExecutor();
+            try {
+                Future<CallResult> queued = second.submit(() -> gate.call(null, LONG));
+                awaitTrue(() -> gate.pendingCalls() == 2);
+                actor.kill();
+                CallResult answered = queued.get(20, TimeUnit.SECONDS); // its own timeout is 30 s
+                assertEquals(CallStatus.ACTOR_TERMINATED, answered.status(), answered.detail());
+                assertEquals(1, ran.get(), "the queued call never ran");
+            } finally {
+                release.countDown();
+                second.shutdown();
+            }
+            first.get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
     void aCallQueuedWhenItsActorHaltsIsAnsweredActorTerminated() throws Exception {
         try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
             AtomicInteger ran = new AtomicInteger();
