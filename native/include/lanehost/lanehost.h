@@ -55,7 +55,8 @@ typedef enum lanehost_status {
                                         memory */
     LANEHOST_CALLBACK_FAILED = 5,    /* the handler threw; the actor halts */
     LANEHOST_ACTOR_TERMINATED = 6,   /* the actor halted while the runtime runs */
-    LANEHOST_REFUSED = 7,            /* admission: the gate's maxPending calls already occupy the actor, or its mailbox or lane is full */
+    LANEHOST_REFUSED = 7,            /* admission: the gate's maxPending calls already occupy the actor, or its mailbox or lane is full;
+                                        or a ring already has 2^20 references held (ring_lookup) */
     LANEHOST_WRONG_THREAD = 8,       /* a lane bound to another live thread; a lane_release off the lane's bound
                                         thread, or of a lane bound to none; a drive or call_on_lane inside a turn
                                         of the lane; the blocking gate call on the actor's own lane thread */

@@ -592,6 +592,41 @@ static inline int64_t lanehost_ring_read_frames(lanehost_ring *ring, void *dst, 
     return got / (int64_t)frame_bytes;
 }
 
+/*
+ * Producer only, for a real-time capture callback: copies the whole frames of src that fit, up to frames, and
+ * returns how many it copied (0 when not one fits), or a negative lanehost_ring_status. It never writes a partial
+ * frame, so the stream stays aligned when the consumer falls behind, whatever the frame size (6 bytes for 24-bit
+ * stereo, 12 for three float channels: sizes that do not divide the capacity, where lanehost_ring_write's "what
+ * fits" would end mid-frame); the frames that did not fit are dropped, and a write that dropped any counts one
+ * overrun, in the header, where Java reads it too. Never blocks, never allocates; it enters the kernel only as
+ * lanehost_ring_write does, to wake a consumer that announced it sleeps.
+ * LANEHOST_RING_INVALID_ARGUMENT for frame_bytes 0 or larger than the ring's capacity (no such frame could ever
+ * fit), src NULL with frames above 0, or frames * frame_bytes above INT64_MAX; nothing is counted then.
+ * frame_bytes must be what the consumer reads per frame, and the same on every call.
+ */
+static inline int64_t lanehost_ring_write_frames(lanehost_ring *ring, const void *src, uint64_t frames,
+                                                 uint64_t frame_bytes) {
+    if (ring == NULL || ring->header == NULL || frame_bytes == 0 || frame_bytes > ring->capacity
+        || (src == NULL && frames != 0) || frames > (uint64_t)INT64_MAX / frame_bytes) {
+        return LANEHOST_RING_INVALID_ARGUMENT;
+    }
+    /* What the producer may write only grows while it looks: the consumer frees, never takes back. */
+    uint64_t whole = lanehost_ring_writable(ring) / frame_bytes;
+    if (whole > frames) whole = frames;
+    int64_t put = 0;
+    if (whole > 0) {
+        put = lanehost_ring_write(ring, src, whole * frame_bytes); /* counts nothing: it fits */
+        if (put < 0) return put;
+    }
+    if (whole < frames) {
+        lanehost_ring_header *header = ring->header;
+        LANEHOST_RING_STORE(&header->overrun_count,
+                            LANEHOST_RING_LOAD(&header->overrun_count, LANEHOST_RING_RELAXED) + 1,
+                            LANEHOST_RING_RELAXED);
+    }
+    return put / (int64_t)frame_bytes;
+}
+
 /* Writes that published at least one byte (see the doorbell above); 0 for a NULL or unwrapped ring. */
 static inline uint64_t lanehost_ring_doorbell(const lanehost_ring *ring) {
     if (ring == NULL || ring->header == NULL) return 0;

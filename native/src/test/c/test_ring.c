@@ -224,6 +224,35 @@ static void readFramesRefusesAFrameLargerThanTheRing(void) {
     CHECK_EQ(0, lanehost_ring_underrun_count(&ring));
 }
 
+static void writeFramesWritesOnlyWholeFramesAcrossTheWrapAndCountsADrop(void) {
+    /* 12-byte frames (three float channels) do not divide a 64-byte ring: "what fits" would end mid-frame. */
+    lanehost_ring ring = fresh_ring(64);
+    uint8_t in[6 * 12];
+    for (size_t i = 0; i < sizeof in; i++) in[i] = (uint8_t)i;
+    CHECK_EQ(5, lanehost_ring_write_frames(&ring, in, 6, 12));        /* 60 of 64 bytes: 5 whole frames, one dropped */
+    CHECK_EQ(1, lanehost_ring_overrun_count(&ring));
+    CHECK_EQ(60, lanehost_ring_readable(&ring));
+    CHECK_EQ(0, lanehost_ring_write_frames(&ring, in, 1, 12));        /* 4 bytes free: not one frame */
+    CHECK_EQ(2, lanehost_ring_overrun_count(&ring));
+    CHECK_EQ(60, lanehost_ring_readable(&ring));
+    uint8_t out[6 * 12];
+    CHECK_EQ(3, lanehost_ring_read_frames(&ring, out, 3, 12, 0));     /* 36 bytes freed */
+    CHECK_EQ(3, lanehost_ring_write_frames(&ring, in + 12, 3, 12));   /* across the wrap, whole: no drop */
+    CHECK_EQ(2, lanehost_ring_overrun_count(&ring));
+    CHECK_EQ(5, lanehost_ring_read_frames(&ring, out, 5, 12, 0));
+    for (int i = 0; i < 24; i++) CHECK_EQ(in[36 + i], out[i]);        /* frames 3 and 4 of the first write */
+    for (int i = 0; i < 36; i++) CHECK_EQ(in[12 + i], out[24 + i]);   /* then frames 1 to 3, aligned */
+    CHECK_EQ(0, lanehost_ring_write_frames(&ring, in, 0, 12));        /* nothing offered: nothing counted */
+    CHECK_EQ(2, lanehost_ring_overrun_count(&ring));
+    CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_write_frames(&ring, in, 1, 0));
+    CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_write_frames(&ring, in, 1, 65));
+    CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_write_frames(&ring, NULL, 1, 12));
+    CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_write_frames(NULL, in, 1, 12));
+    CHECK_EQ(LANEHOST_RING_INVALID_ARGUMENT, lanehost_ring_write_frames(&ring, in, UINT64_MAX / 2, 12));
+    CHECK_EQ(2, lanehost_ring_overrun_count(&ring));
+    CHECK_EQ(0, lanehost_ring_readable(&ring));
+}
+
 static void doorbellCountsPublishingWrites(void) {
     lanehost_ring ring = fresh_ring(CAPACITY);
     uint8_t buffer[CAPACITY] = {0};
@@ -409,6 +438,7 @@ int main(void) {
     RUN_TEST(shortReadReportsCountAndUnderrun);
     RUN_TEST(readFramesPlaysWholeFramesThenSilenceAndCountsOneUnderrun);
     RUN_TEST(readFramesRefusesAFrameLargerThanTheRing);
+    RUN_TEST(writeFramesWritesOnlyWholeFramesAcrossTheWrapAndCountsADrop);
     RUN_TEST(doorbellCountsPublishingWrites);
     RUN_TEST(writesWithoutAWaiterMakeNoWakeCall);
     RUN_TEST(announcedWaiterCostsOneWakeThenTheBitIsClear);
