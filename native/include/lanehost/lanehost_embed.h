@@ -116,15 +116,18 @@ LANEHOST_EXPORT int32_t lanehost_embed_start(const lanehost_embed_options *optio
  * answers OK with the thread's last sentence) and then the runtime, and frees `embed`. From any thread but one of
  * the runtime's own lanes' turns; call it once per started runtime.
  *
- * It waits for handlers that are running. Nothing interrupts a turn: the runtime's close lets each worker finish
- * the turn it is in (up to 5 s per worker thread; a turn that never returns is left running on its daemon thread,
- * and logged), and only then halts the actors, so a gate call still queued (for instance on a lane nobody drives)
- * is answered LANEHOST_CLOSED after that wait, not at once. A handler that sleeps 2 s makes stop take about that
- * long. So call stop from a thread that may block (never a real-time callback), and make long handlers end first:
- * have Java close the gates or tell the handlers to return (a flag the setup exposes, a signal) before stopping.
+ * It waits for handlers that are running. Nothing interrupts a turn: the runtime's close halts the lanes' actors at
+ * once, lets the worker threads finish the turns they are in (up to 5 s for all of them together, then 1 s more for
+ * a turn still running; a turn that never returns is left running on its daemon thread, and logged), and only then
+ * halts the other actors. A handler that sleeps 2 s makes stop take about that long. A blocked gate caller whose
+ * call is still queued when its actor halts is answered within about 20 ms (LANEHOST_CLOSED at a stop), even if the
+ * turn ahead of it never returns. So call stop from a thread that may block (never a real-time callback), and make
+ * long handlers end first: have Java close the gates or tell the handlers to return (a flag the setup exposes, a
+ * signal) before stopping.
  *
  * A lane's actors are torn down (their stopped() hooks, arenas) on the lane's own thread: on this thread if it
- * is the lane's bound thread, else at the bound thread's next lane_drive, which then answers LANEHOST_CLOSED.
+ * is the lane's bound thread, else at the bound thread's next lane_drive, which then answers LANEHOST_CLOSED at
+ * once (it does not wait for the worker threads' turns).
  * So a host whose lanes run on threads of their own calls this while those threads still drive, lets each drive
  * until it answers LANEHOST_CLOSED, then joins them. A lane whose thread has already ended, or that is not driven
  * within a grace period, is torn down on this thread instead, and the log says so with a warning.
@@ -152,7 +155,8 @@ LANEHOST_EXPORT int32_t lanehost_embed_stop(lanehost_embed *embed);
  * call of any table. First it points every entry of every table a start handed out at a C function that answers
  * LANEHOST_CLOSED (last_error: "lanehost_embed_shutdown ended the JVM ..."), so a table called later still
  * answers without entering Java, where an upcall would abort the process. A call still running inside Java when
- * the shutdown begins is not covered. Exiting without it works but skips the shutdown hooks and lets C++ static
+ * the shutdown begins is not covered: its thread may never come back (it blocks at the JVM's last safepoint, so a
+ * pthread_join on it hangs), so join every thread that calls a table before calling this. Exiting without it works but skips the shutdown hooks and lets C++ static
  * destructors in libjvm race the JVM's own threads at exit.
  *
  * It is final: afterwards every lanehost_embed_start answers LANEHOST_CLOSED (HotSpot cannot create a JVM twice
