@@ -45,8 +45,11 @@ final class LaneWatch {
             stallReports.incrementAndGet();
             long undriven = now - stallWatch.driveSeenAtNanos();
             RuntimeLog.logSafely(System.Logger.Level.WARNING, "lane '" + lane.name() + "' has " + lane.queued()
-                    + " actor(s) with " + lane.queuedLetters() + " letter(s) queued and has not been driven for "
-                    + undriven / 1_000_000 + " ms: its host stopped calling back?");
+                    + " actor(s) with " + lane.queuedLetters() + " letter(s) queued and "
+                    + (binding.everBound()
+                            ? "has not been driven for " + undriven / 1_000_000 + " ms: its host stopped calling back?"
+                            : "no host thread has driven it yet (" + undriven / 1_000_000 + " ms): nothing runs its"
+                                    + " actors until one calls drive"));
             RuntimeEvents.laneDriveStall(lane, lane.queued(), lane.queuedLetters(), undriven);
         }
         return seen != StallWatch.Seen.NOT_STALLED;

@@ -285,7 +285,8 @@ class LaneTest {
 
     @Test
     void aLaneWithQueuedWorkNotDrivenForTheThresholdIsReported() throws Exception {
-        try (ActorRuntime runtime = ActorRuntime.builder(Profile.SIMULATED).laneStallThreshold(Duration.ofMillis(100)).build()) {
+        try (CapturedLog log = new CapturedLog();
+             ActorRuntime runtime = ActorRuntime.builder(Profile.SIMULATED).laneStallThreshold(Duration.ofMillis(100)).build()) {
             ExecutionLane lane = runtime.registerLane("frame");
             runtime.advance(Duration.ofSeconds(1));
             assertFalse(lane.isStalled(), "an idle lane starves nobody");
@@ -293,6 +294,8 @@ class LaneTest {
             assertFalse(lane.isStalled());
             runtime.advance(Duration.ofMillis(150));
             assertTrue(lane.isStalled());
+            assertEquals(1, log.matching(java.util.logging.Level.WARNING, "lane 'frame'",
+                    "no host thread has driven it yet").size(), "a lane never driven is not said to have stopped");
             assertEquals(1, runtime.metrics().stalledLanes());
             assertTrue(runtime.snapshot().lanes().get(0).stalled());
             assertEquals(1, runtime.metrics().laneStallReports(), "one report per stall episode");
