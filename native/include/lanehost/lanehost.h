@@ -136,6 +136,8 @@ typedef int32_t (*lanehost_gate_call_fn)(uint64_t gate, const uint8_t *args, uin
 
 /* Gate call for a host callback on the lane's own thread, outside any turn: queues the call and drives the
  * lane until the result is ready; max_turns > 0 bounds the turns driven (LANEHOST_TIMED_OUT), 0 is unbounded.
+ * It drives as lane_drive does, binding too: a lane no thread holds is bound to the calling thread, which is then
+ * the only one that may drive it (LANEHOST_WRONG_THREAD for the others while it lives).
  * The gate's actor must be placed on that lane: else LANEHOST_INVALID_ARGUMENT ("actor ... is placed ..., not on
  * lane ..."), and nothing is queued. result, result_capacity and result_length as for gate_call. */
 typedef int32_t (*lanehost_gate_call_on_lane_fn)(uint64_t gate, uint64_t lane, const uint8_t *args,
