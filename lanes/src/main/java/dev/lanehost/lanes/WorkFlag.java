@@ -55,6 +55,14 @@ class WorkFlag {
      * would wait for the line (the consumer lowered the flag, so it holds it) and the store then take it back. For a
      * queue whose consumer polls it only while idle; a lane's host reads its flag on every drive, and producers that
      * find it raised must leave that line alone ({@link #raise()}).
+     *
+     * <p>This store is a release store after the offer's exchange, not the handshake's volatile read: the Java memory
+     * model alone would let it be ordered before the consumer's {@link #lower()}, and be lost, while the consumer's
+     * look missed the node. The hardware we run on does not: on x86 the exchange is a full barrier and stores are
+     * not reordered with one another, and on ARMv8, which is multi-copy atomic, the release store is ordered after
+     * the exchange and the consumer's store-release lower before its load-acquire look. A volatile store or an
+     * exchange here would make it the model's too, for a fence on every offer to a worker's queue. jcstress
+     * ({@code WorkFlagTest.RaiseAtOnce}) checks it on the machine it runs on.
      */
     final void raiseAtOnce() {
         RAISED.setRelease(this, 1);
