@@ -226,7 +226,7 @@ final class HostEntries {
             String ringName = ForeignMemory.name(name);
             HostRing ring = host.rings.get(ringName);
             if (ring == null || !ring.retain()) {
-                return fail(CallStatus.INVALID_ARGUMENT, "no ring named '" + ringName + "' is exported");
+                return fail(CallStatus.INVALID_ARGUMENT, notExported("ring", ringName));
             }
             long reference;
             try {
@@ -332,10 +332,16 @@ final class HostEntries {
     private int lookup(Map<String, Long> names, String kind, String name, long out) {
         Long handle = names.get(name);
         if (handle == null) {
-            return fail(CallStatus.INVALID_ARGUMENT, "no " + kind + " named '" + name + "' is exported");
+            return fail(CallStatus.INVALID_ARGUMENT, notExported(kind, name));
         }
         ForeignMemory.putLong(out, handle);
         return OK;
+    }
+
+    private static String notExported(String kind, String name) {
+        return name.isEmpty()
+                ? "the name is empty: no " + kind + " is exported under one (an export's name is never empty)"
+                : "no " + kind + " named '" + name + "' is exported";
     }
 
     private static void checkBuffers(long args, long argsLength, long result, long resultCapacity, long resultLength) {

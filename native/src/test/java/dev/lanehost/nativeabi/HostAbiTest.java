@@ -134,6 +134,8 @@ class HostAbiTest {
         MemorySegment out = table.allocate(8);
         assertEquals(CallStatus.INVALID_ARGUMENT.code(), table.lookup(HostAbiDescriptor.LANE_LOOKUP_OFFSET, "nope", out));
         assertTrue(table.lastError().contains("no lane named 'nope'"), table.lastError());
+        assertEquals(CallStatus.INVALID_ARGUMENT.code(), table.lookup(HostAbiDescriptor.LANE_LOOKUP_OFFSET, "", out));
+        assertTrue(table.lastError().contains("the name is empty"), table.lastError());
         assertEquals(CallStatus.INVALID_ARGUMENT.code(), (int) table.entry(HostAbiDescriptor.LANE_LOOKUP_OFFSET,
                 HostAbiDescriptor.LANE_LOOKUP).invokeExact(0L, out.address()));
         assertTrue(table.lastError().contains("the name is NULL"), table.lastError());
