@@ -153,8 +153,9 @@ typedef struct lanehost_api {
      * and last_error names it; so for gate_lookup, signal_lookup and ring_lookup. */
     int32_t (*lane_lookup)(const char *name, uint64_t *lane_out);
     /*
-     * Lends the calling thread to the lane for at most max_turns turns (0: until its queue is empty).
-     * The first drive binds the lane to the calling thread; a lane whose bound thread has ended rebinds to
+     * Lends the calling thread to the lane for at most max_turns turns (0: until its queue is empty). It does not
+     * wait for a sender preempted between queueing a letter and linking it: after a few looks it returns with that
+     * letter still counted in counts->remaining, for the next drive. The first drive binds the lane to the calling thread; a lane whose bound thread has ended rebinds to
      * the next thread that drives it; a live bound thread is never displaced (LANEHOST_WRONG_THREAD).
      * counts may be NULL. Allocates nothing.
      */
