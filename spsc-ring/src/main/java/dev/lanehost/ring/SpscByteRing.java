@@ -24,6 +24,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -322,6 +323,29 @@ public final class SpscByteRing implements AutoCloseable {
         return count;
     }
 
+    /**
+     * Copies the whole frames of {@code src} that fit, up to {@code frames}, never a part of one, as
+     * {@code lanehost_ring_write_frames} does in C: the frames that do not fit are dropped, and a write that dropped
+     * any counts one overrun. So the stream stays aligned when the consumer falls behind, whatever the frame size
+     * (a {@link #write} of what fits ends mid-frame unless the frame size divides the capacity).
+     *
+     * @param frameBytes the size of one frame, the same on every call and the consumer's too
+     * @return the frames written
+     * @throws IllegalArgumentException  if frames is negative, or frameBytes is not in [1, capacity]
+     * @throws IndexOutOfBoundsException if {@code frames * frameBytes} bytes from offset do not lie within src
+     */
+    public int writeFrames(byte[] src, int offset, int frames, int frameBytes) {
+        Objects.checkFromIndexSize(offset, frameSpan(frames, frameBytes), src.length);
+        int whole = (int) Math.min(frames, writable() / frameBytes);
+        if (whole > 0) {
+            write(src, offset, whole * frameBytes); // all of it fits: counts nothing
+        }
+        if (whole < frames) {
+            count(OVERRUN_COUNT_OFFSET);
+        }
+        return whole;
+    }
+
     // ---------------------------------------------------------------- consumer
 
     /**
@@ -526,6 +550,53 @@ public final class SpscByteRing implements AutoCloseable {
             return duration.toNanos();
         } catch (ArithmeticException tooLong) {
             return Long.MAX_VALUE;
+        }
+    }
+
+    /**
+     * Fills {@code frames * frameBytes} bytes of {@code dst} from {@code offset}: the whole frames the ring holds, up
+     * to {@code frames}, then {@code fill} (0 for signed PCM and float) for the rest, as {@code lanehost_ring_read_frames}
+     * does in C. It never takes a part of a frame; a fill counts one underrun.
+     *
+     * @param frameBytes the size of one frame, the producer's
+     * @return the frames that came from the ring
+     * @throws IllegalArgumentException  if frames is negative, or frameBytes is not in [1, capacity]
+     * @throws IndexOutOfBoundsException if {@code frames * frameBytes} bytes from offset do not lie within dst
+     */
+    public int readFrames(byte[] dst, int offset, int frames, int frameBytes, byte fill) {
+        int span = frameSpan(frames, frameBytes);
+        Objects.checkFromIndexSize(offset, span, dst.length);
+        int whole = (int) Math.min(frames, readable() / frameBytes);
+        int got = whole > 0 ? read(dst, offset, whole * frameBytes) : 0; // all of it is there: counts nothing
+        if (got < span) {
+            Arrays.fill(dst, offset + got, offset + span, fill);
+            count(UNDERRUN_COUNT_OFFSET);
+        }
+        return whole;
+    }
+
+    /** The bytes of {@code frames} frames of {@code frameBytes}, checked: a frame the ring could never hold is refused. */
+    private int frameSpan(int frames, int frameBytes) {
+        if (frames < 0) {
+            throw new IllegalArgumentException("frames must not be negative; got " + frames);
+        }
+        if (frameBytes < 1 || frameBytes > capacity) {
+            throw new IllegalArgumentException("a frame must be 1 to " + capacity + " bytes (the ring's capacity), so"
+                    + " that one can ever pass whole; got " + frameBytes);
+        }
+        try {
+            return Math.multiplyExact(frames, frameBytes);
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException(frames + " frames of " + frameBytes + " bytes do not fit an array", e);
+        }
+    }
+
+    /** One more overrun or underrun: the counter's side only (the producer's or the consumer's). */
+    private void count(long counterOffset) {
+        try {
+            access.setOpaque(counterOffset, access.get(counterOffset) + 1);
+        } catch (IllegalStateException e) {
+            throw whenClosed(e);
         }
     }
 

@@ -11,6 +11,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
@@ -21,6 +22,43 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
 class SpscByteRingTest {
+
+    @Test
+    void framesPassWholeAcrossTheWrapAndADropOrAFillCountsOnce() {
+        // 12-byte frames (three float channels) do not divide a 64-byte ring: a write of what fits would end mid-frame.
+        try (SpscByteRing ring = SpscByteRing.allocate(64)) {
+            byte[] in = new byte[6 * 12];
+            for (int i = 0; i < in.length; i++) {
+                in[i] = (byte) i;
+            }
+            assertEquals(5, ring.writeFrames(in, 0, 6, 12), "60 of 64 bytes: 5 whole frames, one dropped");
+            assertEquals(1, ring.overrunCount());
+            assertEquals(0, ring.writeFrames(in, 0, 1, 12), "4 bytes free: not one frame");
+            assertEquals(2, ring.overrunCount());
+            assertEquals(60, ring.readable());
+            byte[] out = new byte[6 * 12];
+            assertEquals(3, ring.readFrames(out, 0, 3, 12, (byte) 0));
+            assertEquals(3, ring.writeFrames(in, 12, 3, 12), "across the wrap, whole: no drop");
+            assertEquals(2, ring.overrunCount());
+            assertEquals(5, ring.readFrames(out, 0, 6, 12, (byte) 0x7f), "5 whole frames, then one frame of fill");
+            assertArrayEquals(Arrays.copyOfRange(in, 36, 60), Arrays.copyOfRange(out, 0, 24));
+            assertArrayEquals(Arrays.copyOfRange(in, 12, 48), Arrays.copyOfRange(out, 24, 60));
+            for (int i = 60; i < 72; i++) {
+                assertEquals(0x7f, out[i]);
+            }
+            assertEquals(1, ring.underrunCount());
+            assertEquals(0, ring.readFrames(out, 0, 0, 12, (byte) 0), "nothing asked: nothing counted");
+            assertEquals(0, ring.writeFrames(in, 0, 0, 12));
+            assertEquals(1, ring.underrunCount());
+            assertEquals(2, ring.overrunCount());
+            IllegalArgumentException tooBig = assertThrows(IllegalArgumentException.class, () -> ring.writeFrames(in, 0, 1, 65));
+            assertTrue(tooBig.getMessage().contains("1 to 64 bytes"), tooBig.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> ring.readFrames(out, 0, 1, 0, (byte) 0));
+            assertThrows(IllegalArgumentException.class, () -> ring.writeFrames(in, 0, -1, 12));
+            assertThrows(IndexOutOfBoundsException.class, () -> ring.writeFrames(in, 12, 6, 12));
+            assertEquals(2, ring.overrunCount(), "a refused call counts nothing");
+        }
+    }
 
     @Test
     void writeThenReadAcrossTheWrapKeepsEveryByte() {
