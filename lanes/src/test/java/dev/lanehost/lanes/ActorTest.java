@@ -63,6 +63,24 @@ class ActorTest {
         }
     }
 
+    @Test
+    void aTaskTakenBetweenMessagesIsNotKeptByAnActorThatGetsOnlyMessagesAfterIt() {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            ActorRef actor = runtime.spawn("idle", () -> (context, message) -> { });
+            // Queued behind the start in one burst, then only messages: a message is always the last letter taken,
+            // so the mailbox never queues its stub again; nothing it stepped past may keep the burst reachable.
+            actor.tell("m1");
+            java.lang.ref.WeakReference<Object> task = new java.lang.ref.WeakReference<>(submitOnce(actor));
+            actor.tell("m2");
+            runtime.runUntilIdle(java.time.Duration.ZERO);
+            for (int i = 0; i < 10; i++) {
+                actor.tell("later " + i);
+                runtime.runUntilIdle(java.time.Duration.ZERO);
+            }
+            assertTrue(collected(task), "the run task is unreachable");
+        }
+    }
+
     private static boolean collected(java.lang.ref.Reference<?> reference) {
         for (int gc = 0; gc < 10 && reference.get() != null; gc++) {
             System.gc();

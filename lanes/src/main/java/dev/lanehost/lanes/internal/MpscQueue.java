@@ -192,13 +192,13 @@ public final class MpscQueue<T extends MpscNode> extends MpscQueueProducerFields
             if (next == null) {
                 return null;
             }
-            if (headSpent) {
-                // Cut the spent node off the queue. Left linked, a spent node the collector had moved to the old
-                // generation (an actor idle for a while) would keep every node behind it alive through its
-                // successors' links: the young collections would copy all letters sent since, ever more.
-                NEXT.set(first, (MpscNode) null);
-                headSpent = false;
-            }
+            // Cut what is stepped past (the stub, or a spent node) off the queue: no producer links behind it again,
+            // as it is not the tail. Left linked, it would keep every node taken after it reachable through their
+            // links: the stub for the queue's life, until it is queued again (never, while the last node taken is
+            // always a one-shot); a spent node the collector had moved to the old generation, every letter sent since,
+            // which the young collections would copy, ever more.
+            NEXT.set(first, (MpscNode) null);
+            headSpent = false;
             head = next;
             first = next;
             next = (MpscNode) NEXT.getAcquire(next);

@@ -98,6 +98,7 @@ class MpscQueueTest {
         OneShot b = new OneShot();
         queue.offer(a);
         assertSame(a, queue.poll());
+        assertNull(queue.stub.next, "the stub stepped past is cut off too: it is not queued again while one-shots come");
         assertSame(a, queue.tail, "taking the last one-shot node queued nothing behind it");
         assertSame(a, queue.head);
         assertEquals(0, queue.size());
