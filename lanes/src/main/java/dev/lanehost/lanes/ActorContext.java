@@ -69,12 +69,16 @@ public interface ActorContext extends Spawner {
      */
     <T> Park<T> park(ParkCallback<T> callback, Runnable releaseHook);
 
-    /** When {@code actor} halts, this actor receives a {@link Down}; at once if it already has. */
+    /**
+     * When {@code actor} halts, this actor receives a {@link Down}; at once if it already has. Not when the runtime's
+     * close halts it ({@link ExitReason.Shutdown}): the close halts this actor too.
+     */
     void monitor(ActorRef actor);
 
     /**
      * Links this actor and {@code actor}: when either halts abnormally, the other halts with
-     * {@link ExitReason.Linked}. Linking to an actor that already halted abnormally halts this one.
+     * {@link ExitReason.Linked} (but for the close's {@link ExitReason.Shutdown}, which halts both anyway). Linking to
+     * an actor that already halted abnormally halts this one.
      */
     void link(ActorRef actor);
 

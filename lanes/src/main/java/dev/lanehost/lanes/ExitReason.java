@@ -1,6 +1,9 @@
 package dev.lanehost.lanes;
 
-/** Why an actor halted. Everything but {@link Normal} is abnormal and propagates across links, but {@link Shutdown} (the close halts every actor with it). */
+/**
+ * Why an actor halted. Everything but {@link Normal} is abnormal and propagates across links, but {@link Shutdown}
+ * (the close halts every actor with it, so it is neither followed across links nor sent to monitors).
+ */
 public sealed interface ExitReason {
     Normal NORMAL = new Normal();
     Killed KILLED = new Killed();

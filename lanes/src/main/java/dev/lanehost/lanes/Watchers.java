@@ -45,7 +45,12 @@ final class Watchers {
         links.remove(peer);
     }
 
-    /** The owner's teardown, last step: a {@link Down} to each monitor; each link broken, and followed if abnormal (but SHUTDOWN). */
+    /**
+     * The owner's teardown, last step: a {@link Down} to each monitor; each link broken, and followed if abnormal. Not
+     * for {@link ExitReason.Shutdown}: the close halts every actor with it (a lane's actors first, the others once the
+     * runtime's threads have stopped), so a watcher or peer still running must not act on it — a monitor that spawned a
+     * replacement would fail, and a peer end as {@code Linked}, for having outlived the owner by that moment.
+     */
     void notifyEnded(ActorCell owner, ExitReason reason) {
         List<ActorCell> watching;
         List<ActorCell> linked;
@@ -56,15 +61,16 @@ final class Watchers {
             linked = new ArrayList<>(links);
             links.clear();
         }
-        Down down = new Down(owner.ref, reason);
-        for (ActorCell watcher : watching) {
-            watcher.deliver(new Letter.DownNotice(down));
+        boolean closing = reason instanceof ExitReason.Shutdown;
+        if (!closing) {
+            Down down = new Down(owner.ref, reason);
+            for (ActorCell watcher : watching) {
+                watcher.deliver(new Letter.DownNotice(down));
+            }
         }
         for (ActorCell peer : linked) {
             peer.watchers.unlink(owner);
-            // SHUTDOWN is not followed: the close halts every actor with it (a lane's actors first, their peers once
-            // the runtime's threads have stopped), and a peer must not end as Linked for having run a little longer.
-            if (reason.isAbnormal() && !(reason instanceof ExitReason.Shutdown)) {
+            if (reason.isAbnormal() && !closing) {
                 peer.deliver(new Letter.Exit(owner.ref, reason));
             }
         }

@@ -22,9 +22,10 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>A run that goes on long must not strand the slot's actor, so the slot can be stolen, as Go's
  * {@code runnext} can: the owner takes it back by CAS (its one atomic step), and a spinning thief takes it by
- * CAS once it has seen the same actor there, with the owner still in the same run, {@value #STUCK_SIGHTINGS}
- * times in a row (a few microseconds of its spin: a run of short turns ends well before, and the pair of
- * actors stays on one core). A parked worker is not woken for a slot (that would cost a wake-up per message);
+ * CAS once it has seen the same actor there, with the owner still in the same run, at {@value #STUCK_SIGHTINGS}
+ * of its looks at that owner in a row (it looks at every other worker each round, and counts per owner: a few
+ * microseconds of its spin per worker in the pool; a run of short turns ends well before, and the pair of actors
+ * stays on one core). A parked worker is not woken for a slot (that would cost a wake-up per message);
  * the budget watch, which looks while turns run, wakes one for a slot it finds stuck
  * ({@link WorkerPool#rescueStuckWork()}).
  *
@@ -33,7 +34,7 @@ import java.util.concurrent.locks.LockSupport;
  * actor runnable hands the actor in there instead of queuing it: the worker reads one line the sender wrote, not the
  * queue's tail, link and work flag. Taking the actor closes the door; stopping to spin closes it too, and an actor
  * handed in just before goes to the {@code next} slot. A spinning thief takes an actor that waits at another
- * spinner's door {@value #DOOR_SIGHTINGS} of its looks in a row: the owner looks at its door every round, so it is
+ * spinner's door at {@value #DOOR_SIGHTINGS} of its looks at that spinner in a row: the owner looks at its door every round, so it is
  * likely not running (busy-spin workers and a caller on fewer cores than threads).
  *
  * <h2>Park protocol</h2>

@@ -191,8 +191,8 @@ class CloseTest {
 
     @Test
     void aDriveThatComesBeforeCloseHasHaltedTheActorsStillTearsTheLaneDownOnItsThread() throws Exception {
-        // HOSTED close stops the worker before it halts actors; a worker stuck in a turn holds close there,
-        // after the runtime already answers CLOSED, while the lane's host keeps driving.
+        // HOSTED close halts the lane's actors, then stops the worker before it halts the others; a worker stuck in a
+        // turn holds close there, after the runtime already answers CLOSED, while the lane's host keeps driving.
         ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).laneCloseGrace(Duration.ofSeconds(PATIENCE_SECONDS)).build();
         ExecutionLane lane = runtime.registerLane("gl");
         Map<String, Thread> teardownThreads = new ConcurrentHashMap<>();

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** What an ended actor's links carry: an abnormal reason, but not the close's SHUTDOWN. */
+/** What an ended actor tells its monitors and links: its end, but not the close's SHUTDOWN, which ends them too. */
 class WatchersTest {
     private final ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD);
     private final RunQueue home = new RunQueue("test", null, null, new WorkFlag());
@@ -29,6 +29,23 @@ class WatchersTest {
         long before = peer.mailbox.depth();
         owner.watchers.notifyEnded(owner, reason);
         return peer.mailbox.depth() - before;
+    }
+
+    private long downsSentToAMonitorFor(ExitReason reason) {
+        ActorCell owner = cell(1);
+        ActorCell watcher = cell(2);
+        owner.watchers.addMonitor(watcher);
+        long before = watcher.mailbox.depth();
+        owner.watchers.notifyEnded(owner, reason);
+        return watcher.mailbox.depth() - before;
+    }
+
+    @Test
+    void aMonitorGetsADownForAnyEndButTheClosesShutdown() {
+        assertEquals(1, downsSentToAMonitorFor(ExitReason.NORMAL));
+        assertEquals(1, downsSentToAMonitorFor(ExitReason.KILLED));
+        // A lane's actors end first in a close, while the rest still run: a monitor must not act on their end.
+        assertEquals(0, downsSentToAMonitorFor(ExitReason.SHUTDOWN));
     }
 
     @Test
