@@ -602,6 +602,7 @@ static inline int64_t lanehost_ring_read_frames(lanehost_ring *ring, void *dst, 
  * lanehost_ring_write does, to wake a consumer that announced it sleeps.
  * LANEHOST_RING_INVALID_ARGUMENT for frame_bytes 0 or larger than the ring's capacity (no such frame could ever
  * fit), src NULL with frames above 0, or frames * frame_bytes above INT64_MAX; nothing is counted then.
+ * LANEHOST_RING_CORRUPT for a header whose producer is behind the consumer, as lanehost_ring_write.
  * frame_bytes must be what the consumer reads per frame, and the same on every call.
  */
 static inline int64_t lanehost_ring_write_frames(lanehost_ring *ring, const void *src, uint64_t frames,
@@ -610,8 +611,13 @@ static inline int64_t lanehost_ring_write_frames(lanehost_ring *ring, const void
         || (src == NULL && frames != 0) || frames > (uint64_t)INT64_MAX / frame_bytes) {
         return LANEHOST_RING_INVALID_ARGUMENT;
     }
-    /* What the producer may write only grows while it looks: the consumer frees, never takes back. */
-    uint64_t whole = lanehost_ring_writable(ring) / frame_bytes;
+    /* What the producer may write only grows while it looks: the consumer frees, never takes back. Acquire pairs
+       with the consumer's release, as in lanehost_ring_write; a header the producer is behind is reported. */
+    lanehost_ring_header *header = ring->header;
+    const uint64_t used = LANEHOST_RING_LOAD(&header->producer_position, LANEHOST_RING_RELAXED)
+                          - LANEHOST_RING_LOAD(&header->consumer_position, LANEHOST_RING_ACQUIRE);
+    if (used > ring->capacity) return LANEHOST_RING_CORRUPT;
+    uint64_t whole = (ring->capacity - used) / frame_bytes;
     if (whole > frames) whole = frames;
     int64_t put = 0;
     if (whole > 0) {
@@ -619,7 +625,6 @@ static inline int64_t lanehost_ring_write_frames(lanehost_ring *ring, const void
         if (put < 0) return put;
     }
     if (whole < frames) {
-        lanehost_ring_header *header = ring->header;
         LANEHOST_RING_STORE(&header->overrun_count,
                             LANEHOST_RING_LOAD(&header->overrun_count, LANEHOST_RING_RELAXED) + 1,
                             LANEHOST_RING_RELAXED);

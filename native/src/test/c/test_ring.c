@@ -389,6 +389,9 @@ static void corruptPositionsAreDetectedNotFollowed(void) {
     atomic_store(&ring.header->producer_position, 1000);
     CHECK_EQ(LANEHOST_RING_CORRUPT, lanehost_ring_write(&ring, buffer, 1));
     CHECK_EQ(LANEHOST_RING_CORRUPT, lanehost_ring_read(&ring, buffer, 1));
+    CHECK_EQ(LANEHOST_RING_CORRUPT, lanehost_ring_write_frames(&ring, buffer, 1, 4)); /* not "full": reported */
+    CHECK_EQ(LANEHOST_RING_CORRUPT, lanehost_ring_read_frames(&ring, buffer, 1, 4, 0));
+    CHECK_EQ(0, lanehost_ring_overrun_count(&ring));
     CHECK_EQ(CAPACITY, lanehost_ring_readable(&ring));
 }
 

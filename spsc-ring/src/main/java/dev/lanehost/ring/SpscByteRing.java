@@ -333,10 +333,11 @@ public final class SpscByteRing implements AutoCloseable {
      * @return the frames written
      * @throws IllegalArgumentException  if frames is negative, or frameBytes is not in [1, capacity]
      * @throws IndexOutOfBoundsException if {@code frames * frameBytes} bytes from offset do not lie within src
+     * @throws IllegalStateException     if the ring's positions are corrupt (as {@link #write} reports them)
      */
     public int writeFrames(byte[] src, int offset, int frames, int frameBytes) {
         Objects.checkFromIndexSize(offset, frameSpan(frames, frameBytes), src.length);
-        int whole = (int) Math.min(frames, writable() / frameBytes);
+        int whole = (int) Math.min(frames, producerFree() / frameBytes);
         if (whole > 0) {
             write(src, offset, whole * frameBytes); // all of it fits: counts nothing
         }
@@ -588,6 +589,24 @@ public final class SpscByteRing implements AutoCloseable {
             return Math.multiplyExact(frames, frameBytes);
         } catch (ArithmeticException e) {
             throw new IllegalArgumentException(frames + " frames of " + frameBytes + " bytes do not fit an array", e);
+        }
+    }
+
+    /**
+     * Producer: the bytes it may write now (only more once the consumer frees some). Unlike {@link #writable()}, a
+     * header whose producer is behind the consumer is reported, as a write reports it.
+     */
+    private long producerFree() {
+        try {
+            long tail = access.get(PRODUCER_POSITION_OFFSET);
+            long head = access.getAcquire(CONSUMER_POSITION_OFFSET); // pairs with the consumer's release, as in a write
+            long used = tail - head;
+            if (Long.compareUnsigned(used, capacity) > 0) {
+                throw corrupt(tail, head);
+            }
+            return capacity - used;
+        } catch (IllegalStateException e) {
+            throw whenClosed(e);
         }
     }
 

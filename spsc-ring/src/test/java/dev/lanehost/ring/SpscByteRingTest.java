@@ -245,6 +245,9 @@ class SpscByteRingTest {
             ring.memory().set(ValueLayout.JAVA_LONG, SpscByteRingDescriptor.PRODUCER_POSITION_OFFSET, 1000);
             assertMessage(IllegalStateException.class, () -> ring.write(new byte[1], 0, 1), "ring positions are corrupt");
             assertMessage(IllegalStateException.class, () -> ring.read(new byte[1], 0, 1), "producer 1000, consumer 0");
+            assertMessage(IllegalStateException.class, () -> ring.writeFrames(new byte[4], 0, 1, 4), "ring positions are corrupt");
+            assertMessage(IllegalStateException.class, () -> ring.readFrames(new byte[4], 0, 1, 4, (byte) 0), "ring positions are corrupt");
+            assertEquals(0, ring.overrunCount(), "reported, not taken for a full ring");
             assertEquals(64, ring.readable());
         }
     }
