@@ -100,6 +100,7 @@ public final class CallReply {
         resultLength = length;
         status = CallStatus.OK;
         detail = "";
+        letGo();
         return CallStatus.OK;
     }
 
@@ -107,6 +108,20 @@ public final class CallReply {
         status = failure;
         detail = why;
         resultLength = 0;
+        letGo();
         return failure;
+    }
+
+    /**
+     * The answer is recorded: a kept call the runtime is done with lets go of its gate and values, so a thread that
+     * calls no more (a host's long-lived thread, after its runtime stopped) keeps no gate, actor or runtime
+     * reachable. One the runtime still holds (a worker leaving the turn) keeps them until the thread's next call.
+     */
+    private void letGo() {
+        for (GateCall call : calls) {
+            if (call != null && call.reusable()) {
+                call.forget();
+            }
+        }
     }
 }

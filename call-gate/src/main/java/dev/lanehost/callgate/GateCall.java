@@ -191,6 +191,14 @@ final class GateCall extends ReusableTask implements CallAnswer {
         DONE.set(this, false);
     }
 
+    /** A kept call its runtime is done with ({@link #reusable()}): drop what ties it to a gate until {@link #reset}. */
+    void forget() {
+        this.gate = null;
+        this.args = null;
+        this.okPlain = null;
+        OUTCOME.set(this, (Outcome) null);
+    }
+
     /** Whether the runtime is done with this call and its caller may make it the next one. Its caller's thread. */
     boolean reusable() {
         // Done is the last write of the turn or the abandonment: the call left the queue before it, and freed its slot

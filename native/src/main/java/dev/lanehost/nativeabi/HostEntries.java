@@ -45,7 +45,12 @@ final class HostEntries {
      */
     private final HandleTable<HostRing> ringReferences;
     /** Each host thread's answers to its gate calls, which also keep its calls from one to the next: a call allocates nothing. */
-    private final ThreadLocal<CallReply> replies = ThreadLocal.withInitial(CallReply::new);
+    /**
+     * Each thread's reply, for the tables of every runtime: one per thread, not one per table, because a table lives
+     * as long as the process (its entries must still answer after a stop), and a reply per table would keep the last
+     * gate each thread called through it, and so a stopped runtime, reachable for as long as the thread lives.
+     */
+    private static final ThreadLocal<CallReply> REPLIES = ThreadLocal.withInitial(CallReply::new);
     /** The calling thread's last sentence, whichever table it called through: one per thread in the process, as errno. */
     private static final ThreadLocal<String> LAST_ERROR = new ThreadLocal<>();
 
@@ -152,7 +157,7 @@ final class HostEntries {
             if (timeoutNanos < 0) {
                 throw new ForeignMemory.InvalidArgument("timeout_nanos must be >= 0, got " + timeoutNanos);
             }
-            CallReply reply = replies.get();
+            CallReply reply = REPLIES.get();
             return deliver(gate.callEncoded(ForeignMemory.everything(), args, argsLength, timeoutNanos, reply), reply,
                     result, resultCapacity, resultLength);
         } catch (Throwable t) {
@@ -171,7 +176,7 @@ final class HostEntries {
             if (maxTurns < 0) {
                 throw new ForeignMemory.InvalidArgument("max_turns must be >= 0, got " + maxTurns);
             }
-            CallReply reply = replies.get();
+            CallReply reply = REPLIES.get();
             return deliver(gate.callOnLaneEncoded(lane, ForeignMemory.everything(), args, argsLength, maxTurns, reply), reply,
                     result, resultCapacity, resultLength);
         } catch (Throwable t) {

@@ -223,6 +223,35 @@ class HostAbiTest {
     }
 
     @Test
+    void aThreadThatCalledTheGatesOfStoppedRuntimesKeepsNoneOfThemReachable() throws Throwable {
+        // A table outlives its runtime (its entries still answer CLOSED after a stop), so whatever a table keeps per
+        // calling thread would keep each stopped runtime reachable from a host thread that called its gates.
+        List<java.lang.ref.WeakReference<ActorRuntime>> stopped = new java.util.ArrayList<>();
+        for (int start = 0; start < 4; start++) {
+            ActorRuntime each = ActorRuntime.create(Profile.HOSTED);
+            HostAbi eachAbi = HostAbi.open(each);
+            HostTable eachTable = new HostTable(eachAbi.table());
+            long gate = eachAbi.exportGate("g", CallGate.open(each.spawn("a", () -> (c, m) -> { }), (c, a) -> 1));
+            var call = eachTable.entry(HostAbiDescriptor.GATE_CALL_OFFSET, HostAbiDescriptor.GATE_CALL);
+            MemorySegment result = eachTable.allocate(64);
+            MemorySegment length = eachTable.allocate(8);
+            assertEquals(0, (int) call.invokeExact(gate, 0L, 0L, result.address(), 64L, length.address(),
+                    TimeUnit.SECONDS.toNanos(30)));
+            eachAbi.close();
+            each.close();
+            stopped.add(new java.lang.ref.WeakReference<>(each));
+        }
+        // The reply this thread keeps lets go of a call once its runtime is done with it, and is replaced at the next
+        // call otherwise: every runtime but the last is unreachable, and the last one too once its worker has left.
+        for (int gc = 0; gc < 10 && stopped.subList(0, 3).stream().anyMatch(r -> r.get() != null); gc++) {
+            System.gc();
+        }
+        for (int start = 0; start < 3; start++) {
+            assertTrue(stopped.get(start).get() == null, "runtime " + start + " is still reachable");
+        }
+    }
+
+    @Test
     void aHandleOfAnotherKindOrGenerationNeverReachesAnObject() throws Throwable {
         ExecutionLane lane = runtime.registerLane("frame");
         long laneHandle = abi.exportLane(lane);
