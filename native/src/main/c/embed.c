@@ -580,7 +580,9 @@ static int32_t start_runtime(JNIEnv *env, const char *setup_class, jobject *runt
     }
     if ((*env)->ExceptionCheck(env) || runtime == NULL) {
         describe_exception(env, exception, sizeof exception);
-        return fail(LANEHOST_INTERNAL_ERROR, "EmbeddedRuntime.start failed: %s", exception);
+        /* Java answers an exhausted heap itself; this is one so exhausted that even its answer could not be made. */
+        return fail(strstr(exception, "OutOfMemoryError") != NULL ? LANEHOST_OUT_OF_MEMORY : LANEHOST_INTERNAL_ERROR,
+                    "EmbeddedRuntime.start failed: %s", exception);
     }
     if (status != LANEHOST_OK) {
         jstring failure = (jstring)(*env)->CallObjectMethod(env, runtime, failure_of);

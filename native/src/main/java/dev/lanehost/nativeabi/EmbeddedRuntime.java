@@ -53,6 +53,11 @@ final class EmbeddedRuntime {
             return started(setupClassName, setup);
         } catch (EmbedFailure failure) {
             return new EmbeddedRuntime(failure.status(), failure.getMessage(), null, null);
+        } catch (OutOfMemoryError exhausted) {
+            // The heap, or the code cache an upcall stub is made in (a table per start: lanehost's README says what
+            // a start keeps): not lanehost's own fault, and the status says so.
+            return new EmbeddedRuntime(CallStatus.OUT_OF_MEMORY,
+                    "the JVM ran out of memory in lanehost_embed_start: " + ThrowableSummary.of(exhausted), null, null);
         } catch (Throwable fault) {
             InternalErrors.report("lanehost_embed_start", fault);
             return new EmbeddedRuntime(CallStatus.INTERNAL_ERROR,
@@ -77,8 +82,9 @@ final class EmbeddedRuntime {
             runtime.close();
             closeRings(rings);
             String sentence = "the setup class " + setupClassName + " threw " + ThrowableSummary.of(thrown);
-            logQuietly(sentence, thrown);
-            throw new EmbedFailure(CallStatus.CALLBACK_FAILED, sentence);
+            CallStatus status = thrown instanceof OutOfMemoryError ? CallStatus.OUT_OF_MEMORY : CallStatus.CALLBACK_FAILED;
+            logQuietly(status, sentence, thrown);
+            throw new EmbedFailure(status, sentence);
         }
         return new EmbeddedRuntime(CallStatus.OK, null, runtime, abi);
     }
@@ -142,9 +148,10 @@ final class EmbeddedRuntime {
     }
 
     /** The setup's stack trace on the log, for its author; the host gets the one-line sentence. */
-    private static void logQuietly(String sentence, Throwable thrown) {
+    /** The setup's failure with its stack trace, on the log (stderr by default): the host's status says only what. */
+    static void logQuietly(CallStatus status, String sentence, Throwable thrown) {
         try {
-            LOG.log(System.Logger.Level.ERROR, "lanehost_embed_start answers CALLBACK_FAILED: " + sentence, thrown);
+            LOG.log(System.Logger.Level.ERROR, "lanehost_embed_start answers " + status + ": " + sentence, thrown);
         } catch (Throwable ignored) {
             // Logging runs the exception's toString(), user code; the start still answers its status.
         }

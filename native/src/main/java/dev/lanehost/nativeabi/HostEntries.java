@@ -434,6 +434,9 @@ final class HostEntries {
             if (thrown instanceof Released released) {
                 return fail(CallStatus.CLOSED, released.getMessage());
             }
+            if (thrown instanceof OutOfMemoryError) {
+                return fail(CallStatus.OUT_OF_MEMORY, entry + ": the JVM ran out of memory (" + thrown.getMessage() + ")");
+            }
             InternalErrors.report("host entry " + entry, thrown);
             return fail(CallStatus.INTERNAL_ERROR, entry + " failed inside lanehost: " + thrown.getClass().getName() + " (logged)");
         } catch (Throwable ignored) {

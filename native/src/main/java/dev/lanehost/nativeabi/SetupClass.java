@@ -18,6 +18,10 @@ final class SetupClass {
         if (name == null || name.isBlank()) {
             throw invalid("the setup class name is empty");
         }
+        if (name.indexOf('/') >= 0 || name.endsWith(".class")) {
+            throw invalid("the setup class name " + name + " is a path; give the class's binary name, with dots"
+                    + " (com.example.MySetup, and Outer$Inner for a nested class)");
+        }
         Class<?> type;
         try {
             // The application class loader: the class path lanehost_embed_options.class_path gave the JVM.
@@ -44,14 +48,20 @@ final class SetupClass {
         try {
             return constructor.newInstance();
         } catch (InvocationTargetException e) {
-            throw new EmbedFailure(CallStatus.CALLBACK_FAILED,
-                    "the constructor of the setup class " + name + " threw " + ThrowableSummary.of(e.getCause()));
+            throw thrownBy("the constructor of the setup class " + name, e.getCause());
         } catch (ExceptionInInitializerError e) {
-            throw new EmbedFailure(CallStatus.CALLBACK_FAILED,
-                    "the static initializer of the setup class " + name + " threw " + ThrowableSummary.of(e.getCause()));
+            throw thrownBy("the static initializer of the setup class " + name, e.getCause());
         } catch (ReflectiveOperationException | LinkageError e) {
             throw invalid("the setup class " + name + " cannot be created: " + ThrowableSummary.of(e));
         }
+    }
+
+    /** The setup's own code threw: CALLBACK_FAILED (OUT_OF_MEMORY for an exhausted heap), its stack trace logged. */
+    private static EmbedFailure thrownBy(String where, Throwable thrown) {
+        String sentence = where + " threw " + ThrowableSummary.of(thrown);
+        CallStatus status = thrown instanceof OutOfMemoryError ? CallStatus.OUT_OF_MEMORY : CallStatus.CALLBACK_FAILED;
+        EmbeddedRuntime.logQuietly(status, sentence, thrown);
+        return new EmbedFailure(status, sentence);
     }
 
     private static EmbedFailure invalid(String sentence) {

@@ -94,6 +94,7 @@ class EmbedFromCTest {
         String output = passes("throwing-constructor");
         assertContains(output, "start ThrowingConstructor: CALLBACK_FAILED the constructor of the setup class " + SETUPS
                 + "ThrowingConstructor threw java.lang.UnsupportedOperationException: constructor refuses on purpose");
+        assertContains(output, "EmbedSetups$ThrowingConstructor.<init>("); // its stack trace, on stderr, as a setup's
     }
 
     @Test

@@ -59,6 +59,14 @@ public final class EmbedSetups {
         }
     }
 
+    /** A setup that finds the heap exhausted (thrown here, as a large setup would meet it). */
+    public static final class OutOfMemory implements HostSetup {
+        @Override
+        public void setup(ActorRuntime runtime, HostAbi abi) {
+            throw new OutOfMemoryError("Java heap space (thrown by the test setup)");
+        }
+    }
+
     public static final class ThrowingConstructor implements HostSetup {
         public ThrowingConstructor() {
             throw new UnsupportedOperationException("constructor refuses on purpose");
