@@ -23,8 +23,6 @@ import java.util.List;
  * </ol>
  */
 final class EmbeddedRuntime {
-    private static final System.Logger LOG = System.getLogger("dev.lanehost.nativeabi");
-
     private final CallStatus status;
     private final String failure;
     private final ActorRuntime runtime;
@@ -81,10 +79,7 @@ final class EmbeddedRuntime {
             abi.close();
             runtime.close();
             closeRings(rings);
-            String sentence = "the setup class " + setupClassName + " threw " + ThrowableSummary.of(thrown);
-            CallStatus status = thrown instanceof OutOfMemoryError ? CallStatus.OUT_OF_MEMORY : CallStatus.CALLBACK_FAILED;
-            logQuietly(status, sentence, thrown);
-            throw new EmbedFailure(status, sentence);
+            throw EmbedFailure.setupThrew("the setup class " + setupClassName, thrown);
         }
         return new EmbeddedRuntime(CallStatus.OK, null, runtime, abi);
     }
@@ -145,15 +140,5 @@ final class EmbeddedRuntime {
             }
         }
         return failed;
-    }
-
-    /** The setup's stack trace on the log, for its author; the host gets the one-line sentence. */
-    /** The setup's failure with its stack trace, on the log (stderr by default): the host's status says only what. */
-    static void logQuietly(CallStatus status, String sentence, Throwable thrown) {
-        try {
-            LOG.log(System.Logger.Level.ERROR, "lanehost_embed_start answers " + status + ": " + sentence, thrown);
-        } catch (Throwable ignored) {
-            // Logging runs the exception's toString(), user code; the start still answers its status.
-        }
     }
 }

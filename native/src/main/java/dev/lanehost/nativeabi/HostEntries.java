@@ -44,9 +44,9 @@ final class HostEntries {
      * frees a ring's memory, so it must still find its reference.
      */
     private final HandleTable<HostRing> ringReferences;
-    /** Each host thread's answers to its gate calls, which also keep its calls from one to the next: a call allocates nothing. */
     /**
-     * Each thread's reply, for the tables of every runtime: one per thread, not one per table, because a table lives
+     * Each host thread's answers to its gate calls, which also keep its calls from one to the next (a call allocates
+     * nothing), for the tables of every runtime: one per thread, not one per table, because a table lives
      * as long as the process (its entries must still answer after a stop), and a reply per table would keep the last
      * gate each thread called through it, and so a stopped runtime, reachable for as long as the thread lives.
      */

@@ -48,20 +48,12 @@ final class SetupClass {
         try {
             return constructor.newInstance();
         } catch (InvocationTargetException e) {
-            throw thrownBy("the constructor of the setup class " + name, e.getCause());
+            throw EmbedFailure.setupThrew("the constructor of the setup class " + name, e.getCause());
         } catch (ExceptionInInitializerError e) {
-            throw thrownBy("the static initializer of the setup class " + name, e.getCause());
+            throw EmbedFailure.setupThrew("the static initializer of the setup class " + name, e.getCause());
         } catch (ReflectiveOperationException | LinkageError e) {
             throw invalid("the setup class " + name + " cannot be created: " + ThrowableSummary.of(e));
         }
-    }
-
-    /** The setup's own code threw: CALLBACK_FAILED (OUT_OF_MEMORY for an exhausted heap), its stack trace logged. */
-    private static EmbedFailure thrownBy(String where, Throwable thrown) {
-        String sentence = where + " threw " + ThrowableSummary.of(thrown);
-        CallStatus status = thrown instanceof OutOfMemoryError ? CallStatus.OUT_OF_MEMORY : CallStatus.CALLBACK_FAILED;
-        EmbeddedRuntime.logQuietly(status, sentence, thrown);
-        return new EmbedFailure(status, sentence);
     }
 
     private static EmbedFailure invalid(String sentence) {
