@@ -24,7 +24,7 @@ public final class ParkRaceTest {
     }
 
     /** An owner that records what the park tells it; {@code halted}: it refuses the completion's letter. */
-    static final class Owner implements ResourceOwner {
+    static final class Owner extends StressOwner {
         final boolean halted;
         final AtomicInteger delivered = new AtomicInteger();
         final AtomicInteger ended = new AtomicInteger();
@@ -45,38 +45,6 @@ public final class ParkRaceTest {
         @Override
         public void ended(LiveCounters.Kind kind) {
             ended.incrementAndGet();
-        }
-
-        @Override
-        public boolean timerDue(Timer timer) {
-            return false;
-        }
-
-        @Override
-        public boolean signalFired(Signal signal, byte[] payload) {
-            return false;
-        }
-
-        @Override
-        public void forget(Timer timer) {
-        }
-
-        @Override
-        public void forget(Signal signal) {
-        }
-
-        @Override
-        public void forget(Park<?> park) {
-        }
-
-        @Override
-        public int incarnation() {
-            return 0;
-        }
-
-        @Override
-        public String describe() {
-            return "test owner";
         }
     }
 

@@ -3,7 +3,6 @@ package dev.lanehost.lanes;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import dev.lanehost.lanes.internal.LiveCounters;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
@@ -25,48 +24,7 @@ import org.openjdk.jcstress.infra.results.ZZ_Result;
 @Outcome(id = "true, false", expect = FORBIDDEN, desc = "lost wake-up: asleep until its old deadline with an earlier timer unseen")
 @State
 public class TimerArrivalTest {
-    private static final ResourceOwner OWNER = new ResourceOwner() {
-        @Override
-        public boolean timerDue(Timer timer) {
-            return true;
-        }
-
-        @Override
-        public boolean signalFired(Signal signal, byte[] payload) {
-            return true;
-        }
-
-        @Override
-        public boolean parkCompleted(Park<?> park) {
-            return true;
-        }
-
-        @Override
-        public void forget(Timer timer) {
-        }
-
-        @Override
-        public void forget(Signal signal) {
-        }
-
-        @Override
-        public void forget(Park<?> park) {
-        }
-
-        @Override
-        public void ended(LiveCounters.Kind kind) {
-        }
-
-        @Override
-        public int incarnation() {
-            return 0;
-        }
-
-        @Override
-        public String describe() {
-            return "stress owner";
-        }
-    };
+    private static final ResourceOwner OWNER = new StressOwner();
 
     private final TimerQueue queue = new TimerQueue();
     private final Timer early = new Timer(OWNER, queue, 10, 1, 0, context -> { });

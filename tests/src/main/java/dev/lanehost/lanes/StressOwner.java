@@ -1,0 +1,50 @@
+package dev.lanehost.lanes;
+
+import dev.lanehost.lanes.internal.LiveCounters;
+
+/**
+ * A resource owner for the stress tests that take timers, signals or parks without an actor: it accepts every
+ * letter, forgets nothing it must remember, and counts nothing. Tests override what they observe.
+ */
+class StressOwner implements ResourceOwner {
+    @Override
+    public boolean timerDue(Timer timer) {
+        return true;
+    }
+
+    @Override
+    public boolean signalFired(Signal signal, byte[] payload) {
+        return true;
+    }
+
+    @Override
+    public boolean parkCompleted(Park<?> park) {
+        return true;
+    }
+
+    @Override
+    public void forget(Timer timer) {
+    }
+
+    @Override
+    public void forget(Signal signal) {
+    }
+
+    @Override
+    public void forget(Park<?> park) {
+    }
+
+    @Override
+    public void ended(LiveCounters.Kind kind) {
+    }
+
+    @Override
+    public int incarnation() {
+        return 0;
+    }
+
+    @Override
+    public String describe() {
+        return "stress owner";
+    }
+}
