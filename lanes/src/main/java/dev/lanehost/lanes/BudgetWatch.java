@@ -53,19 +53,28 @@ final class BudgetWatch {
     /**
      * Raises the running turns' flags.
      *
+     * <p>The clock is read again for each running turn, just before the turn is judged: a turn the watch sees for the
+     * first time is stamped with that reading, which comes after the turn began. Stamped with {@code now}, the time
+     * the look began, a turn that began during the look (the timer thread preempted between two run queues, or in
+     * a CPU-time read) would be charged for time it did not run, and a loaded machine would strike or halt actors
+     * whose turns were short.
+     *
+     * @param now when the look began; the idle bookkeeping's time
      * @return how long the timer thread may wait before it must look again (at most {@code idleWaitNanos})
      */
     long observe(long now, long idleWaitNanos) {
         long nextDeadline = Long.MAX_VALUE;
         long turns = 0;
         boolean running = false;
+        long judged = now;
         ActorCell cell;
         for (RunQueue queue : queues) {
             turns += queue.turnsStarted();
             cell = queue.running();
             if (cell != null) {
                 running = true;
-                nextDeadline = Math.min(nextDeadline, cell.context.clock.raise(now, queue.consumer()));
+                judged = runtime.nanoTime();
+                nextDeadline = Math.min(nextDeadline, cell.context.clock.raise(judged, queue.consumer()));
             }
         }
         for (ExecutionLane lane : lanes.array()) {
@@ -73,7 +82,8 @@ final class BudgetWatch {
             cell = lane.queue.running();
             if (cell != null) {
                 running = true;
-                nextDeadline = Math.min(nextDeadline, cell.context.clock.raise(now, lane.boundThread()));
+                judged = runtime.nanoTime();
+                nextDeadline = Math.min(nextDeadline, cell.context.clock.raise(judged, lane.boundThread()));
             }
         }
         if (running || turns != turnsSeen) {
@@ -81,7 +91,7 @@ final class BudgetWatch {
             lastActivity = now;
             runtime.budgetWatchAsleep = false;
             long wait = Math.min(tickNanos, idleWaitNanos);
-            return nextDeadline == Long.MAX_VALUE ? wait : Math.max(0, Math.min(wait, nextDeadline - now));
+            return nextDeadline == Long.MAX_VALUE ? wait : Math.max(0, Math.min(wait, nextDeadline - judged));
         }
         if (now - lastActivity >= QUIET_NANOS) {
             runtime.budgetWatchAsleep = true;

@@ -429,6 +429,31 @@ class TurnBudgetTest {
     }
 
     @Test
+    void aTurnThatBeginsWhileTheWatchIsMidLookIsNotChargedForTheLook() {
+        // The watch of a cell in a queue the test owns. Its look began 10 s ago (the timer thread read the clock, then
+        // was held off the CPU), and meanwhile a turn began: stamped with the look's start, the turn would have run
+        // 10 s at the next look, past a fast budget of 1 s and a slow one of 2 s.
+        TurnBudget seconds = new TurnBudget(Duration.ofSeconds(1), Duration.ofSeconds(2), 3);
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).turnBudget(seconds).build()) {
+            RuntimeContext context = runtime.context();
+            RunQueue queue = new RunQueue("test", null, null, new WorkFlag());
+            ActorCell cell = new ActorCell(1, "short", Placement.NORMAL, context, queue, null, null, context.defaultBudget,
+                    context.mailboxCapacity, SpawnOptions.DEFAULT, () -> (c, m) -> { });
+            BudgetWatch watch = new BudgetWatch(context, List.of(queue), new LaneRegistry());
+            long lookBegan = System.nanoTime() - 10_000 * MS;
+
+            queue.turnStarting(cell); // as the runner starts a turn: its run queue's slot, then the clock's start
+            cell.context.clock.begin(0);
+            watch.observe(lookBegan, 60_000 * MS); // first sight of the turn, in the look that began 10 s ago
+            watch.observe(System.nanoTime(), 60_000 * MS); // the next look
+            int band = cell.context.clock.settle();
+            queue.turnEnded();
+            assertEquals(RunQueue.READY_BAND, band, "a turn that ran for microseconds was asked to yield");
+            assertEquals(0, cell.context.clock.strikes(), "a turn that ran for microseconds was struck");
+        }
+    }
+
+    @Test
     void aHostedTurnHeldOffTheCpuAfterItsYieldRequestIsStruckNotDisruptedUntilSlowTimesTheCeiling() {
         // The budget clock and the runner of a cell in no watched queue, as above, with a CPU clock the test moves:
         // the runner thread's CPU time is what the test says it is.
