@@ -5,8 +5,8 @@ import java.lang.management.ThreadMXBean;
 
 /**
  * A thread's CPU time, which the HOSTED budget watch reads on its rare paths (a yield request, a disruption
- * deadline) to tell a turn that runs on from a turn whose thread the machine held off the CPU. Never read on a
- * turn's path.
+ * deadline) to tell a turn that runs on from a turn whose thread the machine held off the CPU. SINGLE_THREAD reads it
+ * around the turns of an actor that has a strike; never on the path of a turn within budget.
  */
 interface ThreadCpu {
     /** The CPU time could not be read: the thread is unknown, has ended, is virtual, or the JVM does not measure it. */

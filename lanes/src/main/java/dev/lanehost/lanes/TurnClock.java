@@ -31,7 +31,8 @@ import java.lang.invoke.VarHandle;
  *   <li>When the turn returns the runner settles: a strike for {@code STRIKE} (the ceiling halts the actor),
  *       a halt for {@code DISRUPT} once a poll site has thrown it (a start's: whether or not), the slow band for
  *       {@code YIELD}. SINGLE_THREAD has no budget clock: the runner
- *       computes the flags from the turn's length when it returns.</li>
+ *       computes the flags from the turn's length when it returns, and its disruption from the CPU time as well
+ *       ({@link #ranOnTheCpu}).</li>
  * </ol>
  */
 final class TurnClock {
@@ -63,6 +64,13 @@ final class TurnClock {
      * log line that follow on the turn's thread (a first log line can take 100 ms) are the runtime's work, not the turn's.
      */
     private long threwNanos;
+    /**
+     * SINGLE_THREAD: the running turn is measured on the CPU as well ({@link #cpuAtStart}), because its actor's last turn
+     * was struck. Runner only.
+     */
+    private boolean cpuMeasured;
+    /** SINGLE_THREAD: the runner thread's CPU time when the running turn began, if {@link #cpuMeasured}. Runner only. */
+    private long cpuAtStart;
     /** Runtime clock at the start of the running turn ({@link #UNSEEN} until the watch stamps it), 0 between turns. */
     @SuppressWarnings("unused")
     private long startedNanos;
@@ -107,6 +115,10 @@ final class TurnClock {
             startTurn = turnFlags != 0; // nothing raises flags mid-turn here: the pause word stays as it is
             long now = cell.home.takeTurnEndClock(); // inside a drive: the last turn's end
             STARTED.setRelease(this, now != 0 ? now : cell.runtime.nanoTime());
+            cpuMeasured = strikes != 0;
+            if (cpuMeasured) { // rare: the last turn was struck (a syscall here, never on a turn within budget)
+                cpuAtStart = cell.runtime.threadCpu.nanos(Thread.currentThread());
+            }
             return;
         }
         PAUSE.setRelease(this, nextGeneration() | turnFlags);
@@ -139,8 +151,40 @@ final class TurnClock {
         cell.home.turnEndedAt(end);
         long threw = threwNanos;
         threwNanos = 0;
-        long flags = limits.earnedByTheEnd((threw != 0 ? threw : end) - started, startTurn);
-        return startTurn ? flags | BudgetLimits.START : flags;
+        long elapsed = (threw != 0 ? threw : end) - started;
+        long flags = limits.earnedByTheEnd(elapsed, startTurn);
+        if (startTurn) {
+            return flags | BudgetLimits.START;
+        }
+        if ((flags & BudgetLimits.DISRUPT) != 0 && !ranOnTheCpu(elapsed)) {
+            flags &= ~BudgetLimits.DISRUPT; // the strike it also earned, not a halt
+        }
+        return flags;
+    }
+
+    /**
+     * SINGLE_THREAD, a turn that returned past fast + slow: was it the actor's doing? Only if it was on the CPU for at
+     * least half of fast + slow. A turn is measured on the CPU only once its actor has a strike, so the first turn past
+     * fast + slow settles as a strike: it cannot be told from a turn whose thread the machine held off the CPU (a
+     * loaded host, a process stopped in a debugger, a laptop asleep), and a turn within budget costs no CPU-time read.
+     * Where the CPU time cannot be read the rule is wall time. Sets the reason the halt gives.
+     */
+    private boolean ranOnTheCpu(long elapsed) {
+        if (!cpuMeasured) {
+            return false;
+        }
+        long now = cpuAtStart == ThreadCpu.UNKNOWN ? ThreadCpu.UNKNOWN : cell.runtime.threadCpu.nanos(Thread.currentThread());
+        if (now == ThreadCpu.UNKNOWN) {
+            disruptedBecause = "its turn ran past fast + slow (" + limits.disruptText + ") after a turn past the slow budget";
+            return true;
+        }
+        long used = now - cpuAtStart;
+        if (2 * used < limits.disruptNanos) {
+            return false;
+        }
+        disruptedBecause = "its turn ran " + tenths(elapsed) + ", past fast + slow (" + limits.disruptText + "), "
+                + tenths(used) + " of it on the CPU, after a turn past the slow budget";
+        return true;
     }
 
     private int settleFlags(long flags, long started) {
@@ -154,11 +198,12 @@ final class TurnClock {
             return RunQueue.READY_BAND;
         }
         // A disruption halts once a poll site threw it; a turn that reached none was not disrupted (README: it cannot
-        // be) and settles as the strike it also earned. A start's and SINGLE_THREAD's disruption halt as they are.
+        // be) and settles as the strike it also earned. A start's and SINGLE_THREAD's disruption halt as they are
+        // (SINGLE_THREAD's only after the CPU time told: earnedByTheEnd).
         if (halts(flags, thrown)) {
             RuntimeEvents.turnOverBudget(cell, RuntimeEvents.DISRUPTED, started, strikes);
             halt(afterTurn && (flags & BudgetLimits.START) == 0
-                    ? "its turn ran past fast + slow (" + limits.disruptText + "); SINGLE_THREAD settles budgets once a turn returns"
+                    ? disruptedBecause + "; SINGLE_THREAD settles budgets once a turn returns"
                     : disruptedWhy(flags)); // settle read the word with acquire: the budget clock's reason is visible
             return RunQueue.READY_BAND;
         }

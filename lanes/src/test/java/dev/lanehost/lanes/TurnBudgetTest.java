@@ -243,17 +243,54 @@ class TurnBudgetTest {
     }
 
     @Test
-    void singleThreadHaltsATurnThatRanPastTheDisruptionOnlyOnceItHasReturned() {
-        AtomicInteger yieldRequests = new AtomicInteger();
+    void singleThreadHaltsATurnPastTheDisruptionOnlyOnceItHasReturnedAndOnlyIfItWasTheActorsDoing() {
+        // SMALL: fast 1 ms, slow 2 ms, ceiling 3, so a disruption at fast + slow = 3 ms. Each turn busy-waits for as
+        // many ms as its message's first number says, of which the CPU clock the test moves counts the second.
+        AtomicLong cpu = new AtomicLong();
+        AtomicInteger cpuReads = new AtomicInteger();
         AtomicInteger turns = new AtomicInteger();
         try (ActorRuntime runtime = ActorRuntime.builder(Profile.SINGLE_THREAD).turnBudget(SMALL).build()) {
-            ActorRef busy = runtime.spawn("busy", () -> busyFor(7, turns, yieldRequests)); // past fast + slow = 3 ms
+            Thread runner = Thread.currentThread();
+            runtime.context().threadCpu = thread -> {
+                cpuReads.incrementAndGet();
+                return thread == runner ? cpu.get() : ThreadCpu.UNKNOWN;
+            };
+            ActorRef busy = runtime.spawn("busy", () -> (context, message) -> {
+                long[] wallAndCpu = (long[]) message;
+                turns.incrementAndGet();
+                long end = System.nanoTime() + wallAndCpu[0] * MS;
+                while (System.nanoTime() < end) {
+                    context.checkpoint();
+                }
+                cpu.addAndGet(wallAndCpu[1] * MS);
+            });
             runtime.drain();
-            busy.tell(1);
+
+            busy.tell(new long[] {7, 7});
             runtime.drain();
             assertEquals(1, turns.get(), "the turn ran to its end: no mid-turn disruption");
-            assertEquals(ExitReason.BUDGET, busy.exitReason().orElseThrow(), "halted after it, as HOSTED would have halted it");
-            assertEquals(0, yieldRequests.get());
+            assertFalse(busy.isTerminated(), "the first turn past fast + slow cannot be told from a thread held off the CPU");
+            assertEquals(0, cpuReads.get(), "a turn of an actor without a strike reads no CPU time");
+
+            busy.tell(new long[] {7, 1}); // its thread off the CPU for 6 of its 7 ms
+            runtime.drain();
+            assertFalse(busy.isTerminated(), "held off the CPU: the second strike of three, not a halt");
+
+            busy.tell(new long[] {0, 0}); // within budget: clears the strikes
+            runtime.drain(); // (a pass runs one turn of each actor)
+            busy.tell(new long[] {7, 7}); // a strike again, unmeasured
+            runtime.drain();
+            assertFalse(busy.isTerminated(), "a turn within budget cleared the strikes");
+
+            try (CapturedLog log = new CapturedLog()) {
+                busy.tell(new long[] {7, 7}); // an actor with a strike runs past fast + slow on the CPU: halted after it
+                runtime.drain();
+                assertEquals(ExitReason.BUDGET, busy.exitReason().orElseThrow());
+                assertEquals(1, log.matching(java.util.logging.Level.WARNING, "'busy'", "halted (budget)",
+                        "past fast + slow (3 ms), 7 ms of it on the CPU, after a turn past the slow budget").size(),
+                        () -> log.matching(java.util.logging.Level.WARNING).toString());
+            }
+            assertEquals(5, turns.get());
         }
     }
 
