@@ -5,6 +5,7 @@ import com.sun.jna.CallbackReference;
 import com.sun.jna.CallbackThreadInitializer;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
+import dev.lanehost.lanes.ActorRef;
 import dev.lanehost.lanes.ActorRuntime;
 import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.Profile;
@@ -86,6 +87,7 @@ public class LaneDriveBenchmark {
     private TestHost.HostThread rawTableHost;
     private long tableLane;
     private long tableTurnsLane;
+    private final ActorRef[] selfSenders = new ActorRef[3];
     private DriveCallback jnaCallback; // strongly held: JNA frees the trampoline when the callback is collected
 
     static int empty(long argument) {
@@ -126,15 +128,18 @@ public class LaneDriveBenchmark {
         ffmLane = runtime.registerLane("ffm");
         jnaLane = runtime.registerLane("jna");
         turnsLane = runtime.registerLane("turns");
-        runtime.spawnOnLane("turns", "self-sender", () -> (context, message) -> context.self().tell(message)).tell("go");
+        selfSenders[0] = runtime.spawnOnLane("turns", "self-sender", () -> (context, message) -> context.self().tell(message));
+        selfSenders[0].tell("go");
         hostedRuntime = ActorRuntime.create(Profile.HOSTED);
         hostedTurnsLane = hostedRuntime.registerLane("turns");
-        hostedRuntime.spawnOnLane("turns", "self-sender", () -> (context, message) -> context.self().tell(message)).tell("go");
+        selfSenders[1] = hostedRuntime.spawnOnLane("turns", "self-sender", () -> (context, message) -> context.self().tell(message));
+        selfSenders[1].tell("go");
 
         abi = HostAbi.open(runtime);
         tableLane = abi.exportLane(runtime.registerLane("table"));
         tableTurnsLane = abi.exportLane(runtime.registerLane("table-turns"));
-        runtime.spawnOnLane("table-turns", "self-sender", () -> (context, message) -> context.self().tell(message)).tell("go");
+        selfSenders[2] = runtime.spawnOnLane("table-turns", "self-sender", () -> (context, message) -> context.self().tell(message));
+        selfSenders[2].tell("go");
         tableHost = TestHost.startHostThread(abi.table());
         tableHost.driveRepeat(tableLane, 0, 1); // attaches the pthread and binds both lanes before measuring
         tableHost.driveRepeat(tableTurnsLane, 1, 1);
@@ -171,6 +176,20 @@ public class LaneDriveBenchmark {
     private MemorySegment stub(String method) throws ReflectiveOperationException {
         var handle = MethodHandles.lookup().findStatic(LaneDriveBenchmark.class, method, MethodType.methodType(int.class, long.class));
         return Linker.nativeLinker().upcallStub(handle, TestHost.UPCALL, arena);
+    }
+
+    /**
+     * A self-sender that halted (a turn held off the CPU long enough to strike out, on a loaded machine) leaves its
+     * lane empty, and its benchmark would time empty drives as turns: such an iteration fails instead.
+     */
+    @TearDown(Level.Iteration)
+    public void selfSendersAlive() {
+        for (ActorRef sender : selfSenders) {
+            if (sender.isTerminated()) {
+                throw new IllegalStateException(sender + " halted (" + sender.exitReason().orElseThrow()
+                        + "): its lane is empty, and its turns would not be turns");
+            }
+        }
     }
 
     @TearDown(Level.Trial)
