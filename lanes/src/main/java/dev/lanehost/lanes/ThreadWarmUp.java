@@ -67,7 +67,9 @@ final class ThreadWarmUp {
             actor.deliver(round % TASK_EVERY == TASK_EVERY - 1 ? new Letter.Task(NO_TASK) : new Letter.Message(NAME));
             lane.drive(1, counts); // binds the lane anew (1.) and runs a turn (2.)
             lane.drive(1, counts); // another turn, or the common callback that finds nothing to do
-            lane.release();
+            if (lane.release() != DriveStatus.OK) {
+                break; // the runtime closed during the round: the lane stays bound to this thread, and the warm-up ends
+            }
             if ((round & 1) == 0) {
                 lane.leaveBoundToEndedThread(ended);
             }

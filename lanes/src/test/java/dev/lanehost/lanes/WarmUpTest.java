@@ -74,4 +74,34 @@ class WarmUpTest {
             assertEquals(lettersBefore, lane.queuedLetters(), "the registered lane's letters are untouched");
         }
     }
+
+    @Test
+    void aWarmUpThatTheRuntimesCloseInterruptsEndsQuietly() throws Exception {
+        // A host's thread-init hook may warm up while the host stops the runtime. The close lands in some round of the
+        // warm-up, between its drives and its release or elsewhere: whichever, the warm-up ends without a failure.
+        for (int attempt = 0; attempt < 40; attempt++) {
+            ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED);
+            CountDownLatch warming = new CountDownLatch(2);
+            List<Throwable> failures = new CopyOnWriteArrayList<>();
+            List<Thread> threads = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                threads.add(Thread.ofPlatform().start(() -> {
+                    warming.countDown();
+                    try {
+                        while (!runtime.isClosed()) {
+                            runtime.warmUpThread();
+                        }
+                    } catch (Throwable e) {
+                        failures.add(e);
+                    }
+                }));
+            }
+            warming.await();
+            runtime.close();
+            for (Thread thread : threads) {
+                thread.join();
+            }
+            assertEquals(List.of(), failures, "attempt " + attempt);
+        }
+    }
 }
