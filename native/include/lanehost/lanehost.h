@@ -47,7 +47,9 @@ typedef enum lanehost_status {
     LANEHOST_TIMED_OUT = 1,          /* gate call: not started, removed and never runs; running: result discarded.
                                         call_on_lane: older lane work used up max_turns */
     LANEHOST_CALLBACK_SUSPENDED = 2, /* call_on_lane: the handler returned a pending result; the actor is disrupted */
-    LANEHOST_NOT_SERIALIZABLE = 3,   /* a cycle, nesting past the limit, or an unsupported type */
+    LANEHOST_NOT_SERIALIZABLE = 3,   /* a handler's result that is no plain value: a cycle, nesting past the limit,
+                                        or an unsupported type (arguments from the host that are no plain value
+                                        are LANEHOST_INVALID_ARGUMENT) */
     LANEHOST_OUT_OF_MEMORY = 4,      /* the result does not fit the buffer (*result_length = size needed;
                                         every other non-OK status stores 0 there). The handler did run: a
                                         retry with a larger buffer runs it again. With *result_length 0: the
@@ -61,10 +63,13 @@ typedef enum lanehost_status {
                                         thread, or of a lane bound to none; a drive or call_on_lane inside a turn
                                         of the lane; the blocking gate call on the actor's own lane thread */
     LANEHOST_INVALID_ARGUMENT = 9,   /* a handle this table never issued (forged or corrupt), of another kind or of
-                                        another runtime's table; NULL pointer, bad length, malformed CBOR;
+                                        another runtime's table; NULL pointer, bad length, malformed CBOR or CBOR
+                                        that is no plain value (a tag, undefined, nesting deeper than 64);
                                         gate_call_on_lane with a lane the gate's actor is not placed on */
-    LANEHOST_CLOSED = 10,            /* the runtime or the host ABI is closed; or the handle's object is: a gate
-                                        that closed, a signal that can fire no more, a released ring reference */
+    LANEHOST_CLOSED = 10,            /* the runtime or the host ABI is closed (or closing: a lookup that races the
+                                        close answers this, never "not exported"); or the handle's object is: a
+                                        gate that closed, a signal that can fire no more, a released ring
+                                        reference, a ring its Java owner closed (ring_lookup) */
     LANEHOST_INTERNAL_ERROR = 11     /* lanehost failed inside the entry (logged); not the caller's fault */
 } lanehost_status;
 
@@ -99,7 +104,10 @@ LANEHOST_EXPORT const char *lanehost_status_name(int32_t status);
  *    is LANEHOST_INVALID_ARGUMENT, the host's mistake. last_error says which. Generations count a slot's
  *    reuses modulo 2^20: a handle kept a million reuses of its slot past its object's end could name the slot's
  *    object again. 0 is never a handle.
- *  - Names are NUL-terminated UTF-8 of at most LANEHOST_MAX_NAME_BYTES bytes.
+ *  - Names are NUL-terminated UTF-8 of at most LANEHOST_MAX_NAME_BYTES bytes. An entry reads at most
+ *    LANEHOST_MAX_NAME_BYTES + 1 bytes of a name, and refuses one with no NUL among them; like any C string
+ *    function, it cannot know where readable memory ends before that, so a name must be terminated or have that
+ *    many readable bytes.
  *  - After a non-OK status, last_error gives the calling thread a sentence saying what was wrong. As errno, there
  *    is one per thread in the process: with two runtimes' tables, either table's last_error gives the sentence the
  *    thread's last failing entry left, whichever table that entry was called through.
@@ -150,7 +158,8 @@ typedef struct lanehost_api {
 
     /* The handle of the lane exported under `name`. A name nothing is exported under (yet: exports made later,
      * e.g. by a lane actor's start at the lane's first drive, are found from then on) is LANEHOST_INVALID_ARGUMENT,
-     * and last_error names it; so for gate_lookup, signal_lookup and ring_lookup. */
+     * and last_error names it; so for gate_lookup, signal_lookup and ring_lookup. During and after a close, every
+     * lookup answers LANEHOST_CLOSED. */
     int32_t (*lane_lookup)(const char *name, uint64_t *lane_out);
     /*
      * Lends the calling thread to the lane for at most max_turns turns (0: until its queue is empty). It does not
@@ -191,7 +200,8 @@ typedef struct lanehost_api {
 
     /*
      * The ring exported under `name`: a reference and the ring's memory, for lanehost_ring_wrap. The memory
-     * stays valid until this reference is released, whatever Java does meanwhile.
+     * stays valid until this reference is released, whatever Java does meanwhile. A ring its Java owner has
+     * closed is LANEHOST_CLOSED (references taken before keep its memory).
      */
     int32_t (*ring_lookup)(const char *name, uint64_t *ring_out, void **memory_out, uint64_t *memory_length_out);
     /* Gives a ring reference back; its memory may then be freed. */

@@ -12,7 +12,10 @@ public enum CallStatus {
     TIMED_OUT(1),
     /** The handler returned a pending result where an immediate one is required (callOnLane); the actor is disrupted. */
     CALLBACK_SUSPENDED(2),
-    /** The arguments or the result are not plain values: a cycle, nesting past the limit, or an unsupported type. */
+    /**
+     * A Java value (a Java caller's arguments, or the handler's result) is not a plain value: a cycle, nesting past the
+     * limit, or an unsupported type. CBOR bytes that are not one plain value are {@link #INVALID_ARGUMENT}.
+     */
     NOT_SERIALIZABLE(3),
     /** The result is larger than the caller's buffer, or memory ran out encoding it. */
     OUT_OF_MEMORY(4),
@@ -28,7 +31,7 @@ public enum CallStatus {
      * off the lane's thread.
      */
     WRONG_THREAD(8),
-    /** A bad handle, null pointer, bad length, negative bound, or malformed CBOR. */
+    /** A bad handle, null pointer, bad length, negative bound, or CBOR that is malformed or not one plain value. */
     INVALID_ARGUMENT(9),
     /** lanehost itself failed inside the entry (a bug, reported and logged); not the caller's fault. */
     INTERNAL_ERROR(11),

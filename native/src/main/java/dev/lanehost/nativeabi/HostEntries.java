@@ -71,7 +71,7 @@ final class HostEntries {
         try {
             HostAbi host = open();
             ForeignMemory.requireNonNull(laneOut, "lane_out");
-            return lookup(host.laneNames, "lane", ForeignMemory.name(name), laneOut);
+            return lookup(host, host.laneNames, "lane", ForeignMemory.name(name), laneOut);
         } catch (Throwable t) {
             return failed("lane_lookup", t);
         }
@@ -141,7 +141,7 @@ final class HostEntries {
         try {
             HostAbi host = open();
             ForeignMemory.requireNonNull(gateOut, "gate_out");
-            return lookup(host.gateNames, "gate", ForeignMemory.name(name), gateOut);
+            return lookup(host, host.gateNames, "gate", ForeignMemory.name(name), gateOut);
         } catch (Throwable t) {
             return failed("gate_lookup", t);
         }
@@ -190,7 +190,7 @@ final class HostEntries {
         try {
             HostAbi host = open();
             ForeignMemory.requireNonNull(signalOut, "signal_out");
-            return lookup(host.signalNames, "signal", ForeignMemory.name(name), signalOut);
+            return lookup(host, host.signalNames, "signal", ForeignMemory.name(name), signalOut);
         } catch (Throwable t) {
             return failed("signal_lookup", t);
         }
@@ -201,7 +201,7 @@ final class HostEntries {
             HostAbi host = open();
             Signal signal = host.signals.lookup(signalHandle);
             if (signal == null) {
-                throw missing(host.signals, signalHandle);
+                throw isClosed(host) ? new Closed() : missing(host.signals, signalHandle); // a close since open(): CLOSED
             }
             if (payloadLength < 0 || payloadLength > MAX_PAYLOAD_BYTES) {
                 return fail(CallStatus.INVALID_ARGUMENT, "payload_length must be 0.." + MAX_PAYLOAD_BYTES + ", got "
@@ -230,8 +230,11 @@ final class HostEntries {
             ForeignMemory.requireNonNull(memoryLengthOut, "memory_length_out");
             String ringName = ForeignMemory.name(name);
             HostRing ring = host.rings.get(ringName);
-            if (ring == null || !ring.retain()) {
-                return fail(CallStatus.INVALID_ARGUMENT, notExported("ring", ringName));
+            if (ring == null) {
+                return notFound(host, "ring", ringName);
+            }
+            if (!ring.retain()) {
+                return fail(CallStatus.CLOSED, "the ring named '" + ringName + "' was closed by its Java owner");
             }
             long reference;
             try {
@@ -329,18 +332,30 @@ final class HostEntries {
     private CallGate gate(HostAbi host, long handle) {
         CallGate gate = host.gates.lookup(handle);
         if (gate == null) {
-            throw missing(host.gates, handle);
+            throw isClosed(host) ? new Closed() : missing(host.gates, handle); // a close since open(): CLOSED
         }
         return gate;
     }
 
-    private int lookup(Map<String, Long> names, String kind, String name, long out) {
+    private int lookup(HostAbi host, Map<String, Long> names, String kind, String name, long out) {
         Long handle = names.get(name);
         if (handle == null) {
-            return fail(CallStatus.INVALID_ARGUMENT, notExported(kind, name));
+            return notFound(host, kind, name);
         }
         ForeignMemory.putLong(out, handle);
         return OK;
+    }
+
+    /**
+     * A name not found: the host's mistake, unless the host ABI or its runtime closed after this entry's own look.
+     * A close marks itself closed before it lets go of the names, so a lookup that raced it and found nothing sees
+     * the mark here, and answers CLOSED as it would have a moment later.
+     */
+    private int notFound(HostAbi host, String kind, String name) {
+        if (isClosed(host)) {
+            throw new Closed();
+        }
+        return fail(CallStatus.INVALID_ARGUMENT, notExported(kind, name));
     }
 
     private static String notExported(String kind, String name) {

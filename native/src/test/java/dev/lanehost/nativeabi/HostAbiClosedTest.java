@@ -66,6 +66,51 @@ class HostAbiClosedTest {
         }
     }
 
+    @Test
+    void lookupsRacingTheHostAbisCloseAnswerOkOrClosedNeverNotExported() throws Throwable {
+        // A close marks the host ABI closed, then lets go of the names: a lookup that passed the closed check just
+        // before found no name, and said the host had asked for one never exported (INVALID_ARGUMENT).
+        for (int attempt = 0; attempt < 200; attempt++) {
+            try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED); HostAbi abi = HostAbi.open(runtime);
+                 HostRing ring = abi.exportRing("samples", 4096)) {
+                abi.exportLane(runtime.registerLane("frame"));
+                abi.exportGate("echo", CallGate.open(runtime.spawn("echo", () -> (c, m) -> { }), (c, args) -> args));
+                Table table = new Table(abi.table());
+                List<String> wrong = new java.util.concurrent.CopyOnWriteArrayList<>();
+                java.util.concurrent.CountDownLatch looking = new java.util.concurrent.CountDownLatch(1);
+                Thread looker = Thread.ofPlatform().start(() -> {
+                    try (Arena arena = Arena.ofConfined()) {
+                        long frame = name(arena, "frame");
+                        long echo = name(arena, "echo");
+                        long samples = name(arena, "samples");
+                        long at = arena.allocate(JAVA_LONG, 3).address();
+                        for (int status = 0; status == 0; ) {
+                            looking.countDown();
+                            for (int[] each : new int[][] {
+                                    {(int) table.laneLookup.invokeExact(frame, at)},
+                                    {(int) table.gateLookup.invokeExact(echo, at)},
+                                    {(int) table.ringLookup.invokeExact(samples, at, at + 8, at + 16)}}) {
+                                if (each[0] == CallStatus.OK.code()) {
+                                    continue;
+                                }
+                                status = each[0];
+                                if (status != CallStatus.CLOSED.code()) {
+                                    wrong.add(CallStatus.ofCode(status).toString());
+                                }
+                            }
+                        }
+                    } catch (Throwable e) {
+                        wrong.add(e.toString());
+                    }
+                });
+                looking.await();
+                abi.close();
+                looker.join();
+                assertEquals(List.of(), wrong, "attempt " + attempt);
+            }
+        }
+    }
+
     /** A runtime whose host ABI exports one of each: the handles were looked up while it was open. */
     private record Exported(ActorRuntime runtime, HostAbi abi, long lane, long gate, long signal) {
     }

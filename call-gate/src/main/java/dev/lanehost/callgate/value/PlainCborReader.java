@@ -204,6 +204,6 @@ final class PlainCborReader {
     }
 
     private PlainValueException invalid(int at, String problem) {
-        return new PlainValueException(PlainValueFailure.INVALID_ARGUMENT, "malformed CBOR at byte " + (at - start) + ": " + problem);
+        return new PlainValueException(PlainValueFailure.INVALID_ARGUMENT, "CBOR refused at byte " + (at - start) + ": " + problem);
     }
 }

@@ -360,7 +360,7 @@ final class PlainCborValidator {
     }
 
     private PlainValueException invalid(int at, String problem) {
-        return new PlainValueException(PlainValueFailure.INVALID_ARGUMENT, "malformed CBOR at byte " + (at - start) + ": " + problem);
+        return new PlainValueException(PlainValueFailure.INVALID_ARGUMENT, "CBOR refused at byte " + (at - start) + ": " + problem);
     }
 
     private static String kind(int major) {
