@@ -105,7 +105,10 @@
  * Each side holds its own lanehost_ring handle whose capacity and mask were validated once, so a
  * corrupted header cannot make either side write outside the region. Positions that no working ring can
  * have (the producer behind the consumer, or more than the capacity ahead of it) are reported as
- * LANEHOST_RING_CORRUPT: by wrap, before the first transfer, and by any transfer that finds them later.
+ * LANEHOST_RING_CORRUPT: by wrap, before the first transfer, and by any transfer that finds them later. A
+ * transfer reads the other side's position only when its cached copy does not already allow it (the point of the
+ * cache), so a header overwritten while in use, cached copies included, can go unnoticed for some transfers, which
+ * then move wrong bytes (inside the region, never outside it) until one reads an impossible position.
  * The observers (readable, writable) clamp instead and stay within [0, capacity].
  *
  * A NULL lanehost_ring pointer, or a lanehost_ring that init or wrap never filled (zeroed: header NULL), is
