@@ -153,6 +153,17 @@ class LaneBindingTest {
     }
 
     @Test
+    void aThreadThatBindsALaneItReleasedIsLoggedAsBindingItAgainNotAsARebindFromItself() {
+        LaneBinding binding = new LaneBinding("audio", true, () -> 2);
+        Thread current = Thread.currentThread();
+        assertTrue(binding.acquire(current));
+        binding.release(current);
+        assertTrue(binding.acquire(current));
+        assertEquals("lane 'audio' bound again to thread " + current.getName() + " #" + current.threadId()
+                + ", which had released it; 2 letter(s) queued carried over", binding.takeUnloggedRebind());
+    }
+
+    @Test
     void onlyAnUnboundLaneCanBeLeftToAThreadAndOnlyToOneThatIsNotAlive() throws Exception {
         LaneBinding binding = new LaneBinding("audio", true, () -> 0);
         IllegalStateException alive = assertThrows(IllegalStateException.class, () -> binding.leaveBoundTo(Thread.currentThread()));

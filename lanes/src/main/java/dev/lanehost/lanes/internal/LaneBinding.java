@@ -154,6 +154,10 @@ public final class LaneBinding {
             return null; // a bind wrote them meanwhile
         }
         loggedBinds = count;
+        if (!fromEnded && fromId == to.threadId()) {
+            return "lane '" + laneName + "' bound again to thread " + to.getName() + " #" + fromId + ", which had released it; "
+                    + queued + " letter(s) queued carried over";
+        }
         return "lane '" + laneName + "' rebound from thread " + from + " #" + fromId + (fromEnded ? " (ended)" : " (released)")
                 + " to " + to.getName() + " #" + to.threadId() + "; " + queued + " letter(s) queued carried over";
     }
