@@ -1,5 +1,6 @@
 package dev.lanehost.benchmarks;
 
+import dev.lanehost.lanes.internal.MpscChunkQueue;
 import dev.lanehost.lanes.internal.MpscNode;
 import dev.lanehost.lanes.internal.MpscQueue;
 import java.util.Queue;
@@ -39,7 +40,8 @@ public class QueueBarrierBenchmark {
         long payload;
     }
 
-    private MpscQueue<Letter> mailbox;
+    private MpscChunkQueue<Letter> mailbox;
+    private MpscQueue<Letter> linked;
     private Queue<Letter> jctoolsLinked;
     private Queue<Letter> jctoolsChunked;
     private Queue<Letter> jctoolsXadd;
@@ -48,7 +50,8 @@ public class QueueBarrierBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        mailbox = new MpscQueue<>(Letter.class);
+        mailbox = new MpscChunkQueue<>();
+        linked = new MpscQueue<>();
         jctoolsLinked = new MpscLinkedQueue<>();
         jctoolsChunked = new MpscUnboundedArrayQueue<>(64);
         jctoolsXadd = new MpscUnboundedXaddArrayQueue<>(64);
@@ -61,11 +64,18 @@ public class QueueBarrierBenchmark {
         return letter;
     }
 
-    /** The mailbox's queue, whose last letter taken stays as its head: an exchange and a count an offer. */
+    /** The mailbox's queue: chunks of slots, one CAS an offer. */
     @Benchmark
     public long mailbox() {
         mailbox.offer(letter());
         return mailbox.poll().payload;
+    }
+
+    /** The run queues' counted linked queue, the mailbox's before: an atomic add and an exchange an offer, and the stub. */
+    @Benchmark
+    public long linked() {
+        linked.offer(letter());
+        return linked.poll().payload;
     }
 
     @Benchmark

@@ -167,6 +167,10 @@ public final class CallGate implements AutoCloseable {
      * (older lane work counts): if they run out first the call is dequeued and {@link CallStatus#TIMED_OUT}
      * returned. {@code 0} is unbounded. A handler that returns a pending result gets
      * {@link CallStatus#CALLBACK_SUSPENDED} and its actor is disrupted (halted).
+     *
+     * <p>It drives the lane as {@link ExecutionLane#drive} does, so on a lane no thread is bound to it binds the lane
+     * to the caller, for good while the caller lives: call it from the lane's host thread only, never from a thread
+     * that happens to run before the host's first drive (the host would then get {@link CallStatus#WRONG_THREAD}).
      */
     public CallResult callOnLane(ExecutionLane lane, Object args, int maxTurns) {
         try {

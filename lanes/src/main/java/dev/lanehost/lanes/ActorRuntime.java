@@ -342,6 +342,10 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
      * then is waited for 1 s more; a turn that has not returned by then is left running on its daemon thread, its
      * runner tears the actor down when it returns, and a thread still in its turn after the 5 s is logged. So a long
      * handler makes close long.
+     * A halt drops the letters still queued for the actor: messages are counted ({@link RuntimeMetrics#droppedMessages()}),
+     * tasks get {@link TurnTask#abandoned()}. To handle every message already sent, stop sending and wait until the
+     * actors are idle before closing (SINGLE_THREAD and SIMULATED: {@link #runUntilIdle}). A spawn racing the close
+     * either throws {@link IllegalStateException} or makes an actor this close halts, never one left running.
      * Idempotent: a second call (from any thread) tears down the lanes bound to its thread, waits for the
      * first close to finish, and returns the same report.
      *
@@ -349,6 +353,7 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
      */
     public CloseReport closeAndReport() {
         context.markClosed(); // whoever gets here first: from now on drives, binds and releases answer CLOSED
+        spawning.awaitSpawnsInFlight(); // so the close halts every actor a spawn made
         CloseReport report = shutdown.run(lanes.all(), scheduler::stop);
         heldArenas.lastTry();
         return report;

@@ -23,6 +23,9 @@ public interface ActorRuntimeMXBean {
     /** {@link RuntimeMetrics#refusedLetters()} */
     long getRefusedLetters();
 
+    /** {@link RuntimeMetrics#droppedMessages()} */
+    long getDroppedMessages();
+
     /** {@link RuntimeMetrics#restarts()} */
     long getRestarts();
 

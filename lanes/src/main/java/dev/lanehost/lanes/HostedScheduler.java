@@ -37,6 +37,8 @@ final class HostedScheduler extends Scheduler {
     /** Arenas of halted actors a native call held at their teardown: the timer thread tries them now and then. */
     private final HeldArenas heldArenas;
     private final BudgetWatch budgets;
+    /** The workers' and placement threads' run queues, each with its consumer and the turn it runs. */
+    private final List<RunQueue> watched;
     private volatile boolean running = true;
 
     HostedScheduler(TimerQueue timers, LaneRegistry lanes, RuntimeContext runtime, Duration laneStallThreshold,
@@ -57,7 +59,8 @@ final class HostedScheduler extends Scheduler {
         if (placed != null) {
             watched.addAll(placed.queues());
         }
-        this.budgets = new BudgetWatch(runtime, List.copyOf(watched), lanes);
+        this.watched = List.copyOf(watched);
+        this.budgets = new BudgetWatch(runtime, this.watched, lanes);
         this.heldArenas = runtime.heldArenas();
         this.maxTimerWaitNanos = Math.max(1_000_000L, laneStallThreshold.toNanos() / 2);
     }
@@ -222,13 +225,24 @@ final class HostedScheduler extends Scheduler {
             }
             if (thread.isAlive()) {
                 // A turn that never returns cannot be stopped in Java; the thread is a daemon.
-                RuntimeLog.log(System.Logger.Level.WARNING, thread.getName() + " is still inside a turn "
+                RuntimeLog.log(System.Logger.Level.WARNING, thread.getName() + " is still inside a turn" + turnOn(thread) + " "
                         + STOP_GRACE_MILLIS + " ms after close() began; close() leaves it running");
             }
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** " of actor 7 'name' on normal" for the turn a worker or placement thread is running, or "" (a blocking thread's). */
+    private String turnOn(Thread thread) {
+        for (RunQueue queue : watched) {
+            ActorCell cell = queue.consumer() == thread ? queue.running() : null;
+            if (cell != null) {
+                return " of " + cell.describe();
+            }
+        }
+        return "";
     }
 
     @Override

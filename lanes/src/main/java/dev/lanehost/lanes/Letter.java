@@ -1,15 +1,11 @@
 package dev.lanehost.lanes;
 
-import dev.lanehost.lanes.internal.MpscNode;
-
 /**
- * One thing a turn handles, one final class per kind with typed fields; the letter is also its own
- * mailbox node, so a send allocates exactly one object.
+ * One thing a turn handles, one final class per kind with typed fields: a send allocates one letter (and its
+ * mailbox, once every {@link dev.lanehost.lanes.internal.MpscChunkQueue#DEFAULT_CHUNK_SLOTS} letters, a chunk).
  *
- * <p>The kinds are a sealed hierarchy of final classes rather than records because a record cannot
- * extend {@link MpscNode}, and a record wrapped in a node would cost a second allocation per send. Every
- * field is final but a message's, which its turn clears; the queue's release/acquire link publishes them to the
- * consumer.
+ * <p>The kinds are a sealed hierarchy of final classes sharing {@link #turnFlags}. Every field is final; the
+ * mailbox's release/acquire of the letter's slot publishes them to the consumer.
  *
  * <p>Each kind delivers itself ({@link #deliver}) rather than the runner choosing by a pattern {@code switch}:
  * a pattern switch links through {@code SwitchBootstraps.typeSwitch} (an invokedynamic that spins a class on
@@ -18,7 +14,7 @@ import dev.lanehost.lanes.internal.MpscNode;
  * these: a receiver the profile has not seen at a call site with three or more kinds is an ordinary virtual
  * call, not a deoptimization, and the warm-up ({@link ThreadWarmUp}) delivers three kinds.
  */
-abstract sealed class Letter extends MpscNode
+abstract sealed class Letter
         permits Letter.Start, Letter.Message, Letter.DownNotice, Letter.Exit, Letter.TimerDue, Letter.SignalFired,
                 Letter.ParkCompleted, Letter.Task, ReusableTask {
     /** No budget flags: the turn of any letter but a start. */
@@ -50,28 +46,18 @@ abstract sealed class Letter extends MpscNode
         }
     }
 
-    /**
-     * A message sent with {@link ActorRef#tell}. Its mailbox may keep the letter after handing it out (a one-shot
-     * node, {@link Mailbox}), so the message is let go as it is delivered: an idle actor's mailbox holds no message.
-     */
+    /** A message sent with {@link ActorRef#tell}. */
     static final class Message extends Letter {
-        private Object message;
+        final Object message;
 
         Message(Object message) {
             super(NO_FLAGS);
             this.message = message;
         }
 
-        /** The message, once: the letter lets go of it. Turn-lock holder only. */
-        Object open() {
-            Object opened = message;
-            message = null;
-            return opened;
-        }
-
         @Override
         void deliver(TurnRunner runner) throws Exception {
-            runner.behaviorReceives(open());
+            runner.behaviorReceives(message);
         }
     }
 

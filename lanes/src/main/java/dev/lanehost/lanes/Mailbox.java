@@ -1,6 +1,6 @@
 package dev.lanehost.lanes;
 
-import dev.lanehost.lanes.internal.MpscQueue;
+import dev.lanehost.lanes.internal.MpscChunkQueue;
 
 /**
  * An actor's mailbox: its letters in arrival order, counted as they come and go so that its depth (and
@@ -10,11 +10,10 @@ import dev.lanehost.lanes.internal.MpscQueue;
  */
 final class Mailbox {
     /**
-     * A message's letter is made for one send and never queued again, so the last one taken may stay in the queue
-     * as its head (see {@link MpscQueue}): a mailbox whose letters come one at a time takes each without an atomic
-     * step. {@link Letter.Message#open()} lets go of the message, so the letter left behind holds nothing.
+     * Letters in chunks of slots, not linked ({@link MpscChunkQueue}): a long-lived actor's mailbox is in the old
+     * generation, and each letter is then stored into it once, not twice, and counted by the same claim.
      */
-    private final MpscQueue<Letter> letters = new MpscQueue<>(Letter.Message.class);
+    private final MpscChunkQueue<Letter> letters = new MpscChunkQueue<>();
     /** The owner's lane, whose backlog counts these letters too; null on the normal placement. */
     private final ExecutionLane lane;
 
@@ -27,7 +26,14 @@ final class Mailbox {
         if (lane != null) {
             lane.letterQueued();
         }
-        letters.offer(letter);
+        try {
+            letters.offer(letter);
+        } catch (OutOfMemoryError e) { // a new chunk could not be made: nothing was queued
+            if (lane != null) {
+                lane.lettersTaken(1);
+            }
+            throw e;
+        }
     }
 
     /**
@@ -79,11 +85,12 @@ final class Mailbox {
      */
     void releaseUnhandled(ActorCell owner) {
         long dropped = 0;
+        long messages = 0;
         try {
             for (Letter letter; (letter = take()) != null; ) {
                 dropped++;
-                if (letter instanceof Letter.Message message) {
-                    message.open(); // dropped: nothing of it stays behind in the queue
+                if (letter instanceof Letter.Message) {
+                    messages++;
                 } else if (letter instanceof Letter.ParkCompleted completed) {
                     completed.park.releaseUnconsumed();
                 } else if (letter instanceof Letter.Task submitted) {
@@ -96,6 +103,9 @@ final class Mailbox {
         } finally {
             if (dropped > 0 && lane != null) {
                 lane.lettersTaken(dropped);
+            }
+            if (messages > 0) {
+                owner.runtime.droppedMessages.add(messages);
             }
         }
     }

@@ -44,6 +44,8 @@ abstract class RuntimeContext {
     final int laneTurnsPerRun;
     /** Messages and tasks refused for a full mailbox or lane, runtime-wide. */
     final LongAdder refusedLetters = new LongAdder();
+    /** Messages accepted and then dropped unhandled by their actor's halt, runtime-wide. */
+    final LongAdder droppedMessages = new LongAdder();
     /** Actors torn down, by the kind of their exit reason. */
     final HaltCounts halts = new HaltCounts();
     /** Supervisors' remedies carried out: restarts (a successor spawned) and hydrations, runtime-wide. */

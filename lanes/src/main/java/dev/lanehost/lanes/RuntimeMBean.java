@@ -125,6 +125,11 @@ final class RuntimeMBean implements ActorRuntimeMXBean {
     }
 
     @Override
+    public long getDroppedMessages() {
+        return metrics.droppedMessages();
+    }
+
+    @Override
     public long getRestarts() {
         return metrics.restarts();
     }

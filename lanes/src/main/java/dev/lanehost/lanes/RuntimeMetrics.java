@@ -34,6 +34,16 @@ public final class RuntimeMetrics {
     }
 
     /**
+     * Messages that were accepted (a {@code tell} that returned true, an {@code offer} that answered
+     * {@link Delivery#QUEUED}) and then dropped unhandled: an actor's halt drops the letters still in its mailbox, and a
+     * close halts every actor. A task dropped so gets {@link TurnTask#abandoned()} instead; a message has no hook, so it
+     * is counted here. To lose none at a close, stop sending and wait until the actors' mailboxes are empty first.
+     */
+    public long droppedMessages() {
+        return runtime.context().droppedMessages.sum();
+    }
+
+    /**
      * Normal actors queued now (HOSTED: on every worker); 0 once the runtime is closed, when nothing will run again
      * (a close queues every actor for its teardown, and the stopped workers' queues keep those entries).
      */

@@ -18,7 +18,9 @@ public record Snapshot(long takenAtNanos, List<ActorRow> actors, List<LaneRow> l
     /**
      * @param queueDepth      letters waiting in the mailbox (a count, never a walk; exact when nobody is sending)
      * @param turns           turns completed
-     * @param currentTurnNanos how long the current turn has been running, 0 if none
+     * @param currentTurnNanos how long the current turn has been running, 0 if none. HOSTED times a turn from the
+     *                        budget watch's first look at it (a turn reads no clock), so a turn younger than the
+     *                        watch's look (up to half a fast budget, 5 ms by default) reads 0 too
      * @param strikes         turns in a row that ran past the slow budget (the turn budget halts the actor at its ceiling)
      */
     public record ActorRow(long id, String name, String placement, ActorState state, int queueDepth, long turns,

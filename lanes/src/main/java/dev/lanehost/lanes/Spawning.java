@@ -1,6 +1,7 @@
 package dev.lanehost.lanes;
 
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
@@ -14,6 +15,13 @@ final class Spawning {
     private final Scheduler scheduler;
     private final RuntimeContext context;
     private final LongAdder blockingActors;
+    /**
+     * Spawns between their look at the runtime's closed mark and their actor's registration. The close waits until
+     * there are none ({@link #awaitSpawnsInFlight}), so its list of actors holds every actor a spawn made: a spawn
+     * counts itself in, then looks at the mark; the close marks, then looks at this count (both volatile, so at least
+     * one of them sees the other).
+     */
+    private final AtomicInteger inFlight = new AtomicInteger();
 
     Spawning(ActorRegistry actors, LaneRegistry lanes, Scheduler scheduler, RuntimeContext context, LongAdder blockingActors) {
         this.actors = actors;
@@ -42,9 +50,6 @@ final class Spawning {
 
     /** A supervisor's restart: the successor of a halted actor, with its name, placement, options and factory. */
     ActorRef respawn(ActorCell predecessor) {
-        if (context.isClosed()) {
-            throw new IllegalStateException("the runtime is closed");
-        }
         return spawn(predecessor.name, predecessor.options, predecessor.factory, predecessor.placement,
                 predecessor.home, predecessor.lane, true);
     }
@@ -60,6 +65,30 @@ final class Spawning {
 
     private ActorRef spawn(String name, SpawnOptions options, Supplier<? extends Behavior> factory, Placement placement,
                            RunQueue home, ExecutionLane lane, boolean successor) {
+        inFlight.incrementAndGet();
+        try {
+            if (context.isClosed()) {
+                throw new IllegalStateException("the runtime is closed");
+            }
+            return register(name, options, factory, placement, home, lane, successor);
+        } finally {
+            inFlight.decrementAndGet();
+        }
+    }
+
+    /**
+     * The runtime's close, once it has marked the runtime closed: waits for the spawns that looked at the mark before
+     * it was set to register their actors. Spawns run no user code, so this waits for a few instructions, or for a
+     * spawning thread the machine holds off the CPU.
+     */
+    void awaitSpawnsInFlight() {
+        while (inFlight.get() != 0) {
+            Thread.yield();
+        }
+    }
+
+    private ActorRef register(String name, SpawnOptions options, Supplier<? extends Behavior> factory, Placement placement,
+                              RunQueue home, ExecutionLane lane, boolean successor) {
         WorkerPool roamsIn = placement == Placement.NORMAL ? scheduler.pool() : null;
         BudgetLimits budget = context.defaultBudget;
         if (options.budget() != null) {

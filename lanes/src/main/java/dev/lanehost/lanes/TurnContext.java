@@ -163,7 +163,7 @@ final class TurnContext extends TurnRunner {
         while (true) {
             Letter next = cell.mailbox.peek();
             if (next instanceof Letter.Message) {
-                return ((Letter.Message) cell.mailbox.take()).open();
+                return ((Letter.Message) cell.mailbox.take()).message;
             }
             if (next != null || cell.exitReason != null || cell.runtime.isClosed()) {
                 return null; // another kind of letter is next (it runs as this actor's next turn), or the actor is ending

@@ -381,4 +381,87 @@ class CloseTest {
         host.join();
         assertEquals(ResourceCounts.NONE, runtime.resources());
     }
+
+    @Test
+    void everyActorASpawnRacingTheCloseMadeIsHaltedByTheTimeCloseReturns() throws Exception {
+        // A spawn looked at the closed mark, the close took its list of actors, then the spawn registered its actor:
+        // nothing halted that one, and it stayed alive after close, accepting letters nothing would run.
+        for (Placement placement : List.of(Placement.NORMAL, Placement.lane("l"), Placement.BLOCKING)) {
+            for (int round = 0; round < 25; round++) {
+                ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED);
+                runtime.registerLane("l");
+                List<ActorRef> spawned = new java.util.concurrent.CopyOnWriteArrayList<>();
+                CountDownLatch spawning = new CountDownLatch(2);
+                List<Thread> spawners = new ArrayList<>();
+                for (int i = 0; i < 2; i++) {
+                    spawners.add(Thread.ofPlatform().start(() -> {
+                        spawning.countDown();
+                        try {
+                            for (int n = 0; ; n++) {
+                                spawned.add(runtime.spawn("x" + n, placement, SpawnOptions.DEFAULT, () -> (c, m) -> { }));
+                            }
+                        } catch (IllegalStateException closed) {
+                            // the runtime is closed: the spawns end
+                        }
+                    }));
+                }
+                spawning.await();
+                runtime.close();
+                for (Thread spawner : spawners) {
+                    spawner.join();
+                }
+                for (ActorRef ref : spawned) {
+                    assertTrue(ref.isTerminated(), placement + ", round " + round + ": " + ref + " outlived the close");
+                }
+                assertEquals(0, runtime.metrics().liveActors(), placement + ", round " + round);
+            }
+        }
+    }
+
+    @Test
+    void aWorkerStillInATurnAfterTheGraceIsLoggedWithTheActorWhoseTurnItIs() throws Exception {
+        CountDownLatch inTurn = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED);
+        runtime.spawn("stuck", () -> (c, m) -> {
+            inTurn.countDown();
+            release.await(PATIENCE_SECONDS, TimeUnit.SECONDS); // no poll site: nothing can end it but the latch
+        }).tell("go");
+        assertTrue(inTurn.await(PATIENCE_SECONDS, TimeUnit.SECONDS));
+        try (CapturedLog log = new CapturedLog()) {
+            runtime.close(); // 5 s of grace for the worker, then 1 s for its turn: both run out
+            assertEquals(1, log.matching(Level.WARNING, "is still inside a turn of actor", "'stuck'", "leaves it running").size(),
+                    () -> log.matching(Level.WARNING).toString());
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
+    void messagesACloseDropsUnhandledAreCountedAndTasksAreAbandoned() {
+        ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD);
+        List<Object> handled = new ArrayList<>();
+        ActorRef actor = runtime.spawn("slow", () -> (c, m) -> handled.add(m));
+        runtime.drain(); // started
+        actor.tell("handled");
+        runtime.drain();
+        AtomicBoolean abandoned = new AtomicBoolean();
+        for (int i = 0; i < 5; i++) {
+            assertTrue(actor.tell("accepted " + i));
+        }
+        assertTrue(actor.submit(new TurnTask() {
+            @Override
+            public void run(ActorContext context) {
+            }
+
+            @Override
+            public void abandoned() {
+                abandoned.set(true);
+            }
+        }));
+        runtime.close();
+        assertEquals(List.of("handled"), handled);
+        assertEquals(5, runtime.metrics().droppedMessages(), "the accepted messages no turn took");
+        assertTrue(abandoned.get(), "the task's own hook, not the count");
+    }
 }

@@ -30,7 +30,7 @@ class LaneTest {
     }
 
     @Test
-    void aDriveReturnsWhileASenderIsStuckBetweenQueueingItsLetterAndLinkingIt() throws Exception {
+    void aDriveReturnsWhileASenderIsStuckBetweenClaimingItsLettersSlotAndStoringIt() throws Exception {
         try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
             ExecutionLane lane = runtime.registerLane("frame");
             List<Object> handled = new ArrayList<>();
@@ -53,24 +53,25 @@ class LaneTest {
         }
     }
 
-    /** The first half of a mailbox offer (counted, the tail swapped), done by hand; {@link #link()} is the second. */
-    private record HalfOffer(Object previous, Letter letter) {
+    /** The first half of a mailbox offer (counted, its slot claimed), done by hand; {@link #link()} is the second. */
+    private record HalfOffer(Object[] chunk, int slot, Letter letter) {
         static HalfOffer of(ActorCell cell, Letter letter) throws ReflectiveOperationException {
             java.lang.reflect.Field lettersField = Mailbox.class.getDeclaredField("letters");
             lettersField.setAccessible(true);
             Object queue = lettersField.get(cell.mailbox);
-            Class<?> producerFields = Class.forName("dev.lanehost.lanes.internal.MpscQueueProducerFields");
-            java.lang.reflect.Field tail = accessible(producerFields, "tail");
-            java.lang.reflect.Field offered = accessible(producerFields, "offered");
+            Class<?> producerFields = Class.forName("dev.lanehost.lanes.internal.MpscChunkQueueProducerFields");
+            java.lang.reflect.Field produced = accessible(producerFields, "produced");
+            Object[] chunk = (Object[]) accessible(producerFields, "producerChunk").get(queue);
             cell.lane.letterQueued();
-            offered.setLong(queue, offered.getLong(queue) + 1);
-            Object previous = tail.get(queue);
-            tail.set(queue, letter);
-            return new HalfOffer(previous, letter);
+            long position = produced.getLong(queue);
+            int slot = (int) (position >>> 1) % (chunk.length - 1);
+            assertTrue(slot != 0, "the claim stays in the chunk: no new chunk to link by hand");
+            produced.setLong(queue, position + 2);
+            return new HalfOffer(chunk, slot, letter);
         }
 
-        void link() throws ReflectiveOperationException {
-            accessible(dev.lanehost.lanes.internal.MpscNode.class, "next").set(previous, letter);
+        void link() {
+            chunk[slot] = letter;
         }
 
         private static java.lang.reflect.Field accessible(Class<?> owner, String name) throws NoSuchFieldException {

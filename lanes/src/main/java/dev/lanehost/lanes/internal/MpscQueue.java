@@ -6,8 +6,8 @@ import java.lang.invoke.VarHandle;
 /**
  * An intrusive multi-producer single-consumer FIFO (Dmitry Vyukov's non-blocking MPSC queue) that also
  * counts what passed through it: any thread may {@link #offer}; one consumer at a time may {@link #poll};
- * any thread may read {@link #size}. A node may be offered again once polled, unless it is of the queue's
- * one-shot class (below).
+ * any thread may read {@link #size}. A node may be offered again once polled: the run queues' nodes are actors,
+ * queued again and again (a mailbox is an {@link MpscChunkQueue}).
  *
  * <h2>Protocol</h2>
  * <ol>
@@ -20,10 +20,7 @@ import java.lang.invoke.VarHandle;
  *       the node is reachable, so it never runs behind what the consumer can take.</li>
  *   <li>A node can be handed out only once another is linked behind it, since its successor becomes the head.
  *       When the consumer takes the last node, it queues the stub behind it (an exchange on the producers' tail,
- *       uncounted) so the node can go. A node of the <em>one-shot class</em> given at construction is never offered
- *       again once polled, so the queue need not let it go: the last one stays as the head, spent, the next poll
- *       steps past it as past the stub, and taking it costs no exchange and no look at the tail. A queue whose nodes
- *       come and go one at a time (an idle actor's mailbox) takes each with plain loads and stores only.</li>
+ *       uncounted) so the node can go.</li>
  * </ol>
  *
  * <h2>Layout</h2>
@@ -32,9 +29,9 @@ import java.lang.invoke.VarHandle;
  * <pre>
  *   MpscQueueColdFields      stub                      (written once, read by both sides)
  *   MpscQueuePadBeforeHead   128 bytes
- *   MpscQueueConsumerFields  head, polled, headSpent   (written by the consumer only; and oneShot, final)
+ *   MpscQueueConsumerFields  head, polled               (written by the consumer only)
  *   MpscQueuePadBeforeTail   128 bytes
- *   MpscQueueProducerFields  tail, offered, polledSeen (written by every producer)
+ *   MpscQueueProducerFields  tail, offered              (written by every producer)
  *   MpscQueue                128 bytes
  * </pre>
  * So a producer's exchange on the tail never invalidates the line the consumer reads its head from,
@@ -52,7 +49,6 @@ public final class MpscQueue<T extends MpscNode> extends MpscQueueProducerFields
     private static final VarHandle NEXT;
     private static final VarHandle OFFERED;
     private static final VarHandle POLLED;
-    private static final VarHandle POLLED_SEEN;
 
     static {
         try {
@@ -60,7 +56,6 @@ public final class MpscQueue<T extends MpscNode> extends MpscQueueProducerFields
             TAIL = lookup.findVarHandle(MpscQueueProducerFields.class, "tail", MpscNode.class);
             OFFERED = lookup.findVarHandle(MpscQueueProducerFields.class, "offered", long.class);
             POLLED = lookup.findVarHandle(MpscQueueConsumerFields.class, "polled", long.class);
-            POLLED_SEEN = lookup.findVarHandle(MpscQueueProducerFields.class, "polledSeen", long.class);
             NEXT = lookup.findVarHandle(MpscNode.class, "next", MpscNode.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -77,52 +72,11 @@ public final class MpscQueue<T extends MpscNode> extends MpscQueueProducerFields
                  b096, b097, b098, b099, b100, b101, b102, b103, b104, b105, b106, b107, b108, b109, b110, b111,
                  b112, b113, b114, b115, b116, b117, b118, b119, b120, b121, b122, b123, b124, b125, b126, b127;
 
-    /** A queue whose every node may be offered again once polled. */
-    public MpscQueue() {
-        this(null);
-    }
-
-    /**
-     * @param oneShot the class of nodes that are never offered again once polled (exactly that class, not its
-     *     subclasses), or null: the last of them polled may stay in the queue as its head
-     */
-    public MpscQueue(Class<? extends T> oneShot) {
-        super(oneShot);
-    }
-
     /** Appends a node; wait-free. The node must not be in any queue. */
     public void offer(T node) {
         // Counted first (an atomic add on the producers' own line), so size() never misses a pollable node.
         OFFERED.getAndAdd(this, 1L);
         link(node);
-    }
-
-    /**
-     * Appends a node only if the queue holds fewer than {@code capacity}: a bounded mailbox's admission and offer
-     * in one. The count is taken first, by the atomic add every offer makes anyway, so a producer fetches the
-     * producers' line once, for writing; a look at the count before the add would fetch it shared and then again
-     * to own it, two transfers of the line on every send to a mailbox other threads send to as well. The
-     * consumer's poll count is read only when the producers' cached copy of it ({@code polledSeen}) says the
-     * queue may be full, as JCTools' producer limit does. Refused: the count is given back.
-     *
-     * <p>Racing producers: each one's add counts before its check, so of producers racing for the last places at
-     * most {@code capacity} are admitted, never more; one may be refused for a place another, itself refused, held
-     * for an instant. Any thread; wait-free.
-     *
-     * @return true if queued, false if the queue was full (nothing queued)
-     */
-    public boolean offerIfRoom(T node, long capacity) {
-        long before = (long) OFFERED.getAndAdd(this, 1L);
-        if (before - (long) POLLED_SEEN.getOpaque(this) >= capacity) {
-            long polled = (long) POLLED.getAcquire(this);
-            POLLED_SEEN.setOpaque(this, polled); // a stale value only makes the next producer look again
-            if (before - polled >= capacity) {
-                OFFERED.getAndAdd(this, -1L);
-                return false;
-            }
-        }
-        link(node);
-        return true;
     }
 
     /** The offer's exchange and link, once the node is counted. */
@@ -188,27 +142,19 @@ public final class MpscQueue<T extends MpscNode> extends MpscQueueProducerFields
     public T poll() {
         MpscNode first = head;
         MpscNode next = (MpscNode) NEXT.getAcquire(first);
-        if (first == stub || headSpent) {
+        if (first == stub) {
             if (next == null) {
                 return null;
             }
-            // Cut what is stepped past (the stub, or a spent node) off the queue: no producer links behind it again,
-            // as it is not the tail. Left linked, it would keep every node taken after it reachable through their
-            // links: the stub for the queue's life, until it is queued again (never, while the last node taken is
-            // always a one-shot); a spent node the collector had moved to the old generation, every letter sent since,
-            // which the young collections would copy, ever more.
+            // Cut the stub off the queue: no producer links behind it again, as it is not the tail. Left linked, it
+            // would keep every node taken after it reachable through their links until it is queued again.
             NEXT.set(first, (MpscNode) null);
-            headSpent = false;
             head = next;
             first = next;
             next = (MpscNode) NEXT.getAcquire(next);
         }
         if (next != null) {
             head = next;
-            return taken(first);
-        }
-        if (first.getClass() == oneShot) {
-            headSpent = true; // stays as the head (head == first); whatever is linked behind it comes next
             return taken(first);
         }
         if (first != (MpscNode) TAIL.getVolatile(this)) {
@@ -228,7 +174,7 @@ public final class MpscQueue<T extends MpscNode> extends MpscQueueProducerFields
     @SuppressWarnings("unchecked")
     public T peek() {
         MpscNode first = head;
-        if (first == stub || headSpent) {
+        if (first == stub) {
             first = (MpscNode) NEXT.getAcquire(first);
         }
         return (T) first;
@@ -237,7 +183,7 @@ public final class MpscQueue<T extends MpscNode> extends MpscQueueProducerFields
     /** True if no node is queued or being queued. Consumer only. */
     public boolean isEmpty() {
         MpscNode first = head;
-        return (first == stub || headSpent) && (MpscNode) TAIL.getVolatile(this) == first;
+        return first == stub && (MpscNode) TAIL.getVolatile(this) == first;
     }
 
     /**
@@ -289,16 +235,8 @@ abstract class MpscQueuePadBeforeHead extends MpscQueueColdFields {
 
 /** Written by the consumer only. */
 abstract class MpscQueueConsumerFields extends MpscQueuePadBeforeHead {
-    /** The oldest node, or the stub, or a spent node ({@code headSpent}). */
+    /** The oldest node, or the stub. */
     MpscNode head = stub;
-    /** True while {@code head} is a one-shot node already handed out: the queue's oldest node is behind it. */
-    boolean headSpent;
-    /** Nodes of exactly this class are never offered again once polled; null if there is no such class. */
-    final Class<?> oneShot;
-
-    MpscQueueConsumerFields(Class<?> oneShot) {
-        this.oneShot = oneShot;
-    }
     /** Nodes handed out; stored with release, read by others with acquire. */
     long polled;
 }
@@ -314,10 +252,6 @@ abstract class MpscQueuePadBeforeTail extends MpscQueueConsumerFields {
                  b080, b081, b082, b083, b084, b085, b086, b087, b088, b089, b090, b091, b092, b093, b094, b095,
                  b096, b097, b098, b099, b100, b101, b102, b103, b104, b105, b106, b107, b108, b109, b110, b111,
                  b112, b113, b114, b115, b116, b117, b118, b119, b120, b121, b122, b123, b124, b125, b126, b127;
-
-    MpscQueuePadBeforeTail(Class<?> oneShot) {
-        super(oneShot);
-    }
 }
 
 /** Written by every producer, each by one atomic instruction. */
@@ -326,10 +260,4 @@ abstract class MpscQueueProducerFields extends MpscQueuePadBeforeTail {
     volatile MpscNode tail = stub;
     /** Nodes offered; atomically added by producers. */
     volatile long offered;
-    /** The consumer's poll count as a producer last read it, for {@code offerIfRoom}; any producer may store it. */
-    long polledSeen;
-
-    MpscQueueProducerFields(Class<?> oneShot) {
-        super(oneShot);
-    }
 }

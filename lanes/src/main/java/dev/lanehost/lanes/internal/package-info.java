@@ -4,10 +4,13 @@
  *
  * <ul>
  *   <li>{@link dev.lanehost.lanes.internal.MpscQueue} — an intrusive wait-free-offer MPSC queue that counts
- *       its offers and polls, its consumer's and producers' fields on separate padded cache lines.
- *       Mailboxes hold letters in it, and each run-queue band holds actor cells in it, so neither a send's
- *       scheduling nor a requeue allocates a queue node; {@link dev.lanehost.lanes.internal.MpscNode} is
- *       the node.</li>
+ *       its offers and polls, its consumer's and producers' fields on separate padded cache lines. Each run-queue
+ *       band holds actor cells in it, so a requeue allocates no queue node; {@link dev.lanehost.lanes.internal.MpscNode}
+ *       is the node.</li>
+ *   <li>{@link dev.lanehost.lanes.internal.MpscChunkQueue} — an unbounded MPSC queue of slots in reused chunks, whose
+ *       positions are its counts and whose offer is one CAS, bounded on request in the same CAS. Mailboxes hold
+ *       letters in it: a letter is stored into the queue once, not twice, which is what G1's write barrier charges
+ *       for once a long-lived mailbox is old.</li>
  *   <li>{@link dev.lanehost.lanes.internal.LiveCounters} — live signals, timers, parks and arenas.</li>
  *   <li>{@link dev.lanehost.lanes.internal.VirtualClock} — the SIMULATED profile's time.</li>
  *   <li>{@link dev.lanehost.lanes.internal.LaneBinding} — which thread a lane is bound to, and how that

@@ -3,8 +3,7 @@ package dev.lanehost.tests.stress;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import dev.lanehost.lanes.internal.MpscNode;
-import dev.lanehost.lanes.internal.MpscQueue;
+import dev.lanehost.lanes.internal.MpscChunkQueue;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -13,11 +12,11 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
 
 /**
- * Two producers race for a mailbox's last place ({@code offerIfRoom} at capacity 1 on an empty queue): the count
- * is taken before the check, so exactly one of them gets it — never both (over capacity), never neither (the place
- * lost to a refusal) — and the refused one's count is given back.
+ * Two producers race for a mailbox's last place ({@code offerIfRoom} at capacity 1 on an empty queue): the check and
+ * the claim are one CAS's, so exactly one of them gets it — never both (over capacity), never neither (the place
+ * lost to a refusal) — and a refusal counts nothing.
  *
- * <p>r1, r2 = 1 if producer 1, 2 was admitted; r3 = nodes the arbiter polled, or -1 if the count disagrees.
+ * <p>r1, r2 = 1 if producer 1, 2 was admitted; r3 = elements the arbiter polled, or -1 if the size disagrees.
  */
 @JCStressTest
 @Outcome(id = "1, 0, 1", expect = ACCEPTABLE, desc = "producer 1 got the place")
@@ -25,21 +24,18 @@ import org.openjdk.jcstress.infra.results.III_Result;
 @Outcome(expect = FORBIDDEN, desc = "both admitted (over capacity), neither, or a count not given back")
 @State
 public class MpscLastPlaceTest {
-    private static final class Node extends MpscNode {
-    }
-
-    private final MpscQueue<Node> queue = new MpscQueue<>();
+    private final MpscChunkQueue<Object> queue = new MpscChunkQueue<>();
     private int admitted1;
     private int admitted2;
 
     @Actor
     public void producer1() {
-        admitted1 = queue.offerIfRoom(new Node(), 1) ? 1 : 0;
+        admitted1 = queue.offerIfRoom("one", 1) ? 1 : 0;
     }
 
     @Actor
     public void producer2() {
-        admitted2 = queue.offerIfRoom(new Node(), 1) ? 1 : 0;
+        admitted2 = queue.offerIfRoom("two", 1) ? 1 : 0;
     }
 
     @Arbiter
