@@ -183,11 +183,15 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
         if (!reusable.claim()) {
             throw new IllegalStateException("the task is already queued; a ReusableTask may be offered again once it has run or been abandoned");
         }
-        Delivery delivery = admit(reusable);
-        if (delivery != Delivery.QUEUED) {
-            reusable.unclaim(); // never queued
+        Delivery delivery = null;
+        try {
+            delivery = admit(reusable);
+            return delivery;
+        } finally {
+            if (delivery != Delivery.QUEUED) {
+                reusable.unclaim(); // never queued: refused, or the offer threw (no chunk for it)
+            }
         }
-        return delivery;
     }
 
     /**

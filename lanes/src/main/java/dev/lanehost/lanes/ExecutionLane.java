@@ -143,6 +143,7 @@ public final class ExecutionLane extends LaneCounters {
             return DRIVE_OK;
         }
         driving = true;
+        driveBegins(current);
         int ran = 0;
         try {
             int spurious = 0;
@@ -174,6 +175,7 @@ public final class ExecutionLane extends LaneCounters {
         } catch (Throwable unexpected) {
             RuntimeLog.internalError("drive of lane " + name, unexpected);
         } finally {
+            driveEnds(ran);
             driving = false;
             queue.forgetTurnEndClock();
             if (!queue.isEmptyForConsumer()) {

@@ -15,6 +15,7 @@ abstract class LaneCounters extends WorkFlag {
     private static final VarHandle TURNS;
     private static final VarHandle LAST_WORK_DRIVE;
     private static final VarHandle QUEUED_LETTERS;
+    private static final VarHandle DRIVER_QUEUED;
 
     static {
         try {
@@ -23,6 +24,7 @@ abstract class LaneCounters extends WorkFlag {
             TURNS = lookup.findVarHandle(LaneCounters.class, "turns", long.class);
             LAST_WORK_DRIVE = lookup.findVarHandle(LaneCounters.class, "lastWorkDriveNanos", long.class);
             QUEUED_LETTERS = lookup.findVarHandle(LaneCounters.class, "queuedLetters", long.class);
+            DRIVER_QUEUED = lookup.findVarHandle(LaneCounters.class, "driverQueued", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -41,6 +43,19 @@ abstract class LaneCounters extends WorkFlag {
      */
     @SuppressWarnings("unused")
     private volatile long queuedLetters;
+    /**
+     * The thread inside a drive of this lane, or null. Written by the bound thread only; another thread may read a
+     * stale value, but never itself, so {@code driver == Thread.currentThread()} is exact on every thread.
+     */
+    private Thread driver;
+    /**
+     * Letters the driving thread queued on this lane's actors during its drive (an actor sending itself the next
+     * message, or another actor of the lane): counted here with plain stores instead of an atomic add on
+     * {@link #queuedLetters} each, and settled into it with the letters the drive took, once, when the drive returns.
+     * Written by the driver with opaque stores, read by others with opaque loads.
+     */
+    @SuppressWarnings("unused")
+    private long driverQueued;
     /** Letters this lane's actors may hold together before they refuse messages and tasks. */
     private final long capacity;
     /** Messages and tasks this lane's actors refused for a full mailbox or lane. */
@@ -66,7 +81,7 @@ abstract class LaneCounters extends WorkFlag {
      * drive has taken so far (the driver settles its count when the drive returns).
      */
     public long queuedLetters() {
-        return Math.max(0, (long) QUEUED_LETTERS.getVolatile(this));
+        return Math.max(0, (long) QUEUED_LETTERS.getVolatile(this) + (long) DRIVER_QUEUED.getOpaque(this));
     }
 
     /** Messages and tasks this lane's actors refused because a mailbox or the lane was full. */
@@ -79,9 +94,29 @@ abstract class LaneCounters extends WorkFlag {
         DRIVES.setRelease(this, (long) DRIVES.get(this) + 1);
     }
 
-    /** The bound thread, after a drive that ran {@code ran > 0} turns, each of which took one letter. */
+    /** The bound thread, as its drive begins to run turns: its sends to this lane are counted as the drive's own. */
+    final void driveBegins(Thread current) {
+        driver = current;
+    }
+
+    /**
+     * The bound thread, as its drive returns: the letters its turns took ({@code ran}, one each) and the letters it
+     * queued on this lane meanwhile go into the backlog in one step. Added before the drive's own count is cleared, so
+     * an observer in between sees the backlog too large for an instant, never too small (admission errs on refusing).
+     */
+    final void driveEnds(int ran) {
+        driver = null;
+        long queued = (long) DRIVER_QUEUED.get(this);
+        if (queued != ran) {
+            QUEUED_LETTERS.getAndAdd(this, queued - ran);
+        }
+        if (queued != 0) {
+            DRIVER_QUEUED.setOpaque(this, 0L);
+        }
+    }
+
+    /** The bound thread, after a drive that ran {@code ran > 0} turns. */
     final void turnsCounted(int ran, long now) {
-        lettersTaken(ran);
         TURNS.setRelease(this, (long) TURNS.get(this) + ran);
         LAST_WORK_DRIVE.setRelease(this, now);
     }
@@ -97,15 +132,29 @@ abstract class LaneCounters extends WorkFlag {
      * may refuse until then.
      */
     final boolean hasRoom() {
-        return (long) QUEUED_LETTERS.getOpaque(this) < capacity;
+        return (long) QUEUED_LETTERS.getOpaque(this) + (long) DRIVER_QUEUED.getOpaque(this) < capacity;
     }
 
     final void letterRefused() {
         refusedLetters.increment();
     }
 
+    /** A letter queued on one of this lane's actors: the driver's own during its drive, else an atomic add. Any thread. */
     final void letterQueued() {
-        QUEUED_LETTERS.getAndAdd(this, 1L);
+        if (driver == Thread.currentThread()) {
+            DRIVER_QUEUED.setOpaque(this, (long) DRIVER_QUEUED.get(this) + 1);
+        } else {
+            QUEUED_LETTERS.getAndAdd(this, 1L);
+        }
+    }
+
+    /** A letter counted by {@link #letterQueued} on this thread that was not queued after all. */
+    final void letterWithdrawn() {
+        if (driver == Thread.currentThread()) {
+            DRIVER_QUEUED.setOpaque(this, (long) DRIVER_QUEUED.get(this) - 1);
+        } else {
+            QUEUED_LETTERS.getAndAdd(this, -1L);
+        }
     }
 
     final void lettersTaken(long letters) {

@@ -28,9 +28,9 @@ final class Mailbox {
         }
         try {
             letters.offer(letter);
-        } catch (OutOfMemoryError e) { // a new chunk could not be made: nothing was queued
+        } catch (Throwable e) { // a new chunk could not be made: nothing was queued
             if (lane != null) {
-                lane.lettersTaken(1);
+                lane.letterWithdrawn();
             }
             throw e;
         }
@@ -52,11 +52,15 @@ final class Mailbox {
             return false;
         }
         lane.letterQueued(); // first, as in offer
-        if (letters.offerIfRoom(letter, capacity)) {
-            return true;
+        boolean queued = false;
+        try {
+            queued = letters.offerIfRoom(letter, capacity);
+            return queued;
+        } finally {
+            if (!queued) { // full, or a chunk could not be made
+                lane.letterWithdrawn();
+            }
         }
-        lane.lettersTaken(1);
-        return false;
     }
 
     /** The next letter, or null. Turn-lock holder only. */

@@ -174,8 +174,13 @@ final class TurnContext extends TurnRunner {
             }
             cell.receiver = Thread.currentThread();
             try {
-                if (cell.mailbox.peek() == null && cell.exitReason == null && !cell.runtime.isClosed()) {
+                // isEmpty, not a null peek: its volatile read of the senders' position is what orders this re-check
+                // after the announcement above (a sender claims, then reads the receiver). Not empty but nothing to
+                // peek is a sender between its claim and its store: look again at once.
+                if (cell.mailbox.isEmpty() && cell.exitReason == null && !cell.runtime.isClosed()) {
                     LockSupport.parkNanos(this, left);
+                } else if (cell.mailbox.peek() == null) {
+                    Thread.onSpinWait();
                 }
             } finally {
                 cell.receiver = null;

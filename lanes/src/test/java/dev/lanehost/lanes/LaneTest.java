@@ -82,6 +82,35 @@ class LaneTest {
     }
 
     @Test
+    void theDriversOwnSendsToItsLaneCountAgainstTheLanesCapacityAndSettleWhenTheDriveReturns() throws Exception {
+        // The driving thread counts the letters it queues on its own lane without an atomic add each, and settles them
+        // with the letters its turns took when the drive returns: admission and the backlog must see them all along.
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.SINGLE_THREAD).laneCapacity(3).build()) {
+            ExecutionLane lane = runtime.registerLane("frame");
+            List<Delivery> deliveries = new ArrayList<>();
+            long[] backlogInTurn = new long[1];
+            ActorRef actor = runtime.spawnOnLane("frame", "a", () -> (c, m) -> {
+                if (m.equals("go")) {
+                    for (int i = 0; i < 5; i++) {
+                        deliveries.add(c.self().offer("next " + i));
+                    }
+                    backlogInTurn[0] = lane.queuedLetters();
+                }
+            });
+            actor.tell("go"); // with the start: 2 letters of 3
+            DriveResult first = onHost(() -> lane.drive(2)); // the start, then "go"
+            // The drive's two letters still count until it returns (the backlog settles once per drive): one place left.
+            assertEquals(List.of(Delivery.QUEUED, Delivery.FULL, Delivery.FULL, Delivery.FULL, Delivery.FULL), deliveries);
+            assertEquals(3, backlogInTurn[0], "the start, \"go\" and the one letter the turn queued");
+            assertEquals(1, first.remaining(), "settled: the one letter the turn queued");
+            assertEquals(1, lane.queuedLetters());
+            assertEquals(1, onHost(() -> lane.drive(0)).turns());
+            assertEquals(0, lane.queuedLetters());
+            assertEquals(4, lane.refusedLetters());
+        }
+    }
+
+    @Test
     void laneNamesAreUniqueAndLookupDoesNotDrain() throws Exception {
         try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
             ExecutionLane lane = runtime.registerLane("audio");

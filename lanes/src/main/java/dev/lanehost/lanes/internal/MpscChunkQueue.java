@@ -2,6 +2,7 @@ package dev.lanehost.lanes.internal;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * An unbounded multi-producer single-consumer FIFO of references, kept in a chain of fixed-size arrays ("chunks"):
@@ -19,13 +20,18 @@ import java.lang.invoke.VarHandle;
  * <h2>Protocol</h2>
  * <ol>
  *   <li>Positions count in steps of two: element {@code n} is at position {@code 2n}. The low bit of the producers'
- *       position is set while one producer links a new chunk; the others wait for it (a few instructions, unless
- *       that producer is preempted: the queue is lock-free, not wait-free).</li>
+ *       position is set while one producer links a new chunk, once every {@code chunkSlots} elements; the others
+ *       wait for it, spinning briefly and then parking a microsecond at a time. The linker readies its chunk (takes
+ *       the spare or allocates, and puts its element in) before it claims, and from the claim to the position's
+ *       store makes no call, so nothing can throw there, not even a stack overflow: the wait is three stores long,
+ *       unless the linker is preempted in them. In that window the queue blocks, where a linked queue's offer is
+ *       wait-free: the price of storing each element once.</li>
  *   <li>A producer reads the position, then the current chunk (written before the position that made it current was
  *       published), and claims the position by CAS; a lost CAS looks again. A chunk holds {@code chunkSlots}
- *       elements and one more slot, its link to the next chunk. The claimed slot's element is stored with release.
- *       The producer that claims the first position past a full chunk makes the next chunk, puts its element in the
- *       first slot, makes it current, links it from the full chunk (release) and publishes the position past it.</li>
+ *       elements and one more slot, its link to the next chunk. The claimed slot's element is stored after a release
+ *       fence (so a release store, with no call between the claim and the store). The producer that claims the first
+ *       position past a full chunk has readied the next chunk with its element in the first slot; it makes it
+ *       current, links it from the full chunk and publishes the position past it (a volatile store).</li>
  *   <li>Between a claim and its store, the consumer finds the slot empty although the positions say an element is
  *       there: {@link #poll} returns null, and {@link #isEmpty} is false. Callers treat that as "come back shortly",
  *       never as "empty".</li>
@@ -49,6 +55,8 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
     public static final int DEFAULT_CHUNK_SLOTS = 16;
     /** A capacity this large or larger never refuses: positions, counted in steps of two, could not reach it. */
     private static final long UNBOUNDED = Long.MAX_VALUE >> 2;
+    /** Spins a producer waits for another's link before it parks instead: a link is a few stores, unless preempted. */
+    private static final int LINK_SPINS = 128;
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(Object[].class);
     private static final VarHandle PRODUCED;
     private static final VarHandle CONSUMED;
@@ -112,10 +120,12 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
      */
     public boolean offerIfRoom(E element, long capacity) {
         long room = capacity >= UNBOUNDED ? Long.MAX_VALUE : capacity << 1; // in positions
+        Object[] next = null; // this producer's own next chunk, holding its element, while it tries to link it
+        int waits = 0;
         while (true) {
             long position = (long) PRODUCED.getVolatile(this);
             if ((position & 1) != 0) {
-                Thread.onSpinWait(); // another producer is linking a new chunk
+                waits = awaitLink(waits); // another producer is linking a new chunk
                 continue;
             }
             Object[] chunk = producerChunk; // current for `position` unless the CAS below fails
@@ -123,42 +133,65 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
                 long consumed = (long) CONSUMED.getAcquire(this);
                 CONSUMED_SEEN.setOpaque(this, consumed); // a stale value only makes the next producer look again
                 if (position - consumed >= room) {
+                    giveBack(next);
                     return false;
                 }
             }
             int slot = slot(position);
             if (slot != 0 || position == 0) {
+                if (next != null) { // readied for a chunk's end another producer linked
+                    giveBack(next);
+                    next = null;
+                }
+                VarHandle.releaseFence(); // the element's fields before the slot's store (a release store, made here)
                 if (PRODUCED.compareAndSet(this, position, position + 2)) {
-                    SLOT.setRelease(chunk, slot, (Object) element);
+                    // From the claim to the store, no call: nothing can throw between, not even a stack overflow in a
+                    // deep turn, which would leave the slot empty for good with the positions past it.
+                    chunk[slot] = element;
                     return true;
                 }
-            } else if (PRODUCED.compareAndSet(this, position, position + 1)) {
-                link(chunk, position, element);
-                return true;
+            } else {
+                // The claim at a chunk's end links the next chunk while the other producers wait. Whatever can fail
+                // (the allocation, a call) comes before the claim, so the wait always ends: the chunk is this
+                // producer's own (the spare, taken, or a new one), with its element in place, before it claims.
+                if (next == null) {
+                    next = (Object[]) SPARE.getAndSet(this, (Object[]) null);
+                    if (next == null) {
+                        next = new Object[chunkSlots + 1];
+                    }
+                }
+                next[0] = element;
+                VarHandle.releaseFence(); // the element and its slot before the link's store
+                if (PRODUCED.compareAndSet(this, position, position + 1)) {
+                    producerChunk = next; // plain: published by the position's volatile store
+                    chunk[chunkSlots] = next;
+                    produced = position + 2; // a volatile store: no call between the claim and its end
+                    return true;
+                }
+                next[0] = null; // another producer linked: this chunk is kept for a later try at a chunk's end
             }
         }
     }
 
-    /**
-     * The claim of the first position past the full {@code chunk} (the low bit set): the next chunk (the spare the
-     * consumer left, or a new one), then the position.
-     */
-    private void link(Object[] chunk, long position, Object element) {
-        Object[] next = (Object[]) SPARE.getAcquire(this);
-        if (next != null) {
-            SPARE.setOpaque(this, (Object[]) null); // only the linking producer takes it; a spare stored meanwhile is lost, not shared
-        } else {
-            try {
-                next = new Object[chunkSlots + 1];
-            } catch (OutOfMemoryError e) {
-                PRODUCED.setRelease(this, position); // let the other producers go on, and let this one's caller know
-                throw e;
-            }
+    /** A chunk readied for a link another producer made: back as the spare, unless the consumer has left another. */
+    private void giveBack(Object[] readied) {
+        if (readied != null) {
+            readied[0] = null;
+            SPARE.compareAndSet(this, (Object[]) null, readied);
         }
-        next[0] = element; // plain: published by the link's release store
-        producerChunk = next; // plain: published by the position's release store
-        SLOT.setRelease(chunk, chunkSlots, (Object) next);
-        PRODUCED.setRelease(this, position + 2);
+    }
+
+    /**
+     * A producer waiting for another to link a chunk: spins a while, then parks a microsecond at a time, so a waiting
+     * thread of a higher (even real-time) priority lets a preempted linker on its CPU run. @return the waits so far
+     */
+    private static int awaitLink(int waits) {
+        if (waits < LINK_SPINS) {
+            Thread.onSpinWait();
+        } else {
+            LockSupport.parkNanos(1_000L);
+        }
+        return waits + 1;
     }
 
     /** Removes the oldest element, or returns null if the queue is empty or a producer is mid-offer. Consumer only. */
@@ -174,8 +207,10 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
         if (element == null) {
             return null;
         }
-        SLOT.set(chunk, slot, (Object) null); // nothing of a taken element stays behind in a chunk still in use
         CONSUMED.setRelease(this, position + 2);
+        // After the position, with no call between (a stack overflow in a deep receive cannot leave the element taken
+        // but unreturned): no producer writes this slot again until the chunk is left and reused.
+        chunk[slot] = null; // nothing of a taken element stays behind in a chunk still in use
         return (E) element;
     }
 
@@ -202,7 +237,7 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
             return null; // empty, or the producer of this position is linking the next chunk
         }
         Object[] next = (Object[]) link;
-        SLOT.set(chunk, chunkSlots, (Object) null); // an old chunk the collector has promoted keeps no later one alive
+        chunk[chunkSlots] = null; // an old chunk the collector has promoted keeps no later one alive
         consumerChunk = next;
         consumerChunkEnd = position + 2L * chunkSlots;
         // Every slot of the chunk left behind has been taken and cleared, and no producer writes it again: the next
@@ -217,8 +252,9 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
 
     /**
      * True if no element is queued or being queued. The consumer, or a thread after a volatile hand-off from it. The
-     * producers' position is a volatile read, so a consumer's re-check after a volatile store (its idle mark) is
-     * ordered after that store.
+     * producers' position is a volatile read, so a consumer's re-check after a volatile store (its idle mark, or a
+     * blocking receiver's announcement) is ordered after that store: a null {@link #peek} is not enough for that, as
+     * a slot is stored with release only.
      */
     public boolean isEmpty() {
         return (long) PRODUCED.getVolatile(this) == (long) CONSUMED.getAcquire(this);
@@ -230,9 +266,10 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
      * of it.
      */
     public long size() {
-        // Produced: volatile, because an idle consumer's re-check is a Dekker handshake (the HOSTED worker writes its
-        // idle flag, then reads this; a sender claims here, then reads the flag), and only a volatile load is ordered
-        // after the consumer's volatile store. Consumed: acquire, read second, so a racing poll only makes it smaller.
+        // Produced: volatile, because a runner's re-check is a Dekker handshake (it unschedules its actor with a
+        // volatile store, then reads this; a sender claims here with a CAS, then reads the scheduled flag), and only a
+        // volatile load is ordered after the runner's volatile store. Consumed: acquire, read second, so a racing poll
+        // only makes it smaller.
         long produced = (long) PRODUCED.getVolatile(this);
         long consumed = (long) CONSUMED.getAcquire(this);
         return Math.max(0, (produced - consumed + 1) >> 1); // a chunk being linked (odd) counts its element
@@ -272,7 +309,7 @@ abstract class MpscChunkQueuePadBeforeConsumer extends MpscChunkQueueColdFields 
 /** Written by the consumer only. */
 abstract class MpscChunkQueueConsumerFields extends MpscChunkQueuePadBeforeConsumer {
     /** The consumer's position (the next element's); stored with release, read by others with acquire. */
-    volatile long consumed;
+    long consumed;
     /** The chunk the consumer's position is in, or the one before it when the position is its end. */
     Object[] consumerChunk;
     /** The first position past {@link #consumerChunk}. */
@@ -312,7 +349,8 @@ abstract class MpscChunkQueueProducerFields extends MpscChunkQueuePadBeforeProdu
     long consumedSeen;
     /**
      * A chunk the consumer has left behind, every slot cleared, for the producer that links the next chunk; null if
-     * none. Stored by the consumer (release), taken by the linking producer.
+     * none. Stored by the consumer (release), taken by a producer at a chunk's end (an atomic exchange, so it is that
+     * producer's alone).
      */
     Object[] spare;
 

@@ -109,6 +109,45 @@ class MpscChunkQueueTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(120)
+    void anOfferThatOverflowsTheStackNeverLeavesTheOtherProducersWaitingForALink() throws Exception {
+        // A deep turn may run out of stack inside an offer. One that did so while it held the claim to link a chunk left
+        // the position odd, and every later sender spun for ever. Offers at every depth near the stack's end, on a
+        // thread with a small stack, in chunks of two so that every other offer links.
+        int[] wedged = new int[1];
+        Thread deep = new Thread(null, () -> {
+            for (int trial = 0; trial < 200 && wedged[0] == 0; trial++) {
+                MpscChunkQueue<Object> queue = new MpscChunkQueue<>(2);
+                try {
+                    offerOnTheWayUp(queue, trial);
+                } catch (StackOverflowError expected) {
+                    // the deepest frames' own
+                }
+                if ((queue.produced & 1) != 0) {
+                    wedged[0] = trial + 1;
+                }
+            }
+        }, "deep", 256 << 10);
+        deep.start();
+        deep.join();
+        assertEquals(0, wedged[0], "trial " + (wedged[0] - 1) + " left a link claimed: every other sender would wait for ever");
+    }
+
+    /** Recurses to the stack's end, then offers in each frame as the overflow unwinds through it. */
+    private static void offerOnTheWayUp(MpscChunkQueue<Object> queue, int pad) {
+        try {
+            offerOnTheWayUp(queue, pad);
+        } catch (StackOverflowError e) {
+            try {
+                queue.offer("deep");
+            } catch (StackOverflowError inTheOffer) {
+                // thrown somewhere inside the offer: what the queue must survive
+            }
+            throw e;
+        }
+    }
+
+    @Test
     void chunkSizesThatAreNotPowersOfTwoAreRefusedNamingTheValue() {
         IllegalArgumentException three = assertThrows(IllegalArgumentException.class, () -> new MpscChunkQueue<>(3));
         assertTrue(three.getMessage().contains("power of two") && three.getMessage().contains("got 3"), three.getMessage());

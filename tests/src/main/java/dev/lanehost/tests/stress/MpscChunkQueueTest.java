@@ -15,9 +15,10 @@ import org.openjdk.jcstress.infra.results.III_Result;
 /**
  * A mailbox's queue in chunks of two slots, three elements through it before the race: the consumer has left the
  * first chunk (now the spare) for the second, whose last slot the first offer below fills; the next offer links the
- * spare as the third chunk. Two producers offer concurrently while one of them, as the consumer, polls. Every element comes out exactly once,
- * and an element a producer offered after another comes out after it, whichever offer links the second chunk and
- * wherever the poll meets it (a slot claimed and not yet stored, a link not yet written: nothing, for now). The
+ * spare as the third chunk, whichever producer makes it. Two producers offer concurrently while one of them, as the
+ * consumer, polls (which {@code MpscChunkSpareReuseTest} races across a chunk's end). Every element comes out exactly once,
+ * and an element a producer offered after another comes out after it, whichever offer links the third chunk and
+ * wherever the poll meets it (a slot claimed and not yet stored: nothing, for now). The
  * arbiter, running after both actors, drains the rest. (Two actors: jcstress skips tests with more actors than the
  * machine has CPUs, and CI has two.)
  *
