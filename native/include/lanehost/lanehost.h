@@ -67,7 +67,7 @@ typedef enum lanehost_status {
                                         that is no plain value (a tag, undefined, nesting deeper than 64);
                                         gate_call_on_lane with a lane the gate's actor is not placed on */
     LANEHOST_CLOSED = 10,            /* the runtime or the host ABI is closed (or closing: a lookup that races the
-                                        close answers this, never "not exported"); or the handle's object is: a
+                                        close answers this or a handle, never "not exported"); or the handle's object is: a
                                         gate that closed, a signal that can fire no more, a released ring
                                         reference, a ring its Java owner closed (ring_lookup) */
     LANEHOST_INTERNAL_ERROR = 11     /* lanehost failed inside the entry (logged); not the caller's fault */
@@ -158,8 +158,9 @@ typedef struct lanehost_api {
 
     /* The handle of the lane exported under `name`. A name nothing is exported under (yet: exports made later,
      * e.g. by a lane actor's start at the lane's first drive, are found from then on) is LANEHOST_INVALID_ARGUMENT,
-     * and last_error names it; so for gate_lookup, signal_lookup and ring_lookup. During and after a close, every
-     * lookup answers LANEHOST_CLOSED. */
+     * and last_error names it; so for gate_lookup, signal_lookup and ring_lookup. Once a close has begun, a lookup
+     * answers LANEHOST_CLOSED, or, if it raced the close's start, the handle (whose later use answers CLOSED); never
+     * "not exported". */
     int32_t (*lane_lookup)(const char *name, uint64_t *lane_out);
     /*
      * Lends the calling thread to the lane for at most max_turns turns (0: until its queue is empty). It does not

@@ -14,7 +14,8 @@ public enum CallStatus {
     CALLBACK_SUSPENDED(2),
     /**
      * A Java value (a Java caller's arguments, or the handler's result) is not a plain value: a cycle, nesting past the
-     * limit, or an unsupported type. CBOR bytes that are not one plain value are {@link #INVALID_ARGUMENT}.
+     * limit, or an unsupported type; or a CBOR handler's result is not one plain item. CBOR arguments that are not one
+     * plain value (a C host's, or a buffer given to the CBOR entry) are {@link #INVALID_ARGUMENT}.
      */
     NOT_SERIALIZABLE(3),
     /** The result is larger than the caller's buffer, or memory ran out encoding it. */

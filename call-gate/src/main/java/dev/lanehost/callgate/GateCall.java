@@ -172,7 +172,7 @@ final class GateCall extends ReusableTask implements CallAnswer {
     GateCall() {
     }
 
-    /** Ready for a CBOR caller's next call. Plain stores: the offer's exchange publishes them to the actor's thread. */
+    /** Ready for a CBOR caller's next call. Plain stores: the mailbox offer's release publishes them to the actor's thread. */
     void reset(CallGate gate, boolean immediate) {
         this.gate = gate;
         this.args = null;

@@ -25,7 +25,10 @@ public record AssumptionManifest(Profile profile, Authority authority, Map<Claus
         TURN_DISCIPLINE,
         /** Halts, timers and budget enforcement keep working while every runner and queue is saturated. */
         CONTROL_PLANE_IMMUNITY,
-        /** Work is accepted or refused, and a refusal is observable; nothing accepted is lost. */
+        /**
+         * Work is accepted or refused, and a refusal is observable; nothing accepted is lost while its actor lives (a
+         * halt drops what is still queued: messages are counted, tasks are told).
+         */
         ADMISSION
     }
 

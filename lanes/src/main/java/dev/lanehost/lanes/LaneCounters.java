@@ -38,8 +38,9 @@ abstract class LaneCounters extends WorkFlag {
     @SuppressWarnings("unused")
     private long lastWorkDriveNanos;
     /**
-     * Letters in the mailboxes of this lane's actors. Senders add one each (atomically); the driver takes
-     * the letters its turns consumed once per drive, and a teardown the letters it dropped.
+     * Letters in the mailboxes of this lane's actors. Senders other than the driving thread add one each
+     * (atomically); the driver settles its own sends and the letters its turns took once per drive, and a teardown
+     * takes the letters it dropped.
      */
     @SuppressWarnings("unused")
     private volatile long queuedLetters;

@@ -1,8 +1,9 @@
 package dev.lanehost.lanes;
 
 /**
- * One thing a turn handles, one final class per kind with typed fields: a send allocates one letter (and its
- * mailbox, once every {@link dev.lanehost.lanes.internal.MpscChunkQueue#DEFAULT_CHUNK_SLOTS} letters, a chunk).
+ * One thing a turn handles, one final class per kind with typed fields: a send allocates one letter (and, when its
+ * mailbox has no emptied chunk to reuse, a new chunk every {@link dev.lanehost.lanes.internal.MpscChunkQueue#DEFAULT_CHUNK_SLOTS}
+ * letters).
  *
  * <p>The kinds are a sealed hierarchy of final classes sharing {@link #turnFlags}. Every field is final; the
  * mailbox's release/acquire of the letter's slot publishes them to the consumer.

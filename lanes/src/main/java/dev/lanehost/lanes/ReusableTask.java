@@ -10,8 +10,7 @@ import java.lang.invoke.VarHandle;
  * and again (a call gate's calls) keeps one and allocates nothing per send.
  *
  * <p>A task still queued cannot be queued again, on this actor or another: the offer throws
- * {@link IllegalStateException} and the queue is left as it was (one node cannot be in two places of a linked
- * queue). An offer that is refused ({@link Delivery#FULL}, {@link Delivery#TERMINATED}) leaves it free.
+ * {@link IllegalStateException} and the queue is left as it was (its run must not begin twice). An offer that is refused ({@link Delivery#FULL}, {@link Delivery#TERMINATED}) leaves it free.
  */
 public abstract non-sealed class ReusableTask extends Letter implements TurnTask {
     private static final VarHandle QUEUED;

@@ -10,7 +10,9 @@ import java.util.Objects;
  * a turn still running {@code slow} after it was asked to yield is disrupted at its next poll site
  * ({@link TurnDisrupted}) and its actor halts with {@link ExitReason#BUDGET}: under HOSTED, once its thread has
  * spent half a {@code slow} on the CPU since the request (a turn the machine held off the CPU is not the actor's
- * fault), and in any case {@code slow × strikeCeiling} after the request. An actor's start turn is not
+ * fault), and in any case {@code slow × strikeCeiling} after the request. SINGLE_THREAD, which cannot watch a
+ * turn, settles it when it returns: a turn past {@code fast + slow} halts its actor only if the actor already had a
+ * strike and the turn was on the CPU for half of {@code fast + slow}; otherwise it is a strike. An actor's start turn is not
  * asked to yield: it is disrupted once it has run {@code slow × strikeCeiling}.
  *
  * <p>The defaults ({@link #DEFAULT}): <b>fast 10 ms</b>, shorter than a 60 Hz frame, so one turn asked to yield

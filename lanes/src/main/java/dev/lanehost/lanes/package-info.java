@@ -61,6 +61,7 @@
  * <p>The protocols are written out where they live: scheduling and halt on {@code ActorCell}, the worker's
  * park on {@code HostedScheduler}, the drain passes on {@code DrainScheduler}, the pick on
  * {@code SimulatedQueues}, the drive on {@link dev.lanehost.lanes.ExecutionLane}, the close on
- * {@code RuntimeClose}, the turn budget on {@code TurnClock}, the event hooks on {@code RuntimeEvents}, the queue on {@link dev.lanehost.lanes.internal.MpscQueue}.
+ * {@code RuntimeClose}, the turn budget on {@code TurnClock}, the event hooks on {@code RuntimeEvents}, the queues on {@link dev.lanehost.lanes.internal.MpscQueue} (run queues) and
+ * {@link dev.lanehost.lanes.internal.MpscChunkQueue} (mailboxes).
  */
 package dev.lanehost.lanes;

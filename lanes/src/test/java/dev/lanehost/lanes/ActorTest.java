@@ -52,8 +52,8 @@ class ActorTest {
         try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
             ActorRef actor = runtime.spawn("idle", () -> (context, message) -> { });
             runtime.runUntilIdle(java.time.Duration.ZERO); // started: the message below is the mailbox's only letter
-            // Nothing the runtime keeps for an idle actor (its mailbox's nodes, its last letter, which the mailbox may
-            // keep as its head) may hold on to what it handled. Each is checked while it was the last letter taken.
+            // Nothing the runtime keeps for an idle actor (its mailbox's chunks and their slots, its last letter) may hold
+            // on to what it handled. Each is checked while it was the last letter taken.
             java.lang.ref.WeakReference<Object> message = new java.lang.ref.WeakReference<>(tellOnce(actor, new byte[1 << 20]));
             runtime.runUntilIdle(java.time.Duration.ZERO);
             assertTrue(collected(message), "the handled message is unreachable");
@@ -67,8 +67,8 @@ class ActorTest {
     void aTaskTakenBetweenMessagesIsNotKeptByAnActorThatGetsOnlyMessagesAfterIt() {
         try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
             ActorRef actor = runtime.spawn("idle", () -> (context, message) -> { });
-            // Queued behind the start in one burst, then only messages: a message is always the last letter taken,
-            // so the mailbox never queues its stub again; nothing it stepped past may keep the burst reachable.
+            // Queued behind the start in one burst, then only messages: nothing the mailbox stepped past (slots, chunks
+            // it left and reuses) may keep the burst reachable.
             actor.tell("m1");
             java.lang.ref.WeakReference<Object> task = new java.lang.ref.WeakReference<>(submitOnce(actor));
             actor.tell("m2");

@@ -105,7 +105,7 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
         return chunkSlots;
     }
 
-    /** Appends an element; lock-free. */
+    /** Appends an element: one CAS, or a wait while another producer links a chunk (see the protocol). */
     public void offer(E element) {
         offerIfRoom(element, UNBOUNDED);
     }
@@ -114,7 +114,7 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
      * Appends an element only if the queue holds fewer than {@code capacity}: a bounded mailbox's admission and offer
      * in one claim, so producers racing for the last places never overfill it and never lose a place to one another's
      * refusal. The consumer's position is read only when the producers' cached copy of it says the queue may be
-     * full. Any thread; lock-free.
+     * full. Any thread; waits only while another producer links a chunk (see the protocol).
      *
      * @return true if queued, false if the queue was full (nothing queued)
      */

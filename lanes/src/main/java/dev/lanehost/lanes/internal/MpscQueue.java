@@ -40,7 +40,7 @@ import java.lang.invoke.VarHandle;
  * lines, because x86 prefetches cache lines in adjacent pairs. The padding is {@code byte} fields, as in
  * current JCTools: HotSpot lays a subclass's small fields into holes the superclass left, so long padding
  * would let the 4-byte {@code tail} slip in right behind {@code head}; bytes leave no hole. The price is
- * about 400 bytes per queue (one per mailbox, four per run queue).
+ * about 400 bytes per queue (four per run queue).
  *
  * @param <T> the node type
  */
