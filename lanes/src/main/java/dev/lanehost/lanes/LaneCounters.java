@@ -142,19 +142,19 @@ abstract class LaneCounters extends WorkFlag {
 
     /** A letter queued on one of this lane's actors: the driver's own during its drive, else an atomic add. Any thread. */
     final void letterQueued() {
-        if (driver == Thread.currentThread()) {
-            DRIVER_QUEUED.setOpaque(this, (long) DRIVER_QUEUED.get(this) + 1);
-        } else {
-            QUEUED_LETTERS.getAndAdd(this, 1L);
-        }
+        countQueued(1L);
     }
 
     /** A letter counted by {@link #letterQueued} on this thread that was not queued after all. */
     final void letterWithdrawn() {
+        countQueued(-1L);
+    }
+
+    private void countQueued(long letters) {
         if (driver == Thread.currentThread()) {
-            DRIVER_QUEUED.setOpaque(this, (long) DRIVER_QUEUED.get(this) - 1);
+            DRIVER_QUEUED.setOpaque(this, (long) DRIVER_QUEUED.get(this) + letters);
         } else {
-            QUEUED_LETTERS.getAndAdd(this, -1L);
+            QUEUED_LETTERS.getAndAdd(this, letters);
         }
     }
 

@@ -65,11 +65,9 @@ final class TurnClock {
      */
     private long threwNanos;
     /**
-     * SINGLE_THREAD: the running turn is measured on the CPU as well ({@link #cpuAtStart}), because its actor's last turn
-     * was struck. Runner only.
+     * SINGLE_THREAD: the runner thread's CPU time when the running turn began, read only if its actor had a strike then
+     * (only the settling of a turn changes the strikes, after this turn's CPU time is judged). Runner only.
      */
-    private boolean cpuMeasured;
-    /** SINGLE_THREAD: the runner thread's CPU time when the running turn began, if {@link #cpuMeasured}. Runner only. */
     private long cpuAtStart;
     /** Runtime clock at the start of the running turn ({@link #UNSEEN} until the watch stamps it), 0 between turns. */
     @SuppressWarnings("unused")
@@ -115,8 +113,7 @@ final class TurnClock {
             startTurn = turnFlags != 0; // nothing raises flags mid-turn here: the pause word stays as it is
             long now = cell.home.takeTurnEndClock(); // inside a drive: the last turn's end
             STARTED.setRelease(this, now != 0 ? now : cell.runtime.nanoTime());
-            cpuMeasured = strikes != 0;
-            if (cpuMeasured) { // rare: the last turn was struck (a syscall here, never on a turn within budget)
+            if (strikes != 0) { // rare: the last turn was struck (a syscall here, never on a turn within budget)
                 cpuAtStart = cell.runtime.threadCpu.nanos(Thread.currentThread());
             }
             return;
@@ -170,7 +167,7 @@ final class TurnClock {
      * Where the CPU time cannot be read the rule is wall time. Sets the reason the halt gives.
      */
     private boolean ranOnTheCpu(long elapsed) {
-        if (!cpuMeasured) {
+        if (strikes == 0) { // its CPU time was not read at its start
             return false;
         }
         long now = cpuAtStart == ThreadCpu.UNKNOWN ? ThreadCpu.UNKNOWN : cell.runtime.threadCpu.nanos(Thread.currentThread());
