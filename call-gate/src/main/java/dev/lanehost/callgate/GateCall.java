@@ -391,10 +391,7 @@ final class GateCall extends ReusableTask implements CallAnswer {
     public void abandoned() {
         try {
             releaseSlot();
-            CallStatus status = gate.terminatedStatus();
-            complete(new Outcome(status, status == CallStatus.CLOSED
-                    ? "the runtime closed with the call still queued: the actor was halted by the close"
-                    : "the actor halted with the call still queued"));
+            complete(haltedWhileQueued());
         } finally {
             DONE.setRelease(this, true);
         }
@@ -576,6 +573,17 @@ final class GateCall extends ReusableTask implements CallAnswer {
     }
 
     /**
+     * A queued call its actor's halt left unrun: answered by the actor's teardown, or by its parked caller if the caller
+     * sees the halt first; either way the same answer.
+     */
+    private Outcome haltedWhileQueued() {
+        CallStatus status = gate.terminatedStatus();
+        return new Outcome(status, status == CallStatus.CLOSED
+                ? "the runtime closed with the call still queued: the actor was halted by the close"
+                : "the actor halted with the call still queued");
+    }
+
+    /**
      * Past the spin: registered with the gate, so its close can wake us, then parked until the outcome or the deadline,
      * looking every {@link #HALTED_LOOK_NANOS} whether the actor has halted with the call still queued.
      */
@@ -593,7 +601,7 @@ final class GateCall extends ReusableTask implements CallAnswer {
                 return timeOut();
             }
             if (gate.actorHalted() && cancelIfQueued()) {
-                complete(gate.terminated()); // it will never run: CLOSED or ACTOR_TERMINATED, as its teardown would say
+                complete(haltedWhileQueued()); // it will never run: the answer its teardown would give
                 return outcome();
             }
             LockSupport.parkNanos(this, Math.min(left, HALTED_LOOK_NANOS));
