@@ -82,13 +82,25 @@ final class BlockingPool {
         } while (!threads.compareAndSet(count, count + 1));
         int number = names.getAndIncrement();
         BlockingThread thread = new BlockingThread(this, "lanehost-blocking-" + number, number);
-        live.add(thread);
-        thread.start();
+        synchronized (live) { // against stop(): a thread starts before it, listed, or not at all
+            if (!running) {
+                threads.decrementAndGet();
+                return false;
+            }
+            live.add(thread);
+            thread.start();
+        }
         return true;
     }
 
+    /**
+     * Stops the threads: after this returns no thread starts, and {@link #liveThreads()} lists every one that did
+     * (a sender past the bound check when the stop came would otherwise start one that close never waits for).
+     */
     void stop() {
-        running = false;
+        synchronized (live) {
+            running = false;
+        }
         for (Thread thread : live) {
             LockSupport.unpark(thread);
         }

@@ -65,9 +65,22 @@ public final class IdleStrategy {
         return minSpins < 0 ? null : new SpinBudget(minSpins, spins);
     }
 
-    /** Idle rounds spent spinning before yielding. */
-    int spins() {
-        return spins;
+    /** What an idle worker does in one round of its idle spell. */
+    enum Step { SPIN, YIELD, PARK }
+
+    /**
+     * What an idle worker does in round {@code round} (from 0) of a spell that may last {@code rounds} rounds (its
+     * spin budget's, or {@link #roundsBeforePark()}): spin, then yield, then park; busy spin spins in every round,
+     * however many.
+     */
+    Step step(int round, int rounds) {
+        if (busySpin) {
+            return Step.SPIN;
+        }
+        if (round >= rounds) {
+            return Step.PARK;
+        }
+        return round < spins ? Step.SPIN : Step.YIELD;
     }
 
     /** Idle rounds, spins and yields together, before parking; {@link Integer#MAX_VALUE} for busy spin. */

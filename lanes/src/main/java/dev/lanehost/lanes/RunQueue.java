@@ -179,8 +179,10 @@ final class RunQueue {
     }
 
     /**
-     * A thief takes the next actor of this shared queue to run now, and moves up to half of the rest (at most
-     * {@code max} in all) to its own queue {@code into}, each homed there, under one hold of the consumer lock.
+     * A thief takes the next actor of this shared queue to run now, and moves up to half of the rest of its ready
+     * band (at most {@code max} in all) to its own queue {@code into}, each homed there, under one hold of the consumer
+     * lock. Actors in the slow band stay: asked to yield, they wait behind every ready actor, and moved into the
+     * thief's ready band they would run ahead of those that reach the thief later.
      *
      * @return the actor to run, or null
      */
@@ -193,10 +195,10 @@ final class RunQueue {
             if (first == null) {
                 return null;
             }
-            long more = Math.min(max - 1, depth() / 2);
+            long more = Math.min(max - 1, depth(READY_BAND) / 2);
             MpscQueue.Chain<ActorCell> moving = into.arrivals;
             for (long moved = 0; moved < more; moved++) {
-                ActorCell cell = poll();
+                ActorCell cell = bands[READY_BAND].poll();
                 if (cell == null) {
                     break;
                 }

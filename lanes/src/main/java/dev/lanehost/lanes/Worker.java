@@ -179,8 +179,12 @@ final class Worker extends Thread {
                     idleSince = System.nanoTime();
                 }
             }
-            if (idleRounds < (budget != null ? budget.rounds() : idle.roundsBeforePark())) {
-                if (idleRounds++ < idle.spins()) {
+            IdleStrategy.Step step = idle.step(idleRounds, budget != null ? budget.rounds() : idle.roundsBeforePark());
+            if (step != IdleStrategy.Step.PARK) {
+                if (idleRounds < Integer.MAX_VALUE) {
+                    idleRounds++; // busy spin stays here for ever
+                }
+                if (step == IdleStrategy.Step.SPIN) {
                     Thread.onSpinWait();
                 } else {
                     Thread.yield();
@@ -325,6 +329,16 @@ final class Worker extends Thread {
         }
         cell.home = shared; // the door held it, so nobody else holds it now
         return cell;
+    }
+
+    /**
+     * Takes {@code cell} out of this worker's slot if it is still there: the budget watch moves an actor stuck there
+     * behind a long run to the shared queue. Any thread.
+     *
+     * @return true if this call took it (nobody else holds it now)
+     */
+    boolean takeFromSlot(ActorCell cell) {
+        return NEXT.compareAndSet(this, cell, null);
     }
 
     /** The actor in this worker's slot now, or null. Any thread (racy). */

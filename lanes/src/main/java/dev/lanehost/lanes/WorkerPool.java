@@ -220,8 +220,11 @@ final class WorkerPool {
     /**
      * The budget watch's look at the workers (timer thread): a worker that has stayed in one run since the last look
      * while an actor waited in its slot (the same one) or in its shared queue has stuck work, and a parked worker is
-     * woken to steal it, unless one is spinning already. Reads only words written when a run ends, a slot changes
-     * or a queue is offered to or polled.
+     * woken to steal it, unless one is spinning already. The slot's actor is first moved to the worker's shared
+     * queue, where a thief takes it at its first look: a thief takes from a slot only after many looks of its spin,
+     * and a short spin (an idle strategy that parks at once, or an adaptive one shrunk to its least) would leave the
+     * actor in the slot until the run ends. Reads only words written when a run ends, a slot changes or a queue is
+     * offered to or polled.
      */
     void rescueStuckWork() {
         if (workers.length < 2) {
@@ -231,8 +234,13 @@ final class WorkerPool {
             Worker worker = workers[i];
             ActorCell cell = worker.nextInSlot();
             long runs = worker.runs();
+            boolean stuckInSlot = runs == slotRunsSeen[i] && cell != null && cell == slotSeen[i];
+            if (stuckInSlot && worker.takeFromSlot(cell)) {
+                worker.shared.offer(cell, RunQueue.READY_BAND); // its home already: the slot's owner queued it
+                cell = null;
+            }
             boolean queued = worker.shared.depth() > 0;
-            if (runs == slotRunsSeen[i] && ((cell != null && cell == slotSeen[i]) || (queued && queuedSeen[i]))) {
+            if (runs == slotRunsSeen[i] && (stuckInSlot || (queued && queuedSeen[i]))) {
                 wakeAParkedWorker(worker);
             }
             slotSeen[i] = cell;

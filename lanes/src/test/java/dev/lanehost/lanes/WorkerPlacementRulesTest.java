@@ -185,6 +185,48 @@ class WorkerPlacementRulesTest {
         assertTrue(one.parked, "the queue moved: nothing is stuck");
     }
 
+    @Test
+    void theBudgetWatchMovesAnActorStuckInASlotToTheSharedQueueAndWakesAParkedWorkerToStealIt() {
+        parks(one);
+        ActorCell woken = homedOn(zero);
+        zero.runNext(woken); // a turn on zero made it runnable, and that turn goes on
+        pool.rescueStuckWork(); // the first look only remembers
+        assertSame(woken, zero.nextInSlot());
+        pool.rescueStuckWork(); // zero has finished no run since, and the actor still waits in its slot
+        assertNull(zero.nextInSlot(), "out of the slot: a thief that parks at once never looks at slots");
+        assertEquals(1, zero.shared.depth(), "queued where any thief takes it at its first look");
+        assertFalse(one.parked, "woken to steal it");
+        assertSame(woken, zero.shared.stealInto(one.shared, WorkerPool.MAX_STEAL));
+    }
+
+    @Test
+    void theBudgetWatchLeavesASlotAloneWhoseWorkerFinishedARunSinceItsLastLook() {
+        parks(one);
+        ActorCell woken = homedOn(zero);
+        zero.runNext(woken);
+        pool.rescueStuckWork();
+        zero.runEnded(1); // the slot's actor is still there, but zero is in a new run: it will take it next
+        pool.rescueStuckWork();
+        assertSame(woken, zero.nextInSlot());
+        assertEquals(0, zero.shared.depth());
+        assertTrue(one.parked);
+    }
+
+    @Test
+    void aStealMovesOnlyReadyActorsTheSlowOnesWaitBehindTheirWorkersReadyOnes() {
+        for (int i = 0; i < 4; i++) {
+            zero.shared.offer(homedOn(zero), RunQueue.READY_BAND);
+        }
+        for (int i = 0; i < 6; i++) {
+            zero.shared.offer(homedOn(zero), RunQueue.SLOW_BAND); // asked to yield: behind every ready actor
+        }
+        assertTrue(zero.shared.stealInto(one.shared, WorkerPool.MAX_STEAL) != null);
+        assertEquals(1, one.shared.depth(RunQueue.READY_BAND), "half of the three ready actors left, rounded down");
+        assertEquals(0, one.shared.depth(RunQueue.SLOW_BAND), "no slow actor moved");
+        assertEquals(2, zero.shared.depth(RunQueue.READY_BAND));
+        assertEquals(6, zero.shared.depth(RunQueue.SLOW_BAND));
+    }
+
     /** A worker (never started) as its park protocol leaves it parked. */
     private void parks(Worker worker) {
         worker.parked = true;

@@ -167,6 +167,35 @@ class WorkerPoolTest {
     }
 
     @Test
+    void anActorALongTurnPutInItsWorkersSlotRunsDuringThatTurnEvenWhenIdleWorkersParkAtOnce() throws Exception {
+        // Workers that park at once never spin, so never look at another worker's slot: the budget watch must move
+        // the actor out of the slot for the parked worker it wakes.
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).workers(2).idleStrategy(IdleStrategy.backoff(0, 0)).build()) {
+            CountDownLatch woken = new CountDownLatch(1);
+            AtomicReference<String> wokenOn = new AtomicReference<>();
+            ActorRef sleeper = runtime.spawn("woken", () -> (context, message) -> {
+                wokenOn.set(Thread.currentThread().getName());
+                woken.countDown();
+            });
+            java.util.concurrent.CompletableFuture<Boolean> ranDuringTheTurn = new java.util.concurrent.CompletableFuture<>();
+            AtomicReference<String> longTurnOn = new AtomicReference<>();
+            ActorRef waker = runtime.spawn("long turn", () -> (context, message) -> {
+                longTurnOn.set(Thread.currentThread().getName());
+                sleeper.tell("wake"); // from a worker: into this worker's slot, to run after this run
+                try {
+                    ranDuringTheTurn.complete(woken.await(PATIENCE_SECONDS, TimeUnit.SECONDS));
+                } catch (InterruptedException e) {
+                    ranDuringTheTurn.completeExceptionally(e);
+                }
+            });
+            assertTrue(waker.tell("go"));
+            assertTrue(ranDuringTheTurn.get(2 * PATIENCE_SECONDS, TimeUnit.SECONDS),
+                    "the woken actor waited in the slot for the whole turn: " + runtime.metrics().workers());
+            assertFalse(wokenOn.get().equals(longTurnOn.get()), "it ran on the other worker");
+        }
+    }
+
+    @Test
     void aBusySpinPoolRunsActorsAndStopsCleanly() throws Exception {
         List<Thread> threads;
         try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).workers(2).idleStrategy(IdleStrategy.busySpin()).build()) {
