@@ -97,7 +97,8 @@ LANEHOST_EXPORT const char *lanehost_status_name(int32_t status);
  *    answers LANEHOST_CLOSED. So a host that keeps calling back until it sees LANEHOST_CLOSED, then joins its
  *    threads, shuts down cleanly whatever order Java closes things in.
  *  - Handles are opaque 64-bit numbers that carry their kind, the table (runtime) that issued them and a
- *    generation of their slot, so a handle never reaches another object. A handle this table issued whose
+ *    generation of their slot (offset by a value of the slot's own), so a handle never reaches another object, and
+ *    neither does one corrupted in a bit or off by one. A handle this table issued whose
  *    object has since gone (its gate closed, its signal can fire no more, the ring reference was released)
  *    answers LANEHOST_CLOSED, a normal event in the object's life; a handle this table never issued, one of
  *    another kind, or one of another runtime's table (two runtimes in one process issue different numbers)
@@ -108,6 +109,13 @@ LANEHOST_EXPORT const char *lanehost_status_name(int32_t status);
  *    LANEHOST_MAX_NAME_BYTES + 1 bytes of a name, and refuses one with no NUL among them; like any C string
  *    function, it cannot know where readable memory ends before that, so a name must be terminated or have that
  *    many readable bytes.
+ *  - Threads: any thread may call the table, from any number of threads at once. The first call attaches a thread
+ *    the JVM has not seen (0.2-2 ms, once; thread_warm_up does it ahead of time). The thread needs at least 128 KiB
+ *    of stack (glibc's default is 8 MiB; musl's default, 128 KiB, is the least that works): with 96 KiB or less the
+ *    JVM aborts the process as it attaches the thread, before lanehost runs; with a little more an entry answers
+ *    LANEHOST_INTERNAL_ERROR ("... ran out of the calling thread's stack"). A lane's thread that makes a blocking
+ *    gate_call drives no lane while it waits: a call to an actor on another lane waits for that lane's thread, so two
+ *    lane threads calling into each other's lanes wait for each other until their timeouts.
  *  - After a non-OK status, last_error gives the calling thread a sentence saying what was wrong. As errno, there
  *    is one per thread in the process: with two runtimes' tables, either table's last_error gives the sentence the
  *    thread's last failing entry left, whichever table that entry was called through.

@@ -134,8 +134,10 @@ LANEHOST_EXPORT int32_t lanehost_embed_start(const lanehost_embed_options *optio
  *
  * Rings the setup exported and left open are closed last (Java lets go of them): a ring's memory then lives only
  * while this host holds a reference from ring_lookup, and ring_release (still answered after stop) frees it. A
- * callback that reads the ring keeps getting underruns until then (lanehost_ring_owner_closed answers 1 from here
- * on, to tell it why); release after that callback has stopped.
+ * callback that reads the ring keeps getting underruns until then (lanehost_ring_owner_closed answers 1 once this
+ * call has closed the rings, to tell it why: a lane thread whose drive has just answered LANEHOST_CLOSED may still
+ * read 0, since the rings close after the lanes; look again after this function returns); release after that
+ * callback has stopped.
  *
  * The JVM keeps running (a process cannot create a second one, so a later start reuses it), and the table's
  * functions stay callable, answering LANEHOST_CLOSED, until lanehost_embed_shutdown.

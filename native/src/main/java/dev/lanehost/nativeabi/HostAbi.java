@@ -251,4 +251,9 @@ public final class HostAbi implements AutoCloseable {
             throw new IllegalStateException("the host entry " + method + " does not match its descriptor", e);
         }
     }
+
+    /** The entries behind the table, for tests of their answers. */
+    HostEntries entriesForTest() {
+        return entries;
+    }
 }

@@ -53,6 +53,10 @@ final class HostEntries {
     private static final ThreadLocal<CallReply> REPLIES = ThreadLocal.withInitial(CallReply::new);
     /** The calling thread's last sentence, whichever table it called through: one per thread in the process, as errno. */
     private static final ThreadLocal<String> LAST_ERROR = new ThreadLocal<>();
+    /** The sentence for an entry that ran out of its thread's stack (built once: there may be no room to build it). */
+    static final String NO_STACK = "INTERNAL_ERROR: the entry ran out of the calling thread's stack; threads that call"
+            + " lanehost need at least 128 KiB of stack (see lanehost.h, \"Threads\")";
+    private static final String FAILED_ANSWERING = "INTERNAL_ERROR: the entry failed, and so did building its answer";
 
     HostEntries(HostAbi abi) {
         this.abi = abi;
@@ -437,9 +441,16 @@ final class HostEntries {
         return status.code();
     }
 
-    /** The answer for anything thrown inside an entry. Never throws. */
-    private int failed(String entry, Throwable thrown) {
+    /**
+     * The answer for anything thrown inside an entry. Never throws. A thread short of stack may overflow again in
+     * here: its sentence is then a constant, set without building anything.
+     */
+    int failed(String entry, Throwable thrown) {
         try {
+            if (thrown instanceof StackOverflowError) {
+                LAST_ERROR.set(NO_STACK);
+                return CallStatus.INTERNAL_ERROR.code();
+            }
             if (thrown instanceof ForeignMemory.InvalidArgument invalid) {
                 return fail(CallStatus.INVALID_ARGUMENT, invalid.getMessage());
             }
@@ -454,7 +465,12 @@ final class HostEntries {
             }
             InternalErrors.report("host entry " + entry, thrown);
             return fail(CallStatus.INTERNAL_ERROR, entry + " failed inside lanehost: " + thrown.getClass().getName() + " (logged)");
-        } catch (Throwable ignored) {
+        } catch (Throwable again) {
+            try {
+                LAST_ERROR.set(again instanceof StackOverflowError ? NO_STACK : FAILED_ANSWERING);
+            } catch (Throwable ignored) {
+                // no sentence: the status alone
+            }
             return CallStatus.INTERNAL_ERROR.code();
         }
     }

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The jar is target/classes: what CMake installs there is what every user of lanehost-native ships. Only
- * the libraries a user loads belong in it; the test host lives in the test classes and the test-jar.
+ * the libraries a user loads and the public headers a C host compiles against belong in it; the test host lives in
+ * the test classes and the test-jar.
  */
 class BundledLibrariesTest {
 
@@ -30,8 +31,17 @@ class BundledLibrariesTest {
             walk.filter(Files::isRegularFile).forEach(file -> files.add(bundled.relativize(file).toString()));
         }
 
-        assertEquals(Set.of(platform + "/" + System.mapLibraryName("lanehost"),
-                        platform + "/" + System.mapLibraryName("lanehost_embed")), files,
-                "the files under " + bundled + " (a library left from an older build goes with `mvn clean`)");
+        Set<String> expected = new TreeSet<>(Set.of(platform + "/" + System.mapLibraryName("lanehost"),
+                platform + "/" + System.mapLibraryName("lanehost_embed")));
+        Path headers = Path.of("include", "lanehost");
+        try (Stream<Path> walk = Files.list(headers)) { // the public headers, as they are in the repository
+            walk.forEach(header -> expected.add("include/lanehost/" + header.getFileName()));
+        }
+        assertEquals(expected, files, "the files under " + bundled + " (a library left from an older build goes with `mvn clean`)");
+        for (String file : expected) {
+            if (file.startsWith("include/")) {
+                assertEquals(Files.readString(Path.of(file)), Files.readString(bundled.resolve(file)), file + " as in the repository");
+            }
+        }
     }
 }

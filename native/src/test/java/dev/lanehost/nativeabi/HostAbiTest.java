@@ -46,6 +46,13 @@ class HostAbiTest {
     }
 
     @Test
+    void anEntryThatRunsOutOfStackAnswersInternalErrorWithASentenceBuiltBeforehand() throws Throwable {
+        assertEquals(CallStatus.INTERNAL_ERROR.code(), abi.entriesForTest().failed("lane_drive", new StackOverflowError()));
+        assertEquals(HostEntries.NO_STACK, table.lastError());
+        assertTrue(HostEntries.NO_STACK.contains("128 KiB"), HostEntries.NO_STACK);
+    }
+
+    @Test
     void theTableLayoutAgreesWithTheCompilersOffsetsOneByOne() throws IllegalAccessException {
         Map<String, Long> c = LanehostLibrary.apiLayout();
         int compared = 0;

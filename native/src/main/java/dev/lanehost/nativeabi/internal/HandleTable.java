@@ -32,7 +32,12 @@ import java.util.function.LongFunction;
  *       {@link Standing#NEVER_ISSUED}). It is 20 bits: after 2^20 (1,048,576) reuses of one slot the generations
  *       repeat, and a handle released that long ago could match the slot's object again. That is the price of a
  *       64-bit handle; no slot is reused that often by any host we know (a host that looks up and releases a ring
- *       reference every 60 Hz frame takes about five hours).</li>
+ *       reference every 60 Hz frame takes about five hours). The field holds the generation plus a scramble of the
+ *       slot index ({@link #offset}, a bijection of 20 bits), so handles of different slots differ there too: a
+ *       handle whose slot index was corrupted (a flipped bit, an off-by-one) names a slot whose live handle carries
+ *       another field, and misses. That is certain between slots released equally often (every slot of a host that
+ *       exports and never releases); between others it fails only if their release counts differ by exactly the
+ *       difference of their offsets, about 1 in 2^20.</li>
  *   <li><b>Slot</b> index: at most 2^20 (1,048,576) objects live at once per table; registering more throws
  *       {@link IllegalStateException}.</li>
  * </ul>
@@ -158,7 +163,7 @@ public final class HandleTable<T> {
             }
             index = used++;
         }
-        long handle = kindBits | instanceBits | ((releases[index] & GENERATION_MASK) << GENERATION_SHIFT) | index;
+        long handle = kindBits | instanceBits | (((releases[index] + offset(index)) & GENERATION_MASK) << GENERATION_SHIFT) | index;
         Entry<T> entry = entryFor.apply(handle);
         if (entry == null || entry.handle != handle) {
             free[freeCount++] = index; // nothing was published: the slot goes back as it was
@@ -222,8 +227,21 @@ public final class HandleTable<T> {
         }
         // The slot has issued generations 0 .. releases (mod 2^20) and released all but the last: a handle that is
         // not the live one was released if its generation is one of the released ones.
-        long generation = (handle >>> GENERATION_SHIFT) & GENERATION_MASK;
+        long generation = ((handle >>> GENERATION_SHIFT) - offset(index)) & GENERATION_MASK;
         return releases[index] >= ALL_GENERATIONS || generation < releases[index] ? Standing.RELEASED : Standing.NEVER_ISSUED;
+    }
+
+    /**
+     * What slot {@code index} adds to its generation field: a bijection of 20 bits (odd multiplications and
+     * xor-shifts), so no two slots add the same, and neighbouring slots add far-apart values. Slot 0 adds 0.
+     */
+    static long offset(int index) {
+        long x = index & SLOT_MASK;
+        x = (x * 0xB5AD5L) & GENERATION_MASK;
+        x ^= x >>> 11;
+        x = (x * 0x6A5E3L) & GENERATION_MASK;
+        x ^= x >>> 10;
+        return x;
     }
 
     /** Handles live now. */
