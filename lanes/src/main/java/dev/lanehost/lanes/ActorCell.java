@@ -1,6 +1,7 @@
 package dev.lanehost.lanes;
 
 import dev.lanehost.lanes.internal.LiveCounters;
+import dev.lanehost.lanes.internal.MpscChunkQueue;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -12,15 +13,19 @@ import java.util.function.Supplier;
  * {@link Watchers}.
  *
  * <h2>Scheduling protocol</h2>
+ * The scheduled flag is the mailbox's idle mark, in the same word as its producers' position
+ * ({@link dev.lanehost.lanes.internal.MpscChunkQueue}, "The consumer's idle mark").
  * <ol>
- *   <li>A sender appends a letter to the mailbox, then sets {@code scheduled} 0→1 by CAS; the winner
- *       queues the cell on its home run queue. So a cell is queued at most once.</li>
+ *   <li>A cell starts scheduled, held by its spawner, which queues it for its start letter.</li>
+ *   <li>A sender's CAS that queues a letter also clears the idle mark; the sender that finds it set queues the cell
+ *       on its home run queue. A halt clears it without a letter ({@link #schedule()}). So a cell is queued at most
+ *       once.</li>
  *   <li>The run queue's consumer (lane driver, host drain, worker) polls the cell and calls
  *       {@link #runOnce()}, which takes the turn lock, runs one letter as one turn, and releases it. The
  *       hand-off through the run queue orders one turn before the next, whichever thread runs it.</li>
- *   <li>Afterwards: letters left → queue again; none → store {@code scheduled = 0}, then re-check the
- *       mailbox (and a pending halt) and, if something arrived, win the CAS back and queue again. The
- *       store-then-recheck against the sender's append-then-CAS means no wakeup is lost.</li>
+ *   <li>Afterwards: letters left → queue again; none → set the idle mark by a CAS that fails if a letter is queued
+ *       or being queued (then queue again), and re-check a pending halt. An offer and the mark are CASes on one word,
+ *       so one of them sees the other: no wake-up is lost.</li>
  * </ol>
  *
  * <h2>Halt protocol</h2>
@@ -108,14 +113,18 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
         if (exitReason != null) {
             return false;
         }
-        mailbox.offer(letter);
-        queued();
+        queued(mailbox.offer(letter));
         return true;
     }
 
-    /** A letter is in the mailbox: make the actor runnable (and wake a blocked receiver). */
-    private void queued() {
-        schedule();
+    /**
+     * A letter is in the mailbox: queue the actor if the letter found it idle ({@code madeRunnable}), and wake a
+     * blocked receiver.
+     */
+    private void queued(boolean madeRunnable) {
+        if (madeRunnable) {
+            enqueue();
+        }
         if (blocking) {
             Thread waiting = receiver; // read after the offer: pairs with receive's announce-then-look
             if (waiting != null) {
@@ -127,14 +136,38 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
         }
     }
 
+    /** Makes the actor runnable without a letter (a halt, a teardown left to run), unless it is already. */
     void schedule() {
         if (claimSchedule()) {
-            if (pool == null) {
-                home.offer(this, RunQueue.READY_BAND);
-            } else {
-                pool.scheduled(this);
-            }
+            enqueue();
         }
+    }
+
+    /**
+     * Queues the actor for its first turn: its spawner holds it from its construction, so it is queued once and by
+     * the spawner, whatever letters came meanwhile.
+     */
+    void queueStart() {
+        enqueue();
+    }
+
+    /** Queues the actor, whose scheduled flag the caller holds. */
+    private void enqueue() {
+        if (pool == null) {
+            home.offer(this, RunQueue.READY_BAND);
+        } else {
+            pool.scheduled(this);
+        }
+    }
+
+    /** Idle → scheduled without a letter: true for the one caller that must queue the actor. Any thread. */
+    boolean claimSchedule() {
+        return mailbox.claimSchedule();
+    }
+
+    /** True unless the actor is idle: queued, or being run. Any thread (racy). */
+    boolean isScheduled() {
+        return mailbox.isScheduled();
     }
 
     /** Claims the halt (once), takes the actor out of the registry, and schedules its teardown. */
@@ -203,10 +236,11 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
         if (exitReason != null) {
             return Delivery.TERMINATED;
         }
-        if (!mailbox.offerIfRoom(letter, mailboxCapacity)) {
+        int queued = mailbox.offerIfRoom(letter, mailboxCapacity);
+        if (queued == MpscChunkQueue.FULL) {
             return refused();
         }
-        queued(); // a halt since the check above is the same race as deliver's: the late letter is released
+        queued(queued == MpscChunkQueue.QUEUED_WAS_IDLE); // a halt since the check above is deliver's race: the late letter is released
         return Delivery.QUEUED;
     }
 
@@ -367,23 +401,20 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
         if (runtime.isClosed()) {
             CellTeardown.releaseLateLetters(this);
         }
-        if (!mailbox.isEmpty() || (context.isHydrating() && exitReason == null)) {
-            home.requeue(this, band); // still ours: scheduled stays 1; after a yield request, behind every ready actor
-        } else {
-            unschedule();
-            if ((!mailbox.isEmpty() || (exitReason != null && !tornDown)) && claimSchedule()) {
-                home.offer(this, band);
-            }
+        if (!mailbox.isEmpty() || (context.isHydrating() && exitReason == null) || !mailbox.unscheduleIfEmpty()) {
+            home.requeue(this, band); // still ours; after a yield request, behind every ready actor
+        } else if (exitReason != null && !tornDown && claimSchedule()) {
+            home.offer(this, band); // a halt whose schedule() found the actor still ours, before the idle mark
         }
     }
 
     /**
      * The runner found the turn lock taken: give up the schedule (so the lock holder, which re-checks after
      * letting go, requeues the cell if work is left), then re-check ourselves in case it already let go.
-     * Volatile store then volatile load on both sides, so at least one of them sees the other.
+     * A CAS then a volatile load on both sides, so at least one of them sees the other.
      */
     private void handOff() {
-        unschedule();
+        mailbox.unschedule();
         if (!isTurnLocked() && hasWork() && claimSchedule()) {
             home.offer(this, RunQueue.READY_BAND);
         }

@@ -21,13 +21,17 @@ final class Mailbox {
         this.lane = lane;
     }
 
-    /** Any thread. The lane counts first, so its backlog never runs behind what its driver can take. */
-    void offer(Letter letter) {
+    /**
+     * Any thread. The lane counts first, so its backlog never runs behind what its driver can take.
+     *
+     * @return true if the owner was idle and this letter made it runnable: the caller queues it
+     */
+    boolean offer(Letter letter) {
         if (lane != null) {
             lane.letterQueued();
         }
         try {
-            letters.offer(letter);
+            return letters.offer(letter);
         } catch (Throwable e) { // a new chunk could not be made: nothing was queued
             if (lane != null) {
                 lane.letterWithdrawn();
@@ -42,25 +46,49 @@ final class Mailbox {
      * places never overfill the mailbox; past a lane's check they may overfill the lane by at most their number.
      * Any thread.
      *
-     * @return true if queued; false if full (nothing queued, nothing counted)
+     * @return {@link MpscChunkQueue#FULL} (nothing queued, nothing counted), {@link MpscChunkQueue#QUEUED}, or
+     *         {@link MpscChunkQueue#QUEUED_WAS_IDLE} if this letter made the idle owner runnable (the caller queues it)
      */
-    boolean offerIfRoom(Letter letter, long capacity) {
+    int offerIfRoom(Letter letter, long capacity) {
         if (lane == null) {
-            return letters.offerIfRoom(letter, capacity);
+            return letters.offerIfRoomClaiming(letter, capacity);
         }
         if (!lane.hasRoom()) {
-            return false;
+            return MpscChunkQueue.FULL;
         }
         lane.letterQueued(); // first, as in offer
-        boolean queued = false;
+        int queued = MpscChunkQueue.FULL;
         try {
-            queued = letters.offerIfRoom(letter, capacity);
+            queued = letters.offerIfRoomClaiming(letter, capacity);
             return queued;
         } finally {
-            if (!queued) { // full, or a chunk could not be made
+            if (queued == MpscChunkQueue.FULL) { // full, or a chunk could not be made
                 lane.letterWithdrawn();
             }
         }
+    }
+
+    // The owner's scheduled flag is the mailbox's idle mark, cleared by the letter that finds the owner idle: one CAS
+    // a letter queues it and claims the owner's schedule (MpscChunkQueue, "The consumer's idle mark").
+
+    /** Idle → runnable without a letter (a halt, a teardown left): true for the one caller that queues the owner. Any thread. */
+    boolean claimSchedule() {
+        return letters.claimIdle();
+    }
+
+    /** The owner's runner, its mailbox found empty: idle unless a letter is queued or being queued. @return true if idle now */
+    boolean unscheduleIfEmpty() {
+        return letters.markIdleIfEmpty();
+    }
+
+    /** The owner's runner gives up its hold whatever is queued (the turn lock's holder queues it again if need be). */
+    void unschedule() {
+        letters.markIdle();
+    }
+
+    /** True unless the owner is idle: queued on its run queue or being run. Any thread (racy). */
+    boolean isScheduled() {
+        return !letters.isIdle();
     }
 
     /** The next letter, or null. Turn-lock holder only. */

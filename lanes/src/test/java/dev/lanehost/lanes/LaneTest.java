@@ -63,10 +63,11 @@ class LaneTest {
             java.lang.reflect.Field produced = accessible(producerFields, "produced");
             Object[] chunk = (Object[]) accessible(producerFields, "producerChunk").get(queue);
             cell.lane.letterQueued();
-            long position = produced.getLong(queue);
-            int slot = (int) (position >>> 1) % (chunk.length - 1);
+            long word = produced.getLong(queue);
+            assertEquals(0, word & 3, "not linking, and the actor not idle: this claim makes nothing runnable");
+            int slot = (int) (word >>> 2) % (chunk.length - 1);
             assertTrue(slot != 0, "the claim stays in the chunk: no new chunk to link by hand");
-            produced.setLong(queue, position + 2);
+            produced.setLong(queue, word + 4); // positions count in fours (MpscChunkQueue's protocol)
             return new HalfOffer(chunk, slot, letter);
         }
 

@@ -32,7 +32,7 @@ class WorkerPlacementRulesTest {
         ActorCell cell = new ActorCell(1, "target", Placement.NORMAL, runtime.context(), worker.shared, pool, null,
                 runtime.context().defaultBudget, runtime.context().mailboxCapacity, SpawnOptions.DEFAULT,
                 () -> (context, message) -> { });
-        assertTrue(cell.claimSchedule(), "the caller of scheduled() holds the scheduled flag");
+        assertTrue(cell.isScheduled(), "a new cell is held by its creator, as the caller of scheduled() must hold it");
         return cell;
     }
 

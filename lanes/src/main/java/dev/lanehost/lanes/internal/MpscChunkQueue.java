@@ -17,9 +17,20 @@ import java.util.concurrent.locks.LockSupport;
  * lane turn that sends itself the next message, 31 ns instead of 42 (benchmarks RESULTS.md, part 2). The position is
  * also the count: an offer is one compare-and-set, where a counted linked queue takes an atomic add and an exchange.
  *
+ * <h2>The consumer's idle mark</h2>
+ * The producers' position also carries one bit for the consumer: <em>idle</em>. A consumer that finds the queue empty
+ * may set it ({@link #markIdleIfEmpty}), and the offer that next claims a place clears it in the same CAS and learns
+ * so: an actor's mailbox is this queue, and the sender whose letter finds the actor idle is the one that makes it
+ * runnable, without a second atomic step on a separate flag. {@link #claimIdle} clears it without an element (a halt
+ * that must wake the actor). Every change of the mark is a CAS on the position, so exactly one party takes each idle
+ * spell, and a consumer that marked itself idle cannot miss an element: either the offer saw the mark, or the mark's CAS
+ * saw the offer's position. A queue starts not idle: its consumer holds it, as an actor is held by its spawner until
+ * the spawner queues it.
+ *
  * <h2>Protocol</h2>
  * <ol>
- *   <li>Positions count in steps of two: element {@code n} is at position {@code 2n}. The low bit of the producers'
+ *   <li>Positions count in steps of four: element {@code n} is at position {@code 4n}. Bit 1 is the idle mark (above).
+ *       The low bit of the producers'
  *       position is set while one producer links a new chunk, once every {@code chunkSlots} elements; the others
  *       wait for it, spinning briefly and then parking a microsecond at a time. The linker readies its chunk (takes
  *       the spare or allocates, and puts its element in) before it claims, and from the claim to the position's
@@ -53,8 +64,20 @@ import java.util.concurrent.locks.LockSupport;
 public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
     /** Slots of a chunk: a chunk costs 84 bytes, and a mailbox's letters mostly come a few at a time. */
     public static final int DEFAULT_CHUNK_SLOTS = 16;
-    /** A capacity this large or larger never refuses: positions, counted in steps of two, could not reach it. */
-    private static final long UNBOUNDED = Long.MAX_VALUE >> 2;
+    /** A capacity this large or larger never refuses: positions, counted in steps of four, could not reach it. */
+    private static final long UNBOUNDED = Long.MAX_VALUE >> 3;
+    /** Set in the producers' position while one producer links a new chunk. */
+    private static final long LINKING = 1;
+    /** Set in the producers' position while the consumer is idle (see the class comment). */
+    private static final long IDLE = 2;
+    /** Positions per element. */
+    static final long STEP = 4;
+    /** {@link #offerIfRoomClaiming}: nothing queued, the queue was full. */
+    public static final int FULL = -1;
+    /** {@link #offerIfRoomClaiming}: queued, the consumer was not idle. */
+    public static final int QUEUED = 0;
+    /** {@link #offerIfRoomClaiming}: queued, and the consumer's idle mark cleared by this offer: the caller wakes it. */
+    public static final int QUEUED_WAS_IDLE = 1;
     /** Spins a producer waits for another's link before it parks instead: a link is a few stores, unless preempted. */
     private static final int LINK_SPINS = 128;
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(Object[].class);
@@ -105,36 +128,49 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
         return chunkSlots;
     }
 
-    /** Appends an element: one CAS, or a wait while another producer links a chunk (see the protocol). */
-    public void offer(E element) {
-        offerIfRoom(element, UNBOUNDED);
+    /**
+     * Appends an element: one CAS, or a wait while another producer links a chunk (see the protocol).
+     *
+     * @return true if the consumer was idle and this offer cleared its mark: the caller wakes it
+     */
+    public boolean offer(E element) {
+        return offerIfRoomClaiming(element, UNBOUNDED) == QUEUED_WAS_IDLE;
+    }
+
+    /** {@link #offerIfRoomClaiming}, for a caller that keeps no idle mark. @return true if queued */
+    public boolean offerIfRoom(E element, long capacity) {
+        return offerIfRoomClaiming(element, capacity) != FULL;
     }
 
     /**
      * Appends an element only if the queue holds fewer than {@code capacity}: a bounded mailbox's admission and offer
      * in one claim, so producers racing for the last places never overfill it and never lose a place to one another's
      * refusal. The consumer's position is read only when the producers' cached copy of it says the queue may be
-     * full. Any thread; waits only while another producer links a chunk (see the protocol).
+     * full. The claim clears the consumer's idle mark ({@link #markIdleIfEmpty}). Any thread; waits only while another
+     * producer links a chunk (see the protocol).
      *
-     * @return true if queued, false if the queue was full (nothing queued)
+     * @return {@link #FULL} (nothing queued), {@link #QUEUED}, or {@link #QUEUED_WAS_IDLE} if this offer cleared the
+     *         consumer's idle mark
      */
-    public boolean offerIfRoom(E element, long capacity) {
-        long room = capacity >= UNBOUNDED ? Long.MAX_VALUE : capacity << 1; // in positions
+    public int offerIfRoomClaiming(E element, long capacity) {
+        long room = capacity >= UNBOUNDED ? Long.MAX_VALUE : capacity * STEP; // in positions
         Object[] next = null; // this producer's own next chunk, holding its element, while it tries to link it
         int waits = 0;
         while (true) {
-            long position = (long) PRODUCED.getVolatile(this);
-            if ((position & 1) != 0) {
+            long word = (long) PRODUCED.getVolatile(this);
+            if ((word & LINKING) != 0) {
                 waits = awaitLink(waits); // another producer is linking a new chunk
                 continue;
             }
+            long position = word & ~IDLE;
+            int claimed = (word & IDLE) != 0 ? QUEUED_WAS_IDLE : QUEUED;
             Object[] chunk = producerChunk; // current for `position` unless the CAS below fails
             if (position - (long) CONSUMED_SEEN.getOpaque(this) >= room) {
                 long consumed = (long) CONSUMED.getAcquire(this);
                 CONSUMED_SEEN.setOpaque(this, consumed); // a stale value only makes the next producer look again
                 if (position - consumed >= room) {
                     giveBack(next);
-                    return false;
+                    return FULL;
                 }
             }
             int slot = slot(position);
@@ -144,11 +180,11 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
                     next = null;
                 }
                 VarHandle.releaseFence(); // the element's fields before the slot's store (a release store, made here)
-                if (PRODUCED.compareAndSet(this, position, position + 2)) {
+                if (PRODUCED.compareAndSet(this, word, position + STEP)) {
                     // From the claim to the store, no call: nothing can throw between, not even a stack overflow in a
                     // deep turn, which would leave the slot empty for good with the positions past it.
                     chunk[slot] = element;
-                    return true;
+                    return claimed;
                 }
             } else {
                 // The claim at a chunk's end links the next chunk while the other producers wait. Whatever can fail
@@ -162,11 +198,11 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
                 }
                 next[0] = element;
                 VarHandle.releaseFence(); // the element and its slot before the link's store
-                if (PRODUCED.compareAndSet(this, position, position + 1)) {
+                if (PRODUCED.compareAndSet(this, word, position + LINKING)) { // the idle mark, if set, is this claim's
                     producerChunk = next; // plain: published by the position's volatile store
                     chunk[chunkSlots] = next;
-                    produced = position + 2; // a volatile store: no call between the claim and its end
-                    return true;
+                    produced = position + STEP; // a volatile store: no call between the claim and its end
+                    return claimed;
                 }
                 next[0] = null; // another producer linked: this chunk is kept for a later try at a chunk's end
             }
@@ -207,7 +243,7 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
         if (element == null) {
             return null;
         }
-        CONSUMED.setRelease(this, position + 2);
+        CONSUMED.setRelease(this, position + STEP);
         // After the position, with no call between (a stack overflow in a deep receive cannot leave the element taken
         // but unreturned): no producer writes this slot again until the chunk is left and reused.
         chunk[slot] = null; // nothing of a taken element stays behind in a chunk still in use
@@ -239,7 +275,7 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
         Object[] next = (Object[]) link;
         chunk[chunkSlots] = null; // an old chunk the collector has promoted keeps no later one alive
         consumerChunk = next;
-        consumerChunkEnd = position + 2L * chunkSlots;
+        consumerChunkEnd = position + STEP * chunkSlots;
         // Every slot of the chunk left behind has been taken and cleared, and no producer writes it again: the next
         // chunk to be linked may be this one, so a queue whose letters come a few at a time allocates nothing.
         SPARE.setRelease(this, chunk);
@@ -247,17 +283,70 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
     }
 
     private int slot(long position) {
-        return (int) (position >>> 1) & (chunkSlots - 1);
+        return (int) (position >>> 2) & (chunkSlots - 1);
+    }
+
+    /**
+     * The consumer, finding nothing to take, marks itself idle, unless an element is queued or being queued. Consumer
+     * only. A CAS: an offer racing it either claimed before it (the mark fails, the consumer takes the element) or
+     * after it (the offer clears the mark and wakes the consumer).
+     *
+     * @return true if the consumer is idle now
+     */
+    public boolean markIdleIfEmpty() {
+        long consumed = this.consumed;
+        return PRODUCED.compareAndSet(this, consumed, consumed | IDLE);
+    }
+
+    /**
+     * The consumer gives up its hold whatever is queued: the next offer, or a {@link #claimIdle}, takes it. Consumer
+     * only (a runner handing its actor back to the thread that holds its turn lock). Waits out a chunk's link.
+     */
+    public void markIdle() {
+        int waits = 0;
+        while (true) {
+            long word = (long) PRODUCED.getVolatile(this);
+            if ((word & LINKING) != 0) {
+                waits = awaitLink(waits); // the linker's closing store would overwrite the mark
+                continue;
+            }
+            if ((word & IDLE) != 0 || PRODUCED.compareAndSet(this, word, word | IDLE)) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Clears the consumer's idle mark if it is set, without an element: the caller wakes the consumer (a halt, a teardown
+     * left to do). Any thread.
+     *
+     * @return true if this call cleared it
+     */
+    public boolean claimIdle() {
+        while (true) {
+            long word = (long) PRODUCED.getVolatile(this);
+            if ((word & IDLE) == 0) {
+                return false; // not idle, or a linking producer took the mark with its claim
+            }
+            if (PRODUCED.compareAndSet(this, word, word & ~IDLE)) {
+                return true;
+            }
+        }
+    }
+
+    /** True while the consumer's idle mark is set. Any thread (racy). */
+    public boolean isIdle() {
+        return ((long) PRODUCED.getVolatile(this) & IDLE) != 0;
     }
 
     /**
      * True if no element is queued or being queued. The consumer, or a thread after a volatile hand-off from it. The
-     * producers' position is a volatile read, so a consumer's re-check after a volatile store (its idle mark, or a
-     * blocking receiver's announcement) is ordered after that store: a null {@link #peek} is not enough for that, as
-     * a slot is stored with release only.
+     * producers' position is a volatile read, so a consumer's re-check after a volatile store (a blocking receiver's
+     * announcement) is ordered after that store: a null {@link #peek} is not enough for that, as a slot is stored with
+     * release only.
      */
     public boolean isEmpty() {
-        return (long) PRODUCED.getVolatile(this) == (long) CONSUMED.getAcquire(this);
+        return ((long) PRODUCED.getVolatile(this) & ~IDLE) == (long) CONSUMED.getAcquire(this);
     }
 
     /**
@@ -266,13 +355,11 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
      * of it.
      */
     public long size() {
-        // Produced: volatile, because a runner's re-check is a Dekker handshake (it unschedules its actor with a
-        // volatile store, then reads this; a sender claims here with a CAS, then reads the scheduled flag), and only a
-        // volatile load is ordered after the runner's volatile store. Consumed: acquire, read second, so a racing poll
-        // only makes it smaller.
-        long produced = (long) PRODUCED.getVolatile(this);
+        // Produced: volatile, so a look that follows a volatile store or a CAS of the caller's is ordered after it.
+        // Consumed: acquire, read second, so a racing poll only makes it smaller.
+        long produced = (long) PRODUCED.getVolatile(this) & ~IDLE;
         long consumed = (long) CONSUMED.getAcquire(this);
-        return Math.max(0, (produced - consumed + 1) >> 1); // a chunk being linked (odd) counts its element
+        return Math.max(0, (produced - consumed + STEP - 1) >> 2); // a chunk being linked (LINKING set) counts its element
     }
 }
 
@@ -318,7 +405,7 @@ abstract class MpscChunkQueueConsumerFields extends MpscChunkQueuePadBeforeConsu
     MpscChunkQueueConsumerFields(int chunkSlots) {
         super(chunkSlots);
         consumerChunk = firstChunk;
-        consumerChunkEnd = 2L * chunkSlots;
+        consumerChunkEnd = MpscChunkQueue.STEP * chunkSlots;
     }
 }
 
@@ -341,7 +428,10 @@ abstract class MpscChunkQueuePadBeforeProducer extends MpscChunkQueueConsumerFie
 
 /** Written by every producer: the position by CAS, the rest by the producer linking a new chunk. */
 abstract class MpscChunkQueueProducerFields extends MpscChunkQueuePadBeforeProducer {
-    /** The producers' position: twice the elements claimed, plus one while a new chunk is being linked. */
+    /**
+     * The producers' position: four times the elements claimed, plus one while a new chunk is being linked, plus two
+     * while the consumer is idle.
+     */
     volatile long produced;
     /** The chunk the producers' position is in; written before the position that made it current is published. */
     Object[] producerChunk;

@@ -95,11 +95,47 @@ class MpscChunkQueueTest {
     }
 
     @Test
+    void theIdleMarkIsTakenByTheNextOfferOrClaimAndSetOnlyOnAnEmptyQueue() {
+        MpscChunkQueue<Object> queue = new MpscChunkQueue<>(2);
+        assertFalse(queue.isIdle(), "a new queue is held by its consumer");
+        assertFalse(queue.offer("a"), "nothing to claim");
+        assertFalse(queue.markIdleIfEmpty(), "a letter is queued: the runner goes on");
+        assertEquals("a", queue.poll());
+        assertTrue(queue.markIdleIfEmpty());
+        assertTrue(queue.isIdle());
+        assertTrue(queue.isEmpty());
+        assertEquals(0, queue.size());
+        assertTrue(queue.offer("b"), "the letter that finds it idle makes it runnable");
+        assertFalse(queue.isIdle());
+        assertFalse(queue.offer("c"), "once only");
+        assertFalse(queue.offer("d"), "a link: still once only");
+        assertEquals(3, queue.size());
+        assertFalse(queue.claimIdle());
+        queue.markIdle(); // a runner handing its actor back, letters queued
+        assertTrue(queue.isIdle());
+        assertEquals(3, queue.size());
+        assertTrue(queue.claimIdle(), "a halt takes the idle spell");
+        assertFalse(queue.claimIdle());
+        assertFalse(queue.offer("e"), "the halt took it");
+        for (String expected : new String[] {"b", "c", "d", "e"}) {
+            assertEquals(expected, queue.poll());
+        }
+        assertTrue(queue.markIdleIfEmpty());
+        // four letters taken, chunks of two: the next offer links a chunk, and its claim takes the mark
+        assertEquals(MpscChunkQueue.QUEUED_WAS_IDLE, queue.offerIfRoomClaiming("f", 10));
+        assertFalse(queue.isIdle());
+        assertEquals(MpscChunkQueue.QUEUED, queue.offerIfRoomClaiming("g", 10));
+        assertEquals(MpscChunkQueue.FULL, queue.offerIfRoomClaiming("h", 2), "two queued: full");
+        assertFalse(queue.markIdleIfEmpty());
+        assertEquals(2, queue.size());
+    }
+
+    @Test
     void aSlotClaimedButNotYetStoredReadsAsNothingYetAndTheQueueAsNotEmpty() throws Exception {
         MpscChunkQueue<Object> queue = new MpscChunkQueue<>(2);
         Field produced = MpscChunkQueueProducerFields.class.getDeclaredField("produced");
         produced.setAccessible(true);
-        produced.setLong(queue, 2); // a producer claimed position 0 and has not stored its element
+        produced.setLong(queue, MpscChunkQueue.STEP); // a producer claimed position 0 and has not stored its element
         assertNull(queue.poll(), "come back shortly");
         assertFalse(queue.isEmpty());
         assertEquals(1, queue.size());
