@@ -144,15 +144,11 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
     }
 
     /**
-     * Queues the actor for its first turn: its spawner holds it from its construction, so it is queued once and by
-     * the spawner, whatever letters came meanwhile.
+     * Queues the actor, whose scheduled flag the caller holds: a sender whose letter found it idle, a claim, or its
+     * spawner, which holds a new cell from its construction and queues it once for its start letter, whatever letters
+     * came meanwhile.
      */
-    void queueStart() {
-        enqueue();
-    }
-
-    /** Queues the actor, whose scheduled flag the caller holds. */
-    private void enqueue() {
+    void enqueue() {
         if (pool == null) {
             home.offer(this, RunQueue.READY_BAND);
         } else {

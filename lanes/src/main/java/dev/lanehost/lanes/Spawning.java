@@ -108,7 +108,7 @@ final class Spawning {
             blockingActors.increment();
         }
         actors.add(cell);
-        cell.queueStart();
+        cell.enqueue();
         return cell.ref;
     }
 }

@@ -62,7 +62,7 @@ final class ThreadWarmUp {
         for (int round = 0; round < rounds && !runtime.isClosed(); round++) {
             if (round % ACTORS_EVERY == 0) {
                 actor = privateActor(lane, BEHAVIORS.get((round / ACTORS_EVERY) % BEHAVIORS.size()));
-                actor.queueStart(); // its start letter
+                actor.enqueue(); // its start letter
             }
             actor.deliver(round % TASK_EVERY == TASK_EVERY - 1 ? new Letter.Task(NO_TASK) : new Letter.Message(NAME));
             lane.drive(1, counts); // binds the lane anew (1.) and runs a turn (2.)
