@@ -22,6 +22,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import javax.swing.SwingUtilities;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -37,6 +38,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.jctools.queues.MpscArrayQueue;
 
 /**
  * Gate round trips, sampled so the report carries p50/p99:
@@ -57,7 +59,14 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code blockingCallEncoded}: the blocking entry through CBOR, in new arrays; {@code blockingCallCbor}: into
  *       a reply, to a CBOR gate, as a native host's {@code gate_call} makes it;</li>
  *   <li>{@code swingInvokeAndWait}: the same empty work through {@code SwingUtilities.invokeAndWait} on a
- *       headless EDT, the closest thing users have today (target: the blocking call ≥ 3× faster).</li>
+ *       headless EDT, the closest thing users have today (target: the blocking call ≥ 3× faster);</li>
+ *   <li>{@code floorCall}: the floor under any blocking call to another thread, for the blocking entries' ratios:
+ *       the caller hands a new call object (the arguments and a volatile answer field) to a server thread that spins
+ *       for it, through one volatile slot ({@code handoff=slot}: the least a call can cross) or a JCTools
+ *       {@code MpscArrayQueue} ({@code handoff=queue}: the least a call that several threads may make at once can
+ *       cross), and spins
+ *       until the answer is in. No actor, gate, status or timeout: what is left is the cache lines the call and its
+ *       answer move between the two cores.</li>
  * </ul>
  */
 @BenchmarkMode(Mode.SampleTime)
@@ -197,6 +206,117 @@ public class CallGateBenchmark {
         }
     }
 
+    /** A call of the floor benchmarks: its arguments in, the server's answer out. */
+    static final class FloorCall {
+        final Object args;
+        volatile Object answer;
+
+        FloorCall(Object args) {
+            this.args = args;
+        }
+
+        /** What the gates' plain handler does: the first argument back. */
+        void serve() {
+            answer = ((List<?>) args).get(0);
+        }
+
+        Object await() {
+            Object answer;
+            while ((answer = this.answer) == null) {
+                Thread.onSpinWait();
+            }
+            return answer;
+        }
+    }
+
+    /**
+     * A server thread that busy-spins for calls, handed in through one volatile slot or an MPSC queue
+     * ({@code handoff}). The slot is the middle element of an array whose padding keeps other objects off its line.
+     */
+    @State(Scope.Benchmark)
+    public static class Floor {
+        private static final int SLOT = 16;
+        @Param({"slot", "queue"})
+        public String handoff;
+        final AtomicReferenceArray<FloorCall> slot = new AtomicReferenceArray<>(2 * SLOT + 1);
+        final MpscArrayQueue<FloorCall> queue = new MpscArrayQueue<>(1024);
+        volatile boolean running = true;
+        Thread server;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            server = Thread.ofPlatform().daemon().name("floor-server").start(handoff.equals("slot") ? this::serveSlot : this::serveQueue);
+        }
+
+        private void serveSlot() {
+            FloorCall last = null;
+            while (running) {
+                FloorCall call = slot.get(SLOT);
+                if (call == null || call == last) {
+                    Thread.onSpinWait();
+                    continue;
+                }
+                call.serve();
+                last = call;
+            }
+        }
+
+        private void serveQueue() {
+            while (running) {
+                FloorCall call = queue.relaxedPoll();
+                if (call == null) {
+                    Thread.onSpinWait();
+                    continue;
+                }
+                call.serve();
+            }
+        }
+
+        Object call(Object args) {
+            FloorCall call = new FloorCall(args);
+            if (handoff.equals("slot")) {
+                slot.set(SLOT, call);
+            } else {
+                while (!queue.offer(call)) {
+                    Thread.onSpinWait();
+                }
+            }
+            return call.await();
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() throws InterruptedException {
+            running = false;
+            server.join();
+        }
+    }
+
+    /**
+     * The placement before and after each iteration of the blocking calls and their floor, printed into the run's
+     * log ({@code # placement iteration before/after: ...}) beside the iteration's percentiles: within one trial the
+     * host may move the two vCPUs, and a far iteration's p50 is ~4× a close one's. With busy-spinning workers the probe
+     * shares the cores with them and reads high.
+     */
+    @State(Scope.Thread)
+    public static class IterationPlacement {
+        static final int ROUND_TRIPS = 20_000;
+
+        @Setup(Level.Iteration)
+        public void before() {
+            System.out.println("# placement iteration before: " + PlacementProbe.measure(ROUND_TRIPS));
+        }
+
+        @TearDown(Level.Iteration)
+        public void after() {
+            System.out.println("# placement iteration after: " + PlacementProbe.measure(ROUND_TRIPS));
+        }
+    }
+
+    @Benchmark
+    public Object floorCall(Floor floor, IterationPlacement placement) {
+        return floor.call(SMALL_ARGS);
+    }
+
     @Benchmark
     public CallResult callOnLane(LaneHost host) {
         return host.gate.callOnLane(host.lane, SMALL_ARGS, 0);
@@ -229,7 +349,7 @@ public class CallGateBenchmark {
     }
 
     @Benchmark
-    public CallResult blockingCall(Hosted hosted) {
+    public CallResult blockingCall(Hosted hosted, IterationPlacement placement) {
         return hosted.gate.call(SMALL_ARGS, Duration.ofSeconds(10));
     }
 

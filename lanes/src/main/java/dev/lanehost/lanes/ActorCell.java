@@ -40,7 +40,7 @@ import java.util.function.Supplier;
  *       is released there. Both in {@link CellTeardown}.</li>
  * </ol>
  *
- * <p>The turn lock is taken by the runner and, when runtime close tears an actor down on the closing
+ * <p>The turn lock (the mailbox's consumer lock) is taken by the runner and, when runtime close tears an actor down on the closing
  * thread, by that thread. Neither ever waits for the other inside a user hook: a runner that finds it taken
  * hands the cell back ({@link #runOnce()}). Observers never take it: the mailbox depth is an O(1) count.
  */
@@ -153,6 +153,16 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
             home.offer(this, RunQueue.READY_BAND);
         } else {
             pool.scheduled(this);
+        }
+    }
+
+    /**
+     * Makes {@code queue} the actor's home, by its scheduled flag's holder. Stored only if it changes: the cell's
+     * line is read by every sender, and a store that changes nothing would still take the line from their cores.
+     */
+    void moveHome(RunQueue queue) {
+        if (home != queue) {
+            home = queue;
         }
     }
 
@@ -341,7 +351,7 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
     int run(int maxTurns) {
         int ran = 0;
         int band = RunQueue.READY_BAND;
-        if (!tryLockTurn()) {
+        if (!mailbox.tryLockTurn()) {
             handOff();
             return 0;
         }
@@ -360,7 +370,7 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
                 CellTeardown.finish(this);
             }
         } finally {
-            unlockTurn();
+            mailbox.unlockTurn();
         }
         afterRun(band);
         return ran;
@@ -411,7 +421,7 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
      */
     private void handOff() {
         mailbox.unschedule();
-        if (!isTurnLocked() && hasWork() && claimSchedule()) {
+        if (!mailbox.isTurnLocked() && hasWork() && claimSchedule()) {
             home.offer(this, RunQueue.READY_BAND);
         }
     }

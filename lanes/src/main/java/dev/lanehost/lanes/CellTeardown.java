@@ -44,13 +44,13 @@ final class CellTeardown {
      */
     static void releaseLateLetters(ActorCell cell) {
         while (cell.tornDown && !cell.mailbox.isEmpty()) {
-            if (!cell.tryLockTurn()) {
+            if (!cell.mailbox.tryLockTurn()) {
                 return;
             }
             try {
                 cell.mailbox.releaseUnhandled(cell);
             } finally {
-                cell.unlockTurnAndFence();
+                cell.mailbox.unlockTurnAndFence();
             }
         }
     }
@@ -62,13 +62,13 @@ final class CellTeardown {
      * turn) is left to its runner at once: waiting for it would wait for ourselves.
      */
     static void onClose(ActorCell cell, long deadline) {
-        if (cell.context.turnThread == Thread.currentThread() || !cell.tryLockTurn(Math.max(0, deadline - System.nanoTime()))) {
+        if (cell.context.turnThread == Thread.currentThread() || !cell.mailbox.tryLockTurn(Math.max(0, deadline - System.nanoTime()))) {
             return;
         }
         try {
             finish(cell);
         } finally {
-            cell.unlockTurnAndFence(); // pairs with a runner's hand-off
+            cell.mailbox.unlockTurnAndFence(); // pairs with a runner's hand-off
         }
         releaseLateLetters(cell);
         if (!cell.isScheduled() && cell.hasWork() && cell.claimSchedule()) {

@@ -91,6 +91,43 @@ final class Mailbox {
         return !letters.isIdle();
     }
 
+    // The owner's turn lock is the queue's consumer lock: on the line only the runner writes, not on the owner's
+    // cell, whose fields every sender reads (a lock there made each send fetch the line back from the runner's core).
+
+    /** Takes the owner's turn lock if it is free: the runner, or a closing thread. */
+    boolean tryLockTurn() {
+        return letters.tryLockConsumer();
+    }
+
+    /**
+     * Tries for the turn lock for at most {@code patienceNanos}, yielding between tries: only the closing
+     * thread waits for it.
+     */
+    boolean tryLockTurn(long patienceNanos) {
+        long deadline = System.nanoTime() + patienceNanos;
+        while (!tryLockTurn()) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.yield();
+        }
+        return true;
+    }
+
+    /** The runner's unlock: release orders the turn before whoever takes the lock next. */
+    void unlockTurn() {
+        letters.unlockConsumer();
+    }
+
+    /** A volatile unlock, for a holder that re-checks the scheduled flag afterwards (pairs with a hand-off). */
+    void unlockTurnAndFence() {
+        letters.unlockConsumerAndFence();
+    }
+
+    boolean isTurnLocked() {
+        return letters.isConsumerLocked();
+    }
+
     /** The next letter, or null. Turn-lock holder only. */
     Letter take() {
         return letters.poll();

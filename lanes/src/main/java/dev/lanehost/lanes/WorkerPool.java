@@ -130,14 +130,14 @@ final class WorkerPool {
         if (current == null) {
             Worker spinner = spinnerFor(cell.home);
             if (spinner != null) {
-                cell.home = spinner.shared; // it holds the scheduled flag: nobody else moves it now
+                cell.moveHome(spinner.shared); // it holds the scheduled flag: nobody else moves it now
                 if (spinner.handOff.handIn(cell)) {
                     return;
                 }
             }
             cell.home.offer(cell, RunQueue.READY_BAND);
         } else {
-            cell.home = current.shared;
+            cell.moveHome(current.shared);
             current.runNext(cell);
         }
     }

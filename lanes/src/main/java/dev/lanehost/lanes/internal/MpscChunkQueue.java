@@ -7,7 +7,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * An unbounded multi-producer single-consumer FIFO of references, kept in a chain of fixed-size arrays ("chunks"):
  * any thread may {@link #offer} or {@link #offerIfRoom}; one consumer at a time may {@link #poll} and {@link #peek};
- * any thread may read {@link #size}. An actor's mailbox.
+ * any thread may read {@link #size}. An actor's mailbox. The one consumer at a time may hold the queue's consumer lock
+ * ({@link #tryLockConsumer}) for it: an actor's turn lock.
  *
  * <h2>Why arrays, not linked nodes</h2>
  * A linked queue stores a reference to each new element twice into the queue object itself: the producers' tail and,
@@ -83,6 +84,7 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(Object[].class);
     private static final VarHandle PRODUCED;
     private static final VarHandle CONSUMED;
+    private static final VarHandle CONSUMER_LOCK;
     private static final VarHandle CONSUMED_SEEN;
     private static final VarHandle SPARE;
 
@@ -91,6 +93,7 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             PRODUCED = lookup.findVarHandle(MpscChunkQueueProducerFields.class, "produced", long.class);
             CONSUMED = lookup.findVarHandle(MpscChunkQueueConsumerFields.class, "consumed", long.class);
+            CONSUMER_LOCK = lookup.findVarHandle(MpscChunkQueueConsumerFields.class, "consumerLock", int.class);
             CONSUMED_SEEN = lookup.findVarHandle(MpscChunkQueueProducerFields.class, "consumedSeen", long.class);
             SPARE = lookup.findVarHandle(MpscChunkQueueProducerFields.class, "spare", Object[].class);
         } catch (ReflectiveOperationException e) {
@@ -228,6 +231,30 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
             LockSupport.parkNanos(1_000L);
         }
         return waits + 1;
+    }
+
+    // The consumer lock: on the consumer's line, which only its holder writes, so a producer reading the queue's cold
+    // fields or claiming a place never shares a line with it. Nothing in the queue takes it: its users decide who
+    // consumes (an actor's runner, or a closing thread that tears the actor down).
+
+    /** Takes the consumer lock if it is free. Any thread. @return true if the caller now holds it */
+    public boolean tryLockConsumer() {
+        return CONSUMER_LOCK.compareAndSet(this, 0, 1);
+    }
+
+    /** Lets the consumer lock go; release orders what the holder did before whoever takes it next. Holder only. */
+    public void unlockConsumer() {
+        CONSUMER_LOCK.setRelease(this, 0);
+    }
+
+    /** A volatile unlock, for a holder that reads other state right after and must be seen to have let go first. */
+    public void unlockConsumerAndFence() {
+        CONSUMER_LOCK.setVolatile(this, 0);
+    }
+
+    /** Whether some thread holds the consumer lock. Any thread (racy unless the caller orders it). */
+    public boolean isConsumerLocked() {
+        return (int) CONSUMER_LOCK.getVolatile(this) != 0;
     }
 
     /** Removes the oldest element, or returns null if the queue is empty or a producer is mid-offer. Consumer only. */
@@ -393,7 +420,7 @@ abstract class MpscChunkQueuePadBeforeConsumer extends MpscChunkQueueColdFields 
     }
 }
 
-/** Written by the consumer only. */
+/** Written by the consumer only (and its lock by whoever takes it). */
 abstract class MpscChunkQueueConsumerFields extends MpscChunkQueuePadBeforeConsumer {
     /** The consumer's position (the next element's); stored with release, read by others with acquire. */
     long consumed;
@@ -401,6 +428,9 @@ abstract class MpscChunkQueueConsumerFields extends MpscChunkQueuePadBeforeConsu
     Object[] consumerChunk;
     /** The first position past {@link #consumerChunk}. */
     long consumerChunkEnd;
+    /** 1 while a thread holds the consumer lock ({@link MpscChunkQueue#tryLockConsumer}). */
+    @SuppressWarnings("unused")
+    volatile int consumerLock;
 
     MpscChunkQueueConsumerFields(int chunkSlots) {
         super(chunkSlots);

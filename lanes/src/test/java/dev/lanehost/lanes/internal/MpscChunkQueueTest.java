@@ -16,6 +16,25 @@ import org.junit.jupiter.api.Test;
 
 class MpscChunkQueueTest {
     @Test
+    void theConsumerLockAdmitsOneHolderAtATimeAndIsFreeAfterItsUnlock() {
+        MpscChunkQueue<Integer> queue = new MpscChunkQueue<>();
+        assertFalse(queue.isConsumerLocked());
+        assertTrue(queue.tryLockConsumer());
+        assertTrue(queue.isConsumerLocked());
+        assertFalse(queue.tryLockConsumer(), "a second holder while the first holds it");
+        queue.unlockConsumer();
+        assertFalse(queue.isConsumerLocked());
+        assertTrue(queue.tryLockConsumer());
+        queue.unlockConsumerAndFence();
+        assertFalse(queue.isConsumerLocked());
+        queue.offer(1);
+        assertTrue(queue.tryLockConsumer(), "offers and the idle mark live in another word");
+        assertEquals(1, queue.poll());
+        assertTrue(queue.markIdleIfEmpty());
+        assertTrue(queue.isConsumerLocked(), "the idle mark leaves the lock alone");
+    }
+
+    @Test
     void elementsComeOutInOrderAcrossManyChunksAndTheCountFollows() {
         MpscChunkQueue<Integer> queue = new MpscChunkQueue<>(2);
         assertTrue(queue.isEmpty());
@@ -235,7 +254,8 @@ class MpscChunkQueueTest {
     void consumerAndProducerFieldsSitOnSeparateCacheLinePairs() throws Exception {
         long[] consumer = {FieldOffsets.of(MpscChunkQueueConsumerFields.class, "consumed"),
                 FieldOffsets.of(MpscChunkQueueConsumerFields.class, "consumerChunk"),
-                FieldOffsets.of(MpscChunkQueueConsumerFields.class, "consumerChunkEnd")};
+                FieldOffsets.of(MpscChunkQueueConsumerFields.class, "consumerChunkEnd"),
+                FieldOffsets.of(MpscChunkQueueConsumerFields.class, "consumerLock")};
         long[] producer = {FieldOffsets.of(MpscChunkQueueProducerFields.class, "produced"),
                 FieldOffsets.of(MpscChunkQueueProducerFields.class, "producerChunk"),
                 FieldOffsets.of(MpscChunkQueueProducerFields.class, "consumedSeen")};

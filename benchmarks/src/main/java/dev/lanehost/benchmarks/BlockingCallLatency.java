@@ -1,0 +1,166 @@
+package dev.lanehost.benchmarks;
+
+import dev.lanehost.callgate.CallGate;
+import dev.lanehost.callgate.CallResult;
+import dev.lanehost.callgate.CallStatus;
+import dev.lanehost.lanes.ActorRef;
+import dev.lanehost.lanes.ActorRuntime;
+import dev.lanehost.lanes.IdleStrategy;
+import dev.lanehost.lanes.Profile;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The blocking gate call's latency, every call timed, against its floor in the same JVM, round by round: a caller
+ * thread calls an actor on a HOSTED worker (the default idle strategy) through {@link CallGate#call}, then, in the
+ * same round, hands the same arguments to a server thread that busy-spins on a JCTools MPSC queue and answers into the
+ * call object ({@link CallGateBenchmark.Floor}, {@code handoff=queue}): the least any queued call between two threads
+ * costs, with no actor, gate, status or timeout. Each round sits between placement probes; a round counts as close
+ * or far only if both probes say so, and the summary is the median across such rounds of each percentile, with the
+ * ratio ours / floor per round.
+ *
+ * <p>Why not JMH's sampling mode here: JMH samples one call in many and its forks put the two sides in separate
+ * rounds of the host's placement; this runs both in one JVM, alternating every few hundred milliseconds, and times every
+ * call. The floor's server is stopped while ours runs (it spins on a core of its own), and our runtime's workers park
+ * while the floor runs.
+ *
+ * <p>Usage: {@code java --enable-native-access=ALL-UNNAMED -Xms512m -Xmx512m -XX:+AlwaysPreTouch
+ * -cp benchmarks.jar dev.lanehost.benchmarks.BlockingCallLatency [rounds=12] [calls=200000] [warmup=2]}
+ */
+public final class BlockingCallLatency {
+    private static final List<Object> ARGS = CallGateBenchmark.SMALL_ARGS;
+    private static final long HIGHEST_RECORDABLE_NANOS = TimeUnit.SECONDS.toNanos(10);
+    private static final int PROBE_ROUND_TRIPS = 20_000;
+    private static final double[] PERCENTILES = {50, 90, 99, 99.9};
+
+    private BlockingCallLatency() {
+    }
+
+    /** One round: the placement around it and both sides' histograms. */
+    record Round(int index, double before, double middle, double after, Histogram ours, Histogram floor) {
+        /** "close" or "far" if all three probes say so, else "mixed". */
+        String placement() {
+            double low = Math.min(before, Math.min(middle, after));
+            double high = Math.max(before, Math.max(middle, after));
+            return low >= PlacementProbe.FAR_FROM_NANOS ? "far" : high < PlacementProbe.CLOSE_BELOW_NANOS ? "close" : "mixed";
+        }
+
+        double p(Histogram histogram, double percentile) {
+            return histogram.getValueAtPercentile(percentile);
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 12;
+        int calls = args.length > 1 ? Integer.parseInt(args[1]) : 200_000;
+        int warmup = args.length > 2 ? Integer.parseInt(args[2]) : 2;
+        ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).idleStrategy(IdleStrategy.DEFAULT).build();
+        try {
+            ActorRef actor = runtime.spawn("service", () -> (c, m) -> { });
+            CallGate gate = CallGate.open(actor, (context, values) -> ((List<?>) values).get(0));
+            List<Round> measured = new ArrayList<>();
+            for (int r = 0; r < warmup + rounds; r++) {
+                double before = PlacementProbe.measure(PROBE_ROUND_TRIPS).medianNanos();
+                Histogram ours = ours(gate, calls);
+                double middle = PlacementProbe.measure(PROBE_ROUND_TRIPS).medianNanos();
+                Histogram floor = floor(calls);
+                double after = PlacementProbe.measure(PROBE_ROUND_TRIPS).medianNanos();
+                Round round = new Round(r - warmup + 1, before, middle, after, ours, floor);
+                if (r >= warmup) {
+                    measured.add(round);
+                    System.out.println(line(round));
+                }
+            }
+            System.out.println();
+            for (String placement : List.of("close", "far")) {
+                System.out.println(summary(measured, placement));
+            }
+        } finally {
+            runtime.close();
+        }
+    }
+
+    private static Histogram ours(CallGate gate, int calls) {
+        Histogram histogram = new Histogram(HIGHEST_RECORDABLE_NANOS, 3);
+        Duration timeout = Duration.ofSeconds(10);
+        for (int i = 0; i < calls; i++) {
+            long start = System.nanoTime();
+            CallResult result = gate.call(ARGS, timeout);
+            long took = System.nanoTime() - start;
+            if (result.status() != CallStatus.OK) {
+                throw new IllegalStateException("call " + i + " answered " + result.status() + ": " + result.detail());
+            }
+            histogram.recordValue(Math.min(took, HIGHEST_RECORDABLE_NANOS));
+        }
+        return histogram;
+    }
+
+    private static Histogram floor(int calls) throws InterruptedException {
+        CallGateBenchmark.Floor floor = new CallGateBenchmark.Floor();
+        floor.handoff = "queue";
+        floor.setUp();
+        Histogram histogram = new Histogram(HIGHEST_RECORDABLE_NANOS, 3);
+        try {
+            for (int i = 0; i < calls; i++) {
+                long start = System.nanoTime();
+                Object answer = floor.call(ARGS);
+                long took = System.nanoTime() - start;
+                if (!ARGS.get(0).equals(answer)) {
+                    throw new IllegalStateException("the floor answered " + answer);
+                }
+                histogram.recordValue(Math.min(took, HIGHEST_RECORDABLE_NANOS));
+            }
+        } finally {
+            floor.tearDown();
+        }
+        return histogram;
+    }
+
+    private static String line(Round round) {
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "round %2d %-5s placement %.0f/%.0f/%.0f ns",
+                round.index(), round.placement(), round.before(), round.middle(), round.after()));
+        line.append("  ours");
+        for (double percentile : PERCENTILES) {
+            line.append(String.format(Locale.ROOT, " p%s %d", trim(percentile), (long) round.p(round.ours(), percentile)));
+        }
+        line.append("  floor");
+        for (double percentile : PERCENTILES) {
+            line.append(String.format(Locale.ROOT, " p%s %d", trim(percentile), (long) round.p(round.floor(), percentile)));
+        }
+        line.append(String.format(Locale.ROOT, "  ours/floor p50 %.2fx",
+                round.p(round.ours(), 50) / round.p(round.floor(), 50)));
+        return line.toString();
+    }
+
+    private static String summary(List<Round> rounds, String placement) {
+        List<Round> these = rounds.stream().filter(r -> r.placement().equals(placement)).toList();
+        if (these.isEmpty()) {
+            return placement + ": no round";
+        }
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-5s %2d rounds, medians:  ours", placement, these.size()));
+        for (double percentile : PERCENTILES) {
+            line.append(String.format(Locale.ROOT, " p%s %.0f", trim(percentile), median(these, r -> r.p(r.ours(), percentile))));
+        }
+        line.append("  floor");
+        for (double percentile : PERCENTILES) {
+            line.append(String.format(Locale.ROOT, " p%s %.0f", trim(percentile), median(these, r -> r.p(r.floor(), percentile))));
+        }
+        line.append(String.format(Locale.ROOT, "  ours/floor p50 %.2fx",
+                median(these, r -> r.p(r.ours(), 50) / r.p(r.floor(), 50))));
+        return line.toString();
+    }
+
+    private static double median(List<Round> rounds, java.util.function.ToDoubleFunction<Round> value) {
+        double[] values = rounds.stream().mapToDouble(value).sorted().toArray();
+        int n = values.length;
+        return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+    }
+
+    private static String trim(double percentile) {
+        return percentile == Math.rint(percentile) ? Long.toString((long) percentile) : Double.toString(percentile);
+    }
+}
