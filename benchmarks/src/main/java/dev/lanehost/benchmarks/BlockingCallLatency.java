@@ -20,8 +20,9 @@ import org.HdrHistogram.Histogram;
  * same round, hands the same arguments to a server thread that busy-spins on a JCTools MPSC queue and answers into the
  * call object ({@link CallGateBenchmark.Floor}, {@code handoff=queue}): the least any queued call between two threads
  * costs, with no actor, gate, status or timeout. Each round sits between placement probes; a round counts as close
- * or far only if both probes say so, and the summary is the median across such rounds of each percentile, with the
- * ratio ours / floor per round.
+ * or far only if all three of its probes say so, and the summary is the median across such rounds of each
+ * percentile, with the ratio ours / floor per round, then the percentiles of every call of those rounds together and
+ * the share of calls over 5 µs.
  *
  * <p>Why not JMH's sampling mode here: JMH samples one call in many and its forks put the two sides in separate
  * rounds of the host's placement; this runs both in one JVM, alternating every few hundred milliseconds, and times every
@@ -36,6 +37,8 @@ public final class BlockingCallLatency {
     private static final long HIGHEST_RECORDABLE_NANOS = TimeUnit.SECONDS.toNanos(10);
     private static final int PROBE_ROUND_TRIPS = 20_000;
     private static final double[] PERCENTILES = {50, 90, 99, 99.9};
+    /** A call this slow is counted apart in the summary: well past p99 in any placement, a wake-up's order. */
+    private static final long SLOW_NANOS = 5_000;
 
     private BlockingCallLatency() {
     }
@@ -151,7 +154,29 @@ public final class BlockingCallLatency {
         }
         line.append(String.format(Locale.ROOT, "  ours/floor p50 %.2fx",
                 median(these, r -> r.p(r.ours(), 50) / r.p(r.floor(), 50))));
+        Histogram ours = new Histogram(HIGHEST_RECORDABLE_NANOS, 3);
+        Histogram floor = new Histogram(HIGHEST_RECORDABLE_NANOS, 3);
+        for (Round round : these) {
+            ours.add(round.ours());
+            floor.add(round.floor());
+        }
+        line.append(System.lineSeparator()).append(String.format(Locale.ROOT, "%-5s every call of those rounds:     ours", placement));
+        for (double percentile : PERCENTILES) {
+            line.append(String.format(Locale.ROOT, " p%s %d", trim(percentile), ours.getValueAtPercentile(percentile)));
+        }
+        line.append(String.format(Locale.ROOT, " over %d us %.2f%%", SLOW_NANOS / 1000, slowPercent(ours)));
+        line.append("  floor");
+        for (double percentile : PERCENTILES) {
+            line.append(String.format(Locale.ROOT, " p%s %d", trim(percentile), floor.getValueAtPercentile(percentile)));
+        }
+        line.append(String.format(Locale.ROOT, " over %d us %.2f%%", SLOW_NANOS / 1000, slowPercent(floor)));
         return line.toString();
+    }
+
+    /** The share of calls slower than {@link #SLOW_NANOS}, in percent. */
+    private static double slowPercent(Histogram histogram) {
+        long total = histogram.getTotalCount();
+        return total == 0 ? 0 : 100.0 * (total - histogram.getCountBetweenValues(0, SLOW_NANOS)) / total;
     }
 
     private static double median(List<Round> rounds, java.util.function.ToDoubleFunction<Round> value) {

@@ -7,7 +7,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * One actor's scheduling core: the run-once step and the halt, over the words in {@link CellState}. The
+ * One actor's scheduling core: the run-once step and the halt, over the exit reason in {@link CellState}. The
  * cell is also the run-queue node (it is queued at most once at a time); its parts are the
  * {@link Mailbox}, the {@link TurnContext} its behaviour sees, its {@link ActorResources} and its
  * {@link Watchers}.
@@ -370,7 +370,13 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
                 CellTeardown.finish(this);
             }
         } finally {
-            mailbox.unlockTurn();
+            if (exitReason == null) {
+                mailbox.unlockTurn();
+            } else {
+                // Halted: afterRun may release late letters, which a sender that found this lock taken left to us.
+                // The unlock must be seen before our look at the mailbox (a store, then a load: a fence between).
+                mailbox.unlockTurnAndFence();
+            }
         }
         afterRun(band);
         return ran;

@@ -7,8 +7,9 @@ import java.lang.invoke.VarHandle;
 /**
  * The word of an {@link ActorCell} that several threads race on to halt it, and its atomic step: the exit reason
  * (whoever halts first). The others live where their writers already write: the scheduled flag is the mailbox's idle
- * mark ({@link Mailbox#claimSchedule()}), the turn lock its consumer lock ({@link Mailbox#tryLockTurn()}), so the cell's
- * own lines, which every sender reads, stay unwritten while the actor lives. The protocols that use them are on
+ * mark ({@link Mailbox#claimSchedule()}), the turn lock its consumer lock ({@link Mailbox#tryLockTurn()}), so no turn
+ * writes the cell's own lines, which every sender reads (the cell is still written as it passes through a linked run
+ * queue, whose node it is). The protocols that use them are on
  * {@code ActorCell}; a superclass rather than a field so the step is one access to the cell itself.
  */
 abstract class CellState extends MpscNode {

@@ -24,8 +24,8 @@
  *       {@code PlacedThreads}, the timer thread), {@code DrainScheduler} (SINGLE_THREAD),
  *       {@code SimulatedScheduler} with {@code SimulatedQueues} and {@code SimulatedSchedule}; all of them
  *       run turns through {@code RunQueue}. {@code TimerQueue} holds the timers they fire.</li>
- *   <li><b>actor</b> — {@code ActorCell} (run-once, halt) over {@code CellState} (the words threads race
- *       on), {@code CellTeardown} (how a halted actor ends), {@code Mailbox},
+ *   <li><b>actor</b> — {@code ActorCell} (run-once, halt) over {@code CellState} (the exit reason halting
+ *       threads race on), {@code CellTeardown} (how a halted actor ends), {@code Mailbox},
  *       {@code Letter} (a sealed hierarchy, one class per kind), {@code TurnContext} (one turn, and the
  *       {@link dev.lanehost.lanes.ActorContext} it sees), {@code ActorResources} (with the teardown order),
  *       {@code Watchers} (monitors and links).</li>

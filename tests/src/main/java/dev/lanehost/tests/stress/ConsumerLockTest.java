@@ -39,6 +39,66 @@ public final class ConsumerLockTest {
     }
 
     /**
+     * A runtime close holds an actor's turn lock while its runner, finding it taken, hands the actor back: the runner
+     * marks its mailbox idle and then looks at the lock; the closer lets go with a fence and then looks at the mark.
+     * One of them must see the other, or nobody queues the actor again. r1 = 1 if the runner saw the lock held; r2 = 1
+     * if the closer saw the mark.
+     */
+    @JCStressTest
+    @Outcome(id = {"0, 0", "0, 1", "1, 1"}, expect = ACCEPTABLE, desc = "at least one saw the other")
+    @Outcome(id = "1, 0", expect = FORBIDDEN, desc = "each missed the other: the actor is left idle with nobody to queue it")
+    @State
+    public static class HandBackAgainstUnlock {
+        private final MpscChunkQueue<Integer> queue = new MpscChunkQueue<>(2);
+
+        public HandBackAgainstUnlock() {
+            queue.tryLockConsumer();
+        }
+
+        @Actor
+        public void runner(II_Result r) {
+            queue.markIdle();
+            r.r1 = queue.isConsumerLocked() ? 1 : 0;
+        }
+
+        @Actor
+        public void closer(II_Result r) {
+            queue.unlockConsumerAndFence();
+            r.r2 = queue.isIdle() ? 1 : 0;
+        }
+    }
+
+    /**
+     * After a close, a sender whose letter lands on a torn-down actor releases it itself, unless the lock is taken;
+     * then the holder must release it after letting go. The sender offers and then tries for the lock; the holder
+     * lets go with a fence and then looks at the mailbox. r1 = 1 if the sender got the lock; r2 = 1 if the holder saw
+     * the letter.
+     */
+    @JCStressTest
+    @Outcome(id = {"1, 0", "1, 1", "0, 1"}, expect = ACCEPTABLE, desc = "the sender or the holder has the letter to release")
+    @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "the sender left the letter to a holder that saw an empty mailbox")
+    @State
+    public static class LateLetterAgainstUnlock {
+        private final MpscChunkQueue<Integer> queue = new MpscChunkQueue<>(2);
+
+        public LateLetterAgainstUnlock() {
+            queue.tryLockConsumer();
+        }
+
+        @Actor
+        public void sender(II_Result r) {
+            queue.offer(1);
+            r.r1 = queue.tryLockConsumer() ? 1 : 0;
+        }
+
+        @Actor
+        public void holder(II_Result r) {
+            queue.unlockConsumerAndFence();
+            r.r2 = queue.isEmpty() ? 0 : 1;
+        }
+    }
+
+    /**
      * The holder takes an element and notes it, then lets go; the other thread takes the lock if it can and reads the
      * note and the queue. A thread that gets the lock after the unlock sees the take: the element gone and the note.
      * r1 = 1 if the second thread took the lock; r2 = the note it read plus 10 if the queue still held the element.
