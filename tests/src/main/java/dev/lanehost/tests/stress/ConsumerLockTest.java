@@ -18,6 +18,15 @@ public final class ConsumerLockTest {
     private ConsumerLockTest() {
     }
 
+    /** A two-slot chunk queue whose consumer lock a holder took before the race, as a runner or a closer holds it. */
+    abstract static class Held {
+        final MpscChunkQueue<Integer> queue = new MpscChunkQueue<>(2);
+
+        Held() {
+            queue.tryLockConsumer();
+        }
+    }
+
     /** Two threads try for a free lock and neither lets go: exactly one holds it. */
     @JCStressTest
     @Outcome(id = {"1, 0", "0, 1"}, expect = ACCEPTABLE, desc = "one of them holds it")
@@ -48,12 +57,7 @@ public final class ConsumerLockTest {
     @Outcome(id = {"0, 0", "0, 1", "1, 1"}, expect = ACCEPTABLE, desc = "at least one saw the other")
     @Outcome(id = "1, 0", expect = FORBIDDEN, desc = "each missed the other: the actor is left idle with nobody to queue it")
     @State
-    public static class HandBackAgainstUnlock {
-        private final MpscChunkQueue<Integer> queue = new MpscChunkQueue<>(2);
-
-        public HandBackAgainstUnlock() {
-            queue.tryLockConsumer();
-        }
+    public static class HandBackAgainstUnlock extends Held {
 
         @Actor
         public void runner(II_Result r) {
@@ -78,12 +82,7 @@ public final class ConsumerLockTest {
     @Outcome(id = {"1, 0", "1, 1", "0, 1"}, expect = ACCEPTABLE, desc = "the sender or the holder has the letter to release")
     @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "the sender left the letter to a holder that saw an empty mailbox")
     @State
-    public static class LateLetterAgainstUnlock {
-        private final MpscChunkQueue<Integer> queue = new MpscChunkQueue<>(2);
-
-        public LateLetterAgainstUnlock() {
-            queue.tryLockConsumer();
-        }
+    public static class LateLetterAgainstUnlock extends Held {
 
         @Actor
         public void sender(II_Result r) {
@@ -108,13 +107,11 @@ public final class ConsumerLockTest {
     @Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "the lock was still held: nothing read")
     @Outcome(expect = FORBIDDEN, desc = "took the lock and missed what the holder did under it")
     @State
-    public static class HandOver {
-        private final MpscChunkQueue<Integer> queue = new MpscChunkQueue<>(2);
+    public static class HandOver extends Held {
         private int note;
 
         public HandOver() {
-            queue.offer(7);
-            queue.tryLockConsumer();
+            queue.offer(7); // after the lock: the holder queued it, as a mailbox's letter comes while its runner holds it
         }
 
         @Actor
