@@ -12,6 +12,10 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 RUNS="${RUNS:-4}"
 ROUNDS="${ROUNDS:-5}"
+if [[ ! "$RUNS" =~ ^[1-9][0-9]*$ || ! "$ROUNDS" =~ ^[1-9][0-9]*$ ]]; then
+    echo "RUNS and ROUNDS must be whole numbers of at least 1, got RUNS='$RUNS' ROUNDS='$ROUNDS'" >&2
+    exit 2
+fi
 start_run blocking-call
 build
 describe_machine

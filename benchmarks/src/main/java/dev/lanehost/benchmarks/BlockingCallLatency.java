@@ -12,6 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.DoubleUnaryOperator;
+import java.util.function.IntConsumer;
+import java.util.function.ToDoubleFunction;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -51,16 +54,12 @@ public final class BlockingCallLatency {
             double high = Math.max(before, Math.max(middle, after));
             return low >= PlacementProbe.FAR_FROM_NANOS ? "far" : high < PlacementProbe.CLOSE_BELOW_NANOS ? "close" : "mixed";
         }
-
-        double p(Histogram histogram, double percentile) {
-            return histogram.getValueAtPercentile(percentile);
-        }
     }
 
     public static void main(String[] args) throws Exception {
-        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 12;
-        int calls = args.length > 1 ? Integer.parseInt(args[1]) : 200_000;
-        int warmup = args.length > 2 ? Integer.parseInt(args[2]) : 2;
+        int rounds = count(args, 0, "rounds", 12, 1);
+        int calls = count(args, 1, "calls", 200_000, 1);
+        int warmup = count(args, 2, "warmup", 2, 0);
         ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).idleStrategy(IdleStrategy.DEFAULT).build();
         try {
             ActorRef actor = runtime.spawn("service", () -> (c, m) -> { });
@@ -87,55 +86,73 @@ public final class BlockingCallLatency {
         }
     }
 
+    /** Argument {@code index} as a count of at least {@code least}, or {@code otherwise} if absent; exits with a usage line if bad. */
+    private static int count(String[] args, int index, String name, int otherwise, int least) {
+        if (args.length <= index) {
+            return otherwise;
+        }
+        try {
+            int value = Integer.parseInt(args[index]);
+            if (value >= least) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // the usage line below
+        }
+        System.err.println(name + " must be a whole number of at least " + least + ", got '" + args[index]
+                + "'; usage: BlockingCallLatency [rounds=12] [calls=200000] [warmup=2]");
+        System.exit(2);
+        return otherwise;
+    }
+
     private static Histogram ours(CallGate gate, int calls) {
-        Histogram histogram = new Histogram(HIGHEST_RECORDABLE_NANOS, 3);
         Duration timeout = Duration.ofSeconds(10);
-        for (int i = 0; i < calls; i++) {
-            long start = System.nanoTime();
+        return timed(calls, i -> {
             CallResult result = gate.call(ARGS, timeout);
-            long took = System.nanoTime() - start;
             if (result.status() != CallStatus.OK) {
                 throw new IllegalStateException("call " + i + " answered " + result.status() + ": " + result.detail());
             }
-            histogram.recordValue(Math.min(took, HIGHEST_RECORDABLE_NANOS));
-        }
-        return histogram;
+        });
     }
 
     private static Histogram floor(int calls) throws InterruptedException {
         CallGateBenchmark.Floor floor = new CallGateBenchmark.Floor();
         floor.handoff = "queue";
         floor.setUp();
-        Histogram histogram = new Histogram(HIGHEST_RECORDABLE_NANOS, 3);
         try {
-            for (int i = 0; i < calls; i++) {
-                long start = System.nanoTime();
+            return timed(calls, i -> {
                 Object answer = floor.call(ARGS);
-                long took = System.nanoTime() - start;
                 if (!ARGS.get(0).equals(answer)) {
                     throw new IllegalStateException("the floor answered " + answer);
                 }
-                histogram.recordValue(Math.min(took, HIGHEST_RECORDABLE_NANOS));
-            }
+            });
         } finally {
             floor.tearDown();
         }
+    }
+
+    /** Times {@code calls} calls one by one (each checks its own answer) into a new histogram. */
+    private static Histogram timed(int calls, IntConsumer call) {
+        Histogram histogram = histogram();
+        for (int i = 0; i < calls; i++) {
+            long start = System.nanoTime();
+            call.accept(i);
+            histogram.recordValue(Math.min(System.nanoTime() - start, HIGHEST_RECORDABLE_NANOS));
+        }
         return histogram;
+    }
+
+    private static Histogram histogram() {
+        return new Histogram(HIGHEST_RECORDABLE_NANOS, 3);
     }
 
     private static String line(Round round) {
         StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "round %2d %-5s placement %.0f/%.0f/%.0f ns",
                 round.index(), round.placement(), round.before(), round.middle(), round.after()));
-        line.append("  ours");
-        for (double percentile : PERCENTILES) {
-            line.append(String.format(Locale.ROOT, " p%s %d", trim(percentile), (long) round.p(round.ours(), percentile)));
-        }
-        line.append("  floor");
-        for (double percentile : PERCENTILES) {
-            line.append(String.format(Locale.ROOT, " p%s %d", trim(percentile), (long) round.p(round.floor(), percentile)));
-        }
+        percentiles(line, "ours", round.ours()::getValueAtPercentile);
+        percentiles(line, "floor", round.floor()::getValueAtPercentile);
         line.append(String.format(Locale.ROOT, "  ours/floor p50 %.2fx",
-                round.p(round.ours(), 50) / round.p(round.floor(), 50)));
+                round.ours().getValueAtPercentile(50) / (double) round.floor().getValueAtPercentile(50)));
         return line.toString();
     }
 
@@ -144,33 +161,31 @@ public final class BlockingCallLatency {
         if (these.isEmpty()) {
             return placement + ": no round";
         }
-        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-5s %2d rounds, medians:  ours", placement, these.size()));
-        for (double percentile : PERCENTILES) {
-            line.append(String.format(Locale.ROOT, " p%s %.0f", trim(percentile), median(these, r -> r.p(r.ours(), percentile))));
-        }
-        line.append("  floor");
-        for (double percentile : PERCENTILES) {
-            line.append(String.format(Locale.ROOT, " p%s %.0f", trim(percentile), median(these, r -> r.p(r.floor(), percentile))));
-        }
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-5s %2d rounds, medians:", placement, these.size()));
+        percentiles(line, "ours", percentile -> median(these, r -> r.ours().getValueAtPercentile(percentile)));
+        percentiles(line, "floor", percentile -> median(these, r -> r.floor().getValueAtPercentile(percentile)));
         line.append(String.format(Locale.ROOT, "  ours/floor p50 %.2fx",
-                median(these, r -> r.p(r.ours(), 50) / r.p(r.floor(), 50))));
-        Histogram ours = new Histogram(HIGHEST_RECORDABLE_NANOS, 3);
-        Histogram floor = new Histogram(HIGHEST_RECORDABLE_NANOS, 3);
+                median(these, r -> r.ours().getValueAtPercentile(50) / (double) r.floor().getValueAtPercentile(50))));
+        Histogram ours = histogram();
+        Histogram floor = histogram();
         for (Round round : these) {
             ours.add(round.ours());
             floor.add(round.floor());
         }
-        line.append(System.lineSeparator()).append(String.format(Locale.ROOT, "%-5s every call of those rounds:     ours", placement));
-        for (double percentile : PERCENTILES) {
-            line.append(String.format(Locale.ROOT, " p%s %d", trim(percentile), ours.getValueAtPercentile(percentile)));
-        }
+        line.append(System.lineSeparator()).append(String.format(Locale.ROOT, "%-5s every call of those rounds:   ", placement));
+        percentiles(line, "ours", ours::getValueAtPercentile);
         line.append(String.format(Locale.ROOT, " over %d us %.2f%%", SLOW_NANOS / 1000, slowPercent(ours)));
-        line.append("  floor");
-        for (double percentile : PERCENTILES) {
-            line.append(String.format(Locale.ROOT, " p%s %d", trim(percentile), floor.getValueAtPercentile(percentile)));
-        }
+        percentiles(line, "floor", floor::getValueAtPercentile);
         line.append(String.format(Locale.ROOT, " over %d us %.2f%%", SLOW_NANOS / 1000, slowPercent(floor)));
         return line.toString();
+    }
+
+    /** Appends "  label p50 … p99.9 …", each value in whole nanoseconds. */
+    private static void percentiles(StringBuilder line, String label, DoubleUnaryOperator valueAt) {
+        line.append("  ").append(label);
+        for (double percentile : PERCENTILES) {
+            line.append(String.format(Locale.ROOT, " p%s %.0f", trim(percentile), valueAt.applyAsDouble(percentile)));
+        }
     }
 
     /** The share of calls slower than {@link #SLOW_NANOS}, in percent. */
@@ -179,7 +194,7 @@ public final class BlockingCallLatency {
         return total == 0 ? 0 : 100.0 * (total - histogram.getCountBetweenValues(0, SLOW_NANOS)) / total;
     }
 
-    private static double median(List<Round> rounds, java.util.function.ToDoubleFunction<Round> value) {
+    private static double median(List<Round> rounds, ToDoubleFunction<Round> value) {
         double[] values = rounds.stream().mapToDouble(value).sorted().toArray();
         int n = values.length;
         return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;

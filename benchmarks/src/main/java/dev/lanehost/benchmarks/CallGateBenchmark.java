@@ -64,9 +64,8 @@ import org.jctools.queues.MpscArrayQueue;
  *       the caller hands a new call object (the arguments and a volatile answer field) to a server thread that spins
  *       for it, through one volatile slot ({@code handoff=slot}: the least a call can cross) or a JCTools
  *       {@code MpscArrayQueue} ({@code handoff=queue}: the least a call that several threads may make at once can
- *       cross), and spins
- *       until the answer is in. No actor, gate, status or timeout: what is left is the cache lines the call and its
- *       answer move between the two cores.</li>
+ *       cross), and spins until the answer is in. No actor, gate, status or timeout: what is left is the cache lines
+ *       the call and its answer move between the two cores.</li>
  * </ul>
  */
 @BenchmarkMode(Mode.SampleTime)
@@ -241,11 +240,13 @@ public class CallGateBenchmark {
         final AtomicReferenceArray<FloorCall> slot = new AtomicReferenceArray<>(2 * SLOT + 1);
         final MpscArrayQueue<FloorCall> queue = new MpscArrayQueue<>(1024);
         volatile boolean running = true;
+        private boolean throughSlot;
         Thread server;
 
         @Setup(Level.Trial)
         public void setUp() {
-            server = Thread.ofPlatform().daemon().name("floor-server").start(handoff.equals("slot") ? this::serveSlot : this::serveQueue);
+            throughSlot = handoff.equals("slot");
+            server = Thread.ofPlatform().daemon().name("floor-server").start(throughSlot ? this::serveSlot : this::serveQueue);
         }
 
         private void serveSlot() {
@@ -274,7 +275,7 @@ public class CallGateBenchmark {
 
         Object call(Object args) {
             FloorCall call = new FloorCall(args);
-            if (handoff.equals("slot")) {
+            if (throughSlot) {
                 slot.set(SLOT, call);
             } else {
                 while (!queue.offer(call)) {

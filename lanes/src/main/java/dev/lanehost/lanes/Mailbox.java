@@ -119,7 +119,10 @@ final class Mailbox {
         letters.unlockConsumer();
     }
 
-    /** A volatile unlock, for a holder that re-checks the scheduled flag afterwards (pairs with a hand-off). */
+    /**
+     * A volatile unlock, for a holder that looks at the mailbox or the scheduled flag afterwards: a runner's hand-off or a
+     * late sender, which found the lock taken, then relies on the holder seeing its mark or its letter.
+     */
     void unlockTurnAndFence() {
         letters.unlockConsumerAndFence();
     }
