@@ -112,6 +112,11 @@ final class GateCall extends ReusableTask implements CallAnswer {
     private static final Outcome OK_IN_CALL = new Outcome(CallStatus.OK, "");
 
     private CallGate gate;
+    /**
+     * A {@link CallReply}'s call, used again and again: only such a call needs {@code done}. A Java caller's call is
+     * used once, and skipping the write keeps the turn off the line its caller reads the answer from.
+     */
+    private final boolean kept;
     /** The arguments as plain values, for a {@link CallHandler}. */
     private Object args;
     /** The arguments as CBOR, {@code argBytes[0, argLength)}, for a {@link CborCallHandler}; the array is the call's. */
@@ -153,6 +158,8 @@ final class GateCall extends ReusableTask implements CallAnswer {
     private volatile Outcome outcome;
     /** An OK outcome's plain result, for {@link #OK_IN_CALL}: written by the turn before its CAS publishes the outcome. */
     private Object okPlain;
+    /** The OK result as the turn made it, moved to {@code okPlain} as the outcome is set. The turn's thread. */
+    private Object resultPlain;
     private volatile Thread waiter;
     /** The call no longer occupies the actor (ran, was cancelled before running, or was abandoned). */
     @SuppressWarnings("unused")
@@ -166,10 +173,12 @@ final class GateCall extends ReusableTask implements CallAnswer {
         this.gate = gate;
         this.args = args;
         this.immediate = immediate;
+        this.kept = false;
     }
 
     /** A call for {@link CallReply}'s pool, made ready by {@link #reset} before each use. */
     GateCall() {
+        this.kept = true;
     }
 
     /** Ready for a CBOR caller's next call. Plain stores: the mailbox offer's release publishes them to the actor's thread. */
@@ -184,6 +193,7 @@ final class GateCall extends ReusableTask implements CallAnswer {
         this.claimedByClose = false;
         PARK_WORD.set(this, ++generation << GENERATION_SHIFT | NOT_PARKED);
         this.okPlain = null;
+        this.resultPlain = null;
         STATE.set(this, QUEUED);
         OUTCOME.set(this, (Outcome) null);
         WAITER.set(this, (Thread) null);
@@ -196,6 +206,7 @@ final class GateCall extends ReusableTask implements CallAnswer {
         this.gate = null;
         this.args = null;
         this.okPlain = null;
+        this.resultPlain = null;
         OUTCOME.set(this, (Outcome) null);
     }
 
@@ -251,7 +262,9 @@ final class GateCall extends ReusableTask implements CallAnswer {
         try {
             runTurn(context);
         } finally {
-            DONE.setRelease(this, true);
+            if (kept) {
+                DONE.setRelease(this, true);
+            }
         }
     }
 
@@ -297,7 +310,12 @@ final class GateCall extends ReusableTask implements CallAnswer {
             throw failure; // and the actor halts by the normal rules
         } finally {
             if (!laterTurnFinishes) {
-                finish(ending != null ? ending : new Outcome(CallStatus.CALLBACK_FAILED, "the handler did not return"));
+                Outcome result = ending != null ? ending : new Outcome(CallStatus.CALLBACK_FAILED, "the handler did not return");
+                if (awaitedStage) {
+                    finish(result); // a stage's hooks may finish it too: the first counts
+                } else {
+                    finishAlone(result);
+                }
             }
         }
     }
@@ -326,7 +344,7 @@ final class GateCall extends ReusableTask implements CallAnswer {
             if (encodedResult) {
                 PlainCodec.validate(result.array(), 0, result.length());
             } else {
-                okPlain = CallGate.CODEC.decode(result.array(), 0, result.length()); // validates first
+                resultPlain = CallGate.CODEC.decode(result.array(), 0, result.length()); // validates first
             }
         } catch (PlainValueException e) {
             return new Outcome(CallStatus.NOT_SERIALIZABLE, "the handler's result is not one plain CBOR item: " + e.getMessage());
@@ -375,7 +393,7 @@ final class GateCall extends ReusableTask implements CallAnswer {
             return new Outcome(CallStatus.OUT_OF_MEMORY, "the result is " + length
                     + " bytes, more than the gate's limit of " + gate.maxResultBytes());
         }
-        okPlain = copy == null ? null : copy.value();
+        resultPlain = copy == null ? null : copy.value();
         return OK_IN_CALL;
     }
 
@@ -393,7 +411,9 @@ final class GateCall extends ReusableTask implements CallAnswer {
             releaseSlot();
             complete(haltedWhileQueued());
         } finally {
-            DONE.setRelease(this, true);
+            if (kept) {
+                DONE.setRelease(this, true);
+            }
         }
     }
 
@@ -410,6 +430,18 @@ final class GateCall extends ReusableTask implements CallAnswer {
         }
     }
 
+    /**
+     * {@link #finish} for a turn that started the call and waited for no stage: nobody else can free its slot (a
+     * cancel needs the call still queued, a teardown a call never run, and no park's hooks refer to it), so the slot is
+     * freed without the flag's CAS, a write to the line its caller spins on.
+     */
+    private void finishAlone(Outcome result) {
+        gate.slotReleased();
+        if (!complete(result)) {
+            gate.resultDiscarded();
+        }
+    }
+
     /** Frees this call's admission slot, once. @return true if this call freed it */
     private boolean releaseSlot() {
         if (!SLOT_RELEASED.compareAndSet(this, false, true)) {
@@ -423,6 +455,9 @@ final class GateCall extends ReusableTask implements CallAnswer {
 
     /** Sets the outcome once and wakes the caller. @return false if an outcome was already set */
     boolean complete(Outcome result) {
+        if (result == OK_IN_CALL) {
+            okPlain = resultPlain; // just before the CAS: one fetch of the line the caller spins on, not two
+        }
         if (!OUTCOME.compareAndSet(this, (Outcome) null, result)) {
             return false;
         }

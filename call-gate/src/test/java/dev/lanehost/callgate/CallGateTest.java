@@ -10,6 +10,7 @@ import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.ExitReason;
 import dev.lanehost.lanes.Profile;
 import dev.lanehost.lanes.SpawnOptions;
+import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -343,6 +344,25 @@ class CallGateTest {
             assertTrue(second.detail().contains("admission"), second.detail());
             runtime.runUntilIdle(Duration.ZERO);
             assertEquals(CallStatus.OK, first.get(30, TimeUnit.SECONDS).status());
+        }
+    }
+
+    @Test
+    void aCallFreesItsAdmissionSlotBeforeItsCallerHasTheAnswer() {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED)) {
+            ActorRef actor = runtime.spawn("one at a time", () -> (c, m) -> { });
+            CallGate gate = CallGate.open(actor, (context, args) -> args, 1, 1024);
+            CallGate cborGate = CallGate.openCbor(actor, (context, in, out) -> out.writeLong(in.readLong()), 1, 1024);
+            CallReply reply = new CallReply();
+            MemorySegment seven = MemorySegment.ofArray(new byte[] {0x07});
+            for (int i = 0; i < 2_000; i++) {
+                CallResult result = gate.call((long) i, LONG); // a bound of 1: refused if the last call still held its slot
+                assertEquals(CallStatus.OK, result.status(), result.detail());
+                assertEquals((long) i, result.value());
+                assertEquals(0, gate.pendingCalls(), "call " + i + " answered while still holding its slot");
+                assertEquals(CallStatus.OK, cborGate.callEncoded(seven, 0, 1, LONG.toNanos(), reply), reply.detail());
+                assertEquals(0, cborGate.pendingCalls(), "CBOR call " + i + " answered while still holding its slot");
+            }
         }
     }
 
