@@ -37,9 +37,10 @@ import java.util.function.Consumer;
  *   <li>Whatever the handler does — return, throw, return a stage whose methods throw — the turn ends
  *       through one {@code finally} that completes the call and frees its slot, unless a later turn
  *       (the stage's completion) has taken that duty over.</li>
- *   <li>Reuse: the turn (or the teardown that abandons the call) sets {@code done} as the last thing it does with
- *       the call, after the call left the queue and (unless a stage's later turn finishes it) freed its slot. A call
- *       is reused only when it was never queued, or when it is done and never waited for a stage (a park's hooks
+ *   <li>Reuse (a {@link CallReply}'s calls only: a Java caller's call is used once and never marks {@code done}): the
+ *       turn (or the teardown that abandons the call) sets {@code done} as the last thing it does with the call,
+ *       after the call left the queue and (unless a stage's later turn finishes it) freed its slot. A call is reused
+ *       only when it was never queued, or when it is done and never waited for a stage (a park's hooks
  *       keep such a call), and when no closing gate claimed it while its caller was parked (the caller leaving the
  *       park and the close each try to move the park word, which carries the use's generation: only the first acts,
  *       so a close never withdraws a use its caller has left). Between one use and the next its caller has read the
@@ -128,7 +129,7 @@ final class GateCall extends ReusableTask implements CallAnswer {
     private boolean immediate;
     /** A CBOR caller: the result stays encoded (in {@code out}); a Java caller gets a plain copy, no bytes. */
     private boolean encodedResult;
-    /** The offer queued it: it is the runtime's until {@code done}. */
+    /** The offer queued it: it is the runtime's until {@code done} (a {@link CallReply}'s call), or for good (a Java caller's). */
     private boolean queuedOnce;
     /** It waited for a stage: a park's hooks refer to it, so it is never reused. */
     private boolean awaitedStage;
@@ -158,13 +159,17 @@ final class GateCall extends ReusableTask implements CallAnswer {
     private volatile Outcome outcome;
     /** An OK outcome's plain result, for {@link #OK_IN_CALL}: written by the turn before its CAS publishes the outcome. */
     private Object okPlain;
-    /** The OK result as the turn made it, moved to {@code okPlain} as the outcome is set. The turn's thread. */
+    /** The OK result as the turn made it, moved to {@code okPlain} as the outcome is set; cleared by reset and forget. */
     private Object resultPlain;
     private volatile Thread waiter;
-    /** The call no longer occupies the actor (ran, was cancelled before running, or was abandoned). */
+    /**
+     * Frees the call's slot once where more than one party may try: a cancel before the start, the teardown that
+     * abandons it, a stage's hooks and the turn that waited for the stage. A turn that answers alone frees the slot
+     * without it ({@link #finishAlone}), and it stays false.
+     */
     @SuppressWarnings("unused")
     private volatile boolean slotReleased;
-    /** The turn or the teardown is done with the call: the last write either makes. */
+    /** A {@link CallReply}'s call: the turn or the teardown is done with it, the last write either makes. */
     @SuppressWarnings("unused")
     private volatile boolean done;
 

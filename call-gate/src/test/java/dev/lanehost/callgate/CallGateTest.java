@@ -348,7 +348,7 @@ class CallGateTest {
     }
 
     @Test
-    void aCallFreesItsAdmissionSlotBeforeItsCallerHasTheAnswer() {
+    void aCallFreesItsAdmissionSlotOnceAndBeforeItsCallerHasTheAnswer() throws Exception {
         try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED)) {
             ActorRef actor = runtime.spawn("one at a time", () -> (c, m) -> { });
             CallGate gate = CallGate.open(actor, (context, args) -> args, 1, 1024);
@@ -363,6 +363,28 @@ class CallGateTest {
                 assertEquals(CallStatus.OK, cborGate.callEncoded(seven, 0, 1, LONG.toNanos(), reply), reply.detail());
                 assertEquals(0, cborGate.pendingCalls(), "CBOR call " + i + " answered while still holding its slot");
             }
+            // Each slot was freed once, not twice (the count of pending calls never goes below 0, so it cannot tell): after
+            // many answered calls, one call held in the handler still takes the only place, and the next is refused.
+            AtomicInteger holdNext = new AtomicInteger();
+            CountDownLatch entered = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            CallGate holding = CallGate.open(actor, (context, args) -> {
+                if (holdNext.get() == 1) {
+                    entered.countDown();
+                    release.await(30, TimeUnit.SECONDS);
+                }
+                return "done";
+            }, 1, 1024);
+            for (int i = 0; i < 100; i++) {
+                assertEquals(CallStatus.OK, holding.call(null, LONG).status());
+            }
+            holdNext.set(1);
+            Future<CallResult> held = caller.submit(() -> holding.call(null, LONG));
+            assertTrue(entered.await(30, TimeUnit.SECONDS));
+            CallResult refused = holding.call(null, Duration.ofMillis(500)); // refused at once; admitted wrongly, it would wait
+            assertEquals(CallStatus.REFUSED, refused.status(), "a freed slot was counted twice: " + refused.detail());
+            release.countDown();
+            assertEquals(CallStatus.OK, held.get(30, TimeUnit.SECONDS).status());
         }
     }
 
