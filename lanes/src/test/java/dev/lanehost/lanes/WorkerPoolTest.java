@@ -218,6 +218,12 @@ class WorkerPoolTest {
             Worker worker = runtime.scheduler.pool().worker(0);
             java.util.concurrent.SynchronousQueue<Thread> ranOn = new java.util.concurrent.SynchronousQueue<>();
             ActorRef actor = runtime.spawn("door", () -> (context, message) -> ranOn.put(Thread.currentThread()));
+            // A spawn queues the actor, with its start, on the worker's queue, where the spinning worker may not have
+            // found it yet although its door is open: a message then joins the start in the mailbox and never meets the
+            // door. One message through first, so the start has run; after each turn the door opens only once the actor
+            // is idle again.
+            assertTrue(actor.tell("started"));
+            assertSame(worker, ranOn.poll(PATIENCE_SECONDS, TimeUnit.SECONDS));
             for (int i = 0; i < 100; i++) {
                 while (!worker.handOff.isOpen()) {
                     Thread.onSpinWait(); // the start, or the last message's turn, is still running: a busy-spin worker spins once it ends
