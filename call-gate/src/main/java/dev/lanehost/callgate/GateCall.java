@@ -267,9 +267,7 @@ final class GateCall extends ReusableTask implements CallAnswer {
         try {
             runTurn(context);
         } finally {
-            if (kept) {
-                DONE.setRelease(this, true);
-            }
+            markDone();
         }
     }
 
@@ -416,9 +414,7 @@ final class GateCall extends ReusableTask implements CallAnswer {
             releaseSlot();
             complete(haltedWhileQueued());
         } finally {
-            if (kept) {
-                DONE.setRelease(this, true);
-            }
+            markDone();
         }
     }
 
@@ -432,6 +428,13 @@ final class GateCall extends ReusableTask implements CallAnswer {
         }
         if (!complete(result)) {
             gate.resultDiscarded(); // the caller already left (timed out, or the gate closed)
+        }
+    }
+
+    /** The last write of the turn or the teardown that abandons the call, for a {@link CallReply}'s call to be reused. */
+    private void markDone() {
+        if (kept) {
+            DONE.setRelease(this, true);
         }
     }
 
