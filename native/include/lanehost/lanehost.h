@@ -16,7 +16,7 @@ extern "C" {
 #endif
 
 /* Bumped on every incompatible change of an exported function or shared layout. */
-#define LANEHOST_ABI_VERSION 2u
+#define LANEHOST_ABI_VERSION 3u
 
 #if defined(__GNUC__)
 #define LANEHOST_EXPORT __attribute__((visibility("default")))
@@ -58,18 +58,20 @@ typedef enum lanehost_status {
     LANEHOST_CALLBACK_FAILED = 5,    /* the handler threw; the actor halts */
     LANEHOST_ACTOR_TERMINATED = 6,   /* the actor halted while the runtime runs */
     LANEHOST_REFUSED = 7,            /* admission: the gate's maxPending calls already occupy the actor, or its mailbox or lane is full;
-                                        or a ring already has 2^20 references held (ring_lookup) */
+                                        or the host ABI already has 2^18 ring references held (ring_lookup); or a
+                                        table that has issued every handle it can (see "Handles") */
     LANEHOST_WRONG_THREAD = 8,       /* a lane bound to another live thread; a lane_release off the lane's bound
                                         thread, or of a lane bound to none; a drive or call_on_lane inside a turn
                                         of the lane; the blocking gate call on the actor's own lane thread */
     LANEHOST_INVALID_ARGUMENT = 9,   /* a handle this table never issued (forged or corrupt), of another kind or of
-                                        another runtime's table; NULL pointer, bad length, malformed CBOR or CBOR
+                                        another runtime's table, a ring reference released already; a NULL or
+                                        implausible pointer, bad length, malformed CBOR or CBOR
                                         that is no plain value (a tag, undefined, nesting deeper than 64);
                                         gate_call_on_lane with a lane the gate's actor is not placed on */
     LANEHOST_CLOSED = 10,            /* the runtime or the host ABI is closed (or closing: a lookup that races the
                                         close answers this or a handle, never "not exported"); or the handle's object is: a
-                                        gate that closed, a signal that can fire no more, a released ring
-                                        reference, a ring its Java owner closed (ring_lookup) */
+                                        gate that closed, a signal that can fire no more, a ring its Java owner
+                                        closed (ring_lookup) */
     LANEHOST_INTERNAL_ERROR = 11     /* lanehost failed inside the entry (logged); not the caller's fault */
 } lanehost_status;
 
@@ -80,35 +82,46 @@ LANEHOST_EXPORT const char *lanehost_status_name(int32_t status);
 
 /*
  * A host receives one `lanehost_api` per runtime: from the Java program that loaded it (a Java-first host)
- * or from lanehost_embed_start (a C program that embeds the JVM). Every entry is an FFM upcall into Java.
+ * or from lanehost_embed_start (a C program that embeds the JVM). Every entry is a C function of liblanehost that
+ * checks whether its entry is still open and, if so, makes an FFM upcall into Java.
  *
  *  - Every entry returns a lanehost_status and never throws, aborts or crashes on bad input: NULL pointers,
- *    forged, corrupt, wrong-kind or other-runtime handles, negative or huge lengths are
- *    LANEHOST_INVALID_ARGUMENT. After the runtime
- *    or the host ABI closes, every entry answers LANEHOST_CLOSED except two: last_error keeps answering OK with
- *    the calling thread's last sentence (after a CLOSED answer, "CLOSED: the runtime or its host ABI is closed"),
- *    and ring_release still takes back a reference the host holds (OK; the ring's memory may then be freed).
- *    Lane handles are the third exception, below. The table and its functions stay valid for the
- *    life of the process, so a host thread that calls late is answered, never crashed. (A C program that
- *    embeds the JVM and ends it with lanehost_embed_shutdown keeps this too: the shutdown first points every
- *    entry of the tables it handed out at C functions that answer LANEHOST_CLOSED without entering Java.) Lane handles follow
- *    their runtime rather than the host ABI: until the runtime has closed they still drive their lane, and
- *    the first drive from the lane's thread after the runtime closes runs the lane's teardown there, then
- *    answers LANEHOST_CLOSED. So a host that keeps calling back until it sees LANEHOST_CLOSED, then joins its
- *    threads, shuts down cleanly whatever order Java closes things in.
- *  - Handles are opaque 64-bit numbers that carry their kind, the table (runtime) that issued them and a
- *    generation of their slot (offset by a value of the slot's own), so a handle never reaches another object, and
- *    neither does one corrupted in a bit or off by one. A handle this table issued whose
- *    object has since gone (its gate closed, its signal can fire no more, the ring reference was released)
- *    answers LANEHOST_CLOSED, a normal event in the object's life; a handle this table never issued, one of
- *    another kind, or one of another runtime's table (two runtimes in one process issue different numbers)
- *    is LANEHOST_INVALID_ARGUMENT, the host's mistake. last_error says which. Generations count a slot's
- *    reuses modulo 2^20: a handle kept a million reuses of its slot past its object's end could name the slot's
- *    object again. 0 is never a handle.
- *  - Names are NUL-terminated UTF-8 of at most LANEHOST_MAX_NAME_BYTES bytes. An entry reads at most
- *    LANEHOST_MAX_NAME_BYTES + 1 bytes of a name, and refuses one with no NUL among them; like any C string
- *    function, it cannot know where readable memory ends before that, so a name must be terminated or have that
- *    many readable bytes.
+ *    pointers no process maps memory at (below LANEHOST_LOWEST_ADDRESS or from 2^LANEHOST_ADDRESS_BITS up: -1,
+ *    0xdeadbeef00000000, a small integer passed as a pointer), forged, corrupt, wrong-kind or other-runtime
+ *    handles, negative or huge lengths are LANEHOST_INVALID_ARGUMENT, and leave nothing behind (no reference
+ *    taken, nothing queued). Any other pointer is trusted, as a C function trusts its pointers: it must be NULL
+ *    or real memory of the length passed with it.
+ *  - Closing. After the runtime or the host ABI closes, every entry answers LANEHOST_CLOSED, in C, without entering
+ *    the JVM, except: last_error (C alone, always: after a CLOSED answer it says "CLOSED: the runtime or its host
+ *    ABI is closed"); ring_release, which still takes back a reference the host holds (OK; the ring's memory may
+ *    then be freed) and answers CLOSED for any other value; and lane handles, which follow their runtime rather
+ *    than the host ABI: until the runtime has closed they still drive their lane, and the first drive from the
+ *    lane's thread after the runtime closes runs the lane's teardown there, then answers LANEHOST_CLOSED. So a
+ *    host that keeps calling back until it sees LANEHOST_CLOSED, then joins its threads, shuts down cleanly
+ *    whatever order Java closes things in. The table and its functions stay valid for the life of the process,
+ *    and so does every function pointer copied out of it (the functions belong to this table alone and are never
+ *    given to another): after a C program's lanehost_embed_shutdown every one of them answers LANEHOST_CLOSED
+ *    without entering Java, whose JVM is gone. A call that races the shutdown itself is the host's race: join
+ *    the threads that call the table before it. A process opens at most 1024 host ABIs in its life (each keeps
+ *    its functions for good); the next is refused with a sentence.
+ *  - Handles are opaque 64-bit numbers that carry their kind, the table (runtime) that issued them, their slot, a
+ *    generation of the slot, and a check byte. No handle value is ever issued twice in a process's life: a slot
+ *    is retired before its generation could wrap (after 2^24 objects), and a table refuses new objects
+ *    (LANEHOST_REFUSED) only after issuing 2^42 handles, over four months of a host that does nothing but look up
+ *    and release a ring in a loop. The check byte is a CRC-8 of the other 56 bits, and no issued handle has a check
+ *    byte of 0x00 or 0xFF, so a value that differs from an issued handle in one, two or three bits, or by one
+ *    (handle + 1, handle - 1), is never a handle any table issued: it can never reach another object. A handle
+ *    this table issued whose object has since gone (its gate closed, its signal can fire no more) answers
+ *    LANEHOST_CLOSED, a normal event in the object's life; a handle this table never issued, one of another kind,
+ *    or one of another runtime's table is LANEHOST_INVALID_ARGUMENT, the host's mistake, and so is a ring
+ *    reference released already (each ring_lookup gives a reference of its own, which one ring_release gives back).
+ *    last_error says which. 0 is never a handle.
+ *  - Names are UTF-8 of 1 to LANEHOST_MAX_NAME_BYTES bytes without NUL. The *_lookup_n entries take the name's
+ *    length and read exactly that many bytes. The *_lookup entries take a NUL-terminated name and read at most
+ *    LANEHOST_MAX_NAME_BYTES + 1 bytes of it, refusing one with no NUL among them; they read through
+ *    process_vm_readv(2), so a name that runs into unmapped memory before its NUL is refused, not a crash (where
+ *    a seccomp filter refuses that call, they read directly, and the name must be terminated or have that many
+ *    readable bytes).
  *  - Threads: any thread may call the table, from any number of threads at once. The first call attaches a thread
  *    the JVM has not seen (0.2-2 ms, once; thread_warm_up does it ahead of time). The thread needs at least 128 KiB
  *    of stack (glibc's default is 8 MiB; musl's default, 128 KiB, is the least that works): with 96 KiB or less the
@@ -128,6 +141,10 @@ LANEHOST_EXPORT const char *lanehost_status_name(int32_t status);
 
 #define LANEHOST_HOST_ABI_VERSION 1u
 #define LANEHOST_MAX_NAME_BYTES 256u
+/* No Linux process maps memory below this address (mmap_min_addr is at least 4096)... */
+#define LANEHOST_LOWEST_ADDRESS 4096u
+/* ...or from 2^56 up (x86_64 user space ends at 2^47, or 2^56 with five-level paging; aarch64's at 2^52). */
+#define LANEHOST_ADDRESS_BITS 56u
 
 /* What a drive did. Written only when lane_drive returns LANEHOST_OK. */
 typedef struct lanehost_drive_counts {
@@ -210,10 +227,12 @@ typedef struct lanehost_api {
     /*
      * The ring exported under `name`: a reference and the ring's memory, for lanehost_ring_wrap. The memory
      * stays valid until this reference is released, whatever Java does meanwhile. A ring its Java owner has
-     * closed is LANEHOST_CLOSED (references taken before keep its memory).
+     * closed is LANEHOST_CLOSED (references taken before keep its memory). Each call gives a reference of its own
+     * (a host may hold 2^18 at once per host ABI; the next is LANEHOST_REFUSED).
      */
     int32_t (*ring_lookup)(const char *name, uint64_t *ring_out, void **memory_out, uint64_t *memory_length_out);
-    /* Gives a ring reference back; its memory may then be freed. */
+    /* Gives a ring reference back; its memory may then be freed. A reference released already is
+     * LANEHOST_INVALID_ARGUMENT (before the close; CLOSED after it): it is never counted against another. */
     int32_t (*ring_release)(uint64_t ring);
 
     /*
@@ -225,6 +244,18 @@ typedef struct lanehost_api {
      * failed on this thread yet.
      */
     int32_t (*last_error)(char *buffer, uint64_t capacity, uint64_t *length_out);
+
+    /* ---- Added later than the members above: check LANEHOST_API_HAS(api, lane_lookup_n) before calling them. ---- */
+
+    /* As lane_lookup, with the name's length: exactly name_length bytes are read (1..LANEHOST_MAX_NAME_BYTES). */
+    int32_t (*lane_lookup_n)(const char *name, uint64_t name_length, uint64_t *lane_out);
+    /* As gate_lookup, with the name's length. */
+    int32_t (*gate_lookup_n)(const char *name, uint64_t name_length, uint64_t *gate_out);
+    /* As signal_lookup, with the name's length. */
+    int32_t (*signal_lookup_n)(const char *name, uint64_t name_length, uint64_t *signal_out);
+    /* As ring_lookup, with the name's length. */
+    int32_t (*ring_lookup_n)(const char *name, uint64_t name_length, uint64_t *ring_out, void **memory_out,
+                             uint64_t *memory_length_out);
 } lanehost_api;
 
 /* True if the runtime filled `member` of *api (a table from a newer or older runtime). */

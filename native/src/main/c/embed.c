@@ -19,10 +19,11 @@
  * jvm_users counts a start, a started runtime or a stop. All local references live in one local frame per
  * call, so a thread that stays attached leaks none.
  *
- * Every table a start handed out is remembered. Its entries are upcall stubs, and an upcall into a JVM that
- * DestroyJavaVM ended cannot attach its thread: HotSpot aborts the process. So shutdown first points each
- * entry of each table at a C function of this file that answers LANEHOST_CLOSED (after_shutdown_*), keeping
- * lanehost.h's promise that a late call is answered, never crashed.
+ * An upcall into a JVM that DestroyJavaVM ended cannot attach its thread: HotSpot aborts the process. The
+ * tables' entries are liblanehost's C functions, which enter Java only while their entry is open; so shutdown
+ * first has Java close every entry of every table for good (EmbeddedRuntime.shutDownTables, through the copy of
+ * liblanehost Java loaded), keeping lanehost.h's promise that a late call, through the table or a function pointer
+ * copied out of it, is answered, never crashed.
  */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "lanehost/lanehost_embed.h"
@@ -420,109 +421,6 @@ static void describe_exception(JNIEnv *env, char *buffer, size_t capacity) {
              message);
 }
 
-/* ---------------------------------------------------------------- a table after the shutdown */
-
-static const char after_shutdown_error[] =
-    "lanehost_embed_shutdown ended the JVM: this table answers LANEHOST_CLOSED and runs nothing";
-
-static int32_t after_shutdown_lookup(const char *name, uint64_t *handle_out) {
-    (void)name;
-    (void)handle_out;
-    return LANEHOST_CLOSED;
-}
-
-static int32_t after_shutdown_drive(uint64_t lane, int32_t max_turns, lanehost_drive_counts *counts) {
-    (void)lane;
-    (void)max_turns;
-    (void)counts;
-    return LANEHOST_CLOSED;
-}
-
-static int32_t after_shutdown_handle(uint64_t handle) {
-    (void)handle;
-    return LANEHOST_CLOSED;
-}
-
-static int32_t after_shutdown_warm_up(void) {
-    return LANEHOST_CLOSED;
-}
-
-/* As every CLOSED answer of a gate: *result_length is 0 when the pointer is not NULL. */
-static int32_t after_shutdown_gate_call(uint64_t gate, const uint8_t *args, uint64_t args_length, uint8_t *result,
-                                        uint64_t result_capacity, uint64_t *result_length, int64_t timeout_nanos) {
-    (void)gate;
-    (void)args;
-    (void)args_length;
-    (void)result;
-    (void)result_capacity;
-    (void)timeout_nanos;
-    if (result_length != NULL) {
-        *result_length = 0;
-    }
-    return LANEHOST_CLOSED;
-}
-
-static int32_t after_shutdown_gate_call_on_lane(uint64_t gate, uint64_t lane, const uint8_t *args,
-                                                uint64_t args_length, uint8_t *result, uint64_t result_capacity,
-                                                uint64_t *result_length, int32_t max_turns) {
-    (void)lane;
-    (void)max_turns;
-    return after_shutdown_gate_call(gate, args, args_length, result, result_capacity, result_length, 0);
-}
-
-static int32_t after_shutdown_signal_fire(uint64_t signal, const uint8_t *payload, uint64_t payload_length) {
-    (void)signal;
-    (void)payload;
-    (void)payload_length;
-    return LANEHOST_CLOSED;
-}
-
-static int32_t after_shutdown_ring_lookup(const char *name, uint64_t *ring_out, void **memory_out,
-                                          uint64_t *memory_length_out) {
-    (void)name;
-    (void)ring_out;
-    (void)memory_out;
-    (void)memory_length_out;
-    return LANEHOST_CLOSED;
-}
-
-/* The one sentence every entry above leaves, by last_error's own rules (lanehost.h). */
-static int32_t after_shutdown_last_error(char *buffer, uint64_t capacity, uint64_t *length_out) {
-    if (length_out == NULL || (buffer == NULL && capacity > 0)) {
-        return LANEHOST_INVALID_ARGUMENT;
-    }
-    uint64_t length = sizeof after_shutdown_error - 1;
-    if (capacity > 0) {
-        uint64_t copied = length < capacity - 1 ? length : capacity - 1;
-        memcpy(buffer, after_shutdown_error, copied);
-        buffer[copied] = '\0';
-    }
-    *length_out = length;
-    return LANEHOST_OK;
-}
-
-#define CLOSE_ENTRY(table, member, function) __atomic_store_n(&(table)->member, (function), __ATOMIC_RELEASE)
-
-/* Under jvm_lock, before DestroyJavaVM: no entry of any handed-out table enters Java any more. */
-static void close_handed_out_tables(void) {
-    for (struct handed_out_table *node = handed_out_tables; node != NULL; node = node->next) {
-        lanehost_api *table = node->table;
-        CLOSE_ENTRY(table, lane_lookup, after_shutdown_lookup);
-        CLOSE_ENTRY(table, lane_drive, after_shutdown_drive);
-        CLOSE_ENTRY(table, lane_bind, after_shutdown_handle);
-        CLOSE_ENTRY(table, lane_release, after_shutdown_handle);
-        CLOSE_ENTRY(table, thread_warm_up, after_shutdown_warm_up);
-        CLOSE_ENTRY(table, gate_lookup, after_shutdown_lookup);
-        CLOSE_ENTRY(table, gate_call, after_shutdown_gate_call);
-        CLOSE_ENTRY(table, gate_call_on_lane, after_shutdown_gate_call_on_lane);
-        CLOSE_ENTRY(table, signal_lookup, after_shutdown_lookup);
-        CLOSE_ENTRY(table, signal_fire, after_shutdown_signal_fire);
-        CLOSE_ENTRY(table, ring_lookup, after_shutdown_ring_lookup);
-        CLOSE_ENTRY(table, ring_release, after_shutdown_handle);
-        CLOSE_ENTRY(table, last_error, after_shutdown_last_error);
-    }
-}
-
 /* ---------------------------------------------------------------- start and stop */
 
 /*
@@ -732,6 +630,48 @@ int32_t lanehost_embed_stop(lanehost_embed *embed) {
     return status; /* embed is kept (16 bytes): a later stop of it answers CLOSED */
 }
 
+/* Has Java close every entry of every host table for good (no upcall after this), on an attached thread. */
+static int32_t close_every_table(JavaVM *jvm) {
+    JNIEnv *env = NULL;
+    int attached = 0;
+    jint code = (*jvm)->GetEnv(jvm, (void **)&env, EMBED_JNI_VERSION);
+    if (code == JNI_EDETACHED) {
+        JavaVMAttachArgs attach = {EMBED_JNI_VERSION, "lanehost-embed", NULL};
+        if ((*jvm)->AttachCurrentThread(jvm, (void **)&env, &attach) != JNI_OK) {
+            return fail(LANEHOST_INTERNAL_ERROR, "attaching this thread to close the host tables failed");
+        }
+        attached = 1;
+    } else if (code != JNI_OK) {
+        return fail(LANEHOST_INTERNAL_ERROR, "the JVM does not support JNI version 24 (GetEnv: %d)", (int)code);
+    }
+    int32_t status = LANEHOST_OK;
+    char exception[2048];
+    if ((*env)->PushLocalFrame(env, EMBED_LOCAL_FRAME) != JNI_OK) {
+        describe_exception(env, exception, sizeof exception);
+        status = fail(LANEHOST_OUT_OF_MEMORY, "no memory for JNI local references (%s)", exception);
+    } else {
+        jclass bootstrap = load_bootstrap(env);
+        if (bootstrap == NULL || (*env)->ExceptionCheck(env)) {
+            (*env)->ExceptionClear(env); /* no lanehost on the class path: no table was ever opened */
+            (*env)->PopLocalFrame(env, NULL);
+            return LANEHOST_OK;
+        }
+        jmethodID close = (*env)->GetStaticMethodID(env, bootstrap, "shutDownTables", "()V");
+        if (close != NULL) {
+            (*env)->CallStaticVoidMethod(env, bootstrap, close);
+        }
+        if (close == NULL || (*env)->ExceptionCheck(env)) {
+            describe_exception(env, exception, sizeof exception);
+            status = fail(LANEHOST_INTERNAL_ERROR, "closing the host tables failed (%s); the JVM is kept", exception);
+        }
+        (*env)->PopLocalFrame(env, NULL);
+    }
+    if (attached && status != LANEHOST_OK) {
+        (*jvm)->DetachCurrentThread(jvm);
+    }
+    return status;
+}
+
 int32_t lanehost_embed_shutdown(void) {
     last_error[0] = '\0';
     pthread_mutex_lock(&jvm_lock);
@@ -751,10 +691,13 @@ int32_t lanehost_embed_shutdown(void) {
     }
     jvm_shut_down = 1;
     JavaVM *jvm = process_jvm;
-    close_handed_out_tables();
     pthread_mutex_unlock(&jvm_lock);
     if (jvm == NULL) {
         return LANEHOST_OK;
+    }
+    int32_t closed = close_every_table(jvm);
+    if (closed != LANEHOST_OK) {
+        return closed; /* the JVM is kept: ending it now could crash a host thread that calls late */
     }
     /* Attaches this thread if it is not, runs the shutdown hooks, waits for non-daemon threads. */
     jint code = (*jvm)->DestroyJavaVM(jvm);

@@ -118,8 +118,12 @@ static void aShutdownWithoutAJvmIsOkAndFinal(void) {
 
 static const uint8_t HI[] = {0x62, 'h', 'i'}; /* CBOR text string "hi" */
 
-/* The drive scenario's table and handles, for the checks after the shutdown. */
+/* The drive scenario's table, a struct copy of it, a pointer copied out of it, and handles: for the checks after
+ * the shutdown. */
 static const lanehost_api *kept_api;
+static lanehost_api kept_copy;
+static lanehost_gate_call_fn kept_gate_call;
+static int32_t (*kept_gate_lookup)(const char *, uint64_t *);
 static uint64_t kept_lane, kept_gate;
 
 /*
@@ -149,6 +153,8 @@ static void aTableAnswersClosedAfterTheShutdown(const lanehost_api *api, uint64_
     void *memory = NULL;
     CHECK_EQ(LANEHOST_CLOSED, api->ring_lookup("ring", &handle, &memory, &length));
     CHECK_EQ(LANEHOST_CLOSED, api->ring_release(1));
+    CHECK_EQ(LANEHOST_CLOSED, api->lane_lookup_n("frame", 5, &handle));
+    CHECK_EQ(LANEHOST_CLOSED, api->ring_lookup_n("ring", 4, &handle, &memory, &length));
     char error[256];
     uint64_t error_length = 0;
     CHECK_EQ(LANEHOST_OK, api->last_error(error, sizeof error, &error_length));
@@ -229,6 +235,9 @@ static void drivesFramesAndCallsGatesFromItsOwnLoop(void) {
     CHECK_EQ(LANEHOST_CLOSED, api->lane_drive(frame, 0, NULL));
     CHECK_EQ(LANEHOST_CLOSED, api->gate_call(echo, HI, sizeof HI, result, sizeof result, &length, SECONDS_30));
     kept_api = api;
+    kept_copy = *api;
+    kept_gate_call = api->gate_call;
+    kept_gate_lookup = api->gate_lookup;
     kept_lane = frame;
     kept_gate = echo;
 }
@@ -402,6 +411,14 @@ int main(int argc, char **argv) {
                 CHECK_EQ(LANEHOST_OK, lanehost_embed_shutdown());
                 if (kept_api != NULL) {
                     aTableAnswersClosedAfterTheShutdown(kept_api, kept_lane, kept_gate);
+                    aTableAnswersClosedAfterTheShutdown(&kept_copy, kept_lane, kept_gate); /* the struct copy */
+                    uint8_t result[16];
+                    uint64_t length = 99;
+                    uint64_t handle = 7;
+                    CHECK_EQ(LANEHOST_CLOSED, kept_gate_call(kept_gate, HI, sizeof HI, result, sizeof result, &length, 0));
+                    CHECK_EQ(0, length);
+                    CHECK_EQ(LANEHOST_CLOSED, kept_gate_lookup("echo", &handle));
+                    CHECK_EQ(7, handle);
                 }
                 lanehost_embed_options options = options_for(SETUP("Frames"));
                 lanehost_embed *embed = NULL;

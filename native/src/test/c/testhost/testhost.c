@@ -34,8 +34,20 @@ uint32_t lanehost_testhost_handle_bits(uint32_t field) {
     case 0: return LANEHOST_TESTHOST_HANDLE_SLOT_BITS;
     case 1: return LANEHOST_TESTHOST_HANDLE_GENERATION_BITS;
     case 2: return LANEHOST_TESTHOST_HANDLE_INSTANCE_BITS;
+    case 3: return LANEHOST_TESTHOST_HANDLE_CHECK_BITS;
     default: return 0;
     }
+}
+
+uint64_t lanehost_testhost_handle_check(uint64_t handle) {
+    uint32_t crc = 0;
+    for (int shift = 56; shift >= 8; shift -= 8) {
+        crc ^= (uint32_t)(handle >> shift) & 0xFFu;
+        for (int bit = 0; bit < 8; bit++) {
+            crc = (crc & 0x80u) != 0 ? ((crc << 1) ^ 0x07u) & 0xFFu : (crc << 1) & 0xFFu;
+        }
+    }
+    return crc;
 }
 
 uint8_t lanehost_testhost_pattern_byte(uint64_t position, uint64_t seed) {

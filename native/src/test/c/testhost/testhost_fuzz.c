@@ -3,10 +3,13 @@
  * random and adversarial arguments, checking that each answer is a lanehost_status and that every failure
  * leaves a last_error sentence.
  *
- * One rule holds for every argument, because a C API cannot detect a wild pointer: a pointer is NULL or real
- * memory of at least the length passed with it. A length may still exceed its buffer when it is past the
- * documented cap (64 MiB of gate arguments, 16 MiB of signal payload) or negative as int64: the entries
- * refuse those before reading a byte.
+ * One rule holds for every argument, because a C API cannot detect a wild pointer: a pointer is NULL, one no
+ * process maps memory at (below 4096 or from 2^56 up: -1, 0xdeadbeef00000000, 8), or real memory of at least the
+ * length passed with it. A length may still exceed its buffer when it is past the documented cap (64 MiB of gate
+ * arguments, 16 MiB of signal payload) or negative as int64: the entries refuse those before reading a byte.
+ * Handles are forged too: a real one with up to three bits flipped or one added or taken, stale ones (released
+ * long ago), and well-formed ones (a valid check byte) of another instance, a later generation or an unused slot;
+ * none may ever reach an object, so a ring reference forged from one this thread holds must be refused.
  *
  * A run:
  *  1. starts thread 0, the lane's driver: it looks the targets up and drives the lane once, binding it;
@@ -16,6 +19,7 @@
  *     lane's gate with any timeout is answered;
  *  5. the threads' reports are summed.
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #define _POSIX_C_SOURCE 200809L
 
 #include <pthread.h>
@@ -23,6 +27,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "lanehost/lanehost_testhost.h"
 
@@ -56,6 +62,8 @@ typedef struct fuzz_run {
     uint64_t calls_per_thread;
     uint64_t seed;
     uint8_t *at_cap; /* MAX_ARGS_BYTES zero bytes for the calls exactly at a cap; NULL skips them */
+    void *guarded;             /* two pages, the second unmapped */
+    const char *unterminated;  /* 100 'a's without NUL at the end of the first page, then the unmapped one */
     pthread_mutex_t mutex;
     pthread_cond_t changed;
     int lane_bound;                /* guarded by mutex: thread 0 has made its first drive */
@@ -176,40 +184,76 @@ static uint64_t real_handle(fuzz_thread *t, enum kind kind) {
     }
 }
 
+#define CHECK_BITS LANEHOST_TESTHOST_HANDLE_CHECK_BITS
 #define SLOT_BITS LANEHOST_TESTHOST_HANDLE_SLOT_BITS
 #define GENERATION_BITS LANEHOST_TESTHOST_HANDLE_GENERATION_BITS
-#define INSTANCE_SHIFT (SLOT_BITS + GENERATION_BITS)
+#define SLOT_SHIFT CHECK_BITS
+#define GENERATION_SHIFT (SLOT_SHIFT + SLOT_BITS)
+#define INSTANCE_SHIFT (GENERATION_SHIFT + GENERATION_BITS)
 #define FIELD(bits) ((UINT64_C(1) << (bits)) - 1)
+
+/* `body` (its low byte ignored) with the check byte a table would give it: a well-formed forgery. */
+static uint64_t well_formed(uint64_t body) {
+    body &= ~FIELD(CHECK_BITS);
+    return body | lanehost_testhost_handle_check(body);
+}
+
+/* A real handle with 1 to 3 distinct bits flipped (never a handle: handles are four bits apart). */
+static uint64_t flipped(fuzz_thread *t, uint64_t real) {
+    uint64_t pattern = 0;
+    for (uint64_t bits = 1 + below(t, 3); __builtin_popcountll(pattern) < (int)bits;) {
+        pattern |= UINT64_C(1) << below(t, 64);
+    }
+    return real ^ pattern;
+}
 
 /*
  * A handle for an entry expecting `kind`: the real one half the time, else 0, random bits, a real handle of
- * another kind, a released ring reference, or a forgery with the right kind byte: another instance (another
- * runtime's table), a generation about half the generation cycle away (2^19 reuses of one slot, far more than any
- * run makes), or a slot index past every slot in use. So a forgery never names a reference another thread
- * holds: those must release OK.
+ * another kind, a released ring reference, a corruption of a real one (bits flipped, off by one), or a well-formed
+ * forgery with the right kind: another instance (another runtime's table), a generation about half the generation
+ * cycle away (2^23 reuses of one slot, far more than any run makes), or a slot index past every slot in use. So a
+ * forgery never names a reference another thread holds: those must release OK.
  */
 static uint64_t some_handle(fuzz_thread *t, enum kind kind) {
     uint64_t real = real_handle(t, kind);
-    uint64_t generation = (real >> SLOT_BITS) & FIELD(GENERATION_BITS);
-    uint64_t generation_mask = FIELD(GENERATION_BITS) << SLOT_BITS;
-    switch (below(t, 16)) {
+    uint64_t generation = (real >> GENERATION_SHIFT) & FIELD(GENERATION_BITS);
+    uint64_t generation_mask = FIELD(GENERATION_BITS) << GENERATION_SHIFT;
+    uint64_t slot_mask = FIELD(SLOT_BITS) << SLOT_SHIFT;
+    switch (below(t, 18)) {
     case 0: return 0;
     case 1: return next(t);
     case 2: return real_handle(t, (enum kind)((kind + 1 + below(t, KINDS - 1)) % KINDS));
-    case 3: return (real & ~generation_mask)
-                   | (((generation + (FIELD(GENERATION_BITS) + 1) / 2 + below(t, UINT64_C(1) << (GENERATION_BITS - 3)))
-                       & FIELD(GENERATION_BITS)) << SLOT_BITS);
-    case 4: return (real & ~FIELD(SLOT_BITS)) | ((real & FIELD(SLOT_BITS)) + (UINT64_C(1) << (SLOT_BITS - 2))
-                                                  + below(t, UINT64_C(1) << (SLOT_BITS - 2)));
-    case 5: return real ^ ((1 + below(t, FIELD(LANEHOST_TESTHOST_HANDLE_INSTANCE_BITS))) << INSTANCE_SHIFT);
+    case 3: return well_formed((real & ~generation_mask)
+                               | (((generation + (FIELD(GENERATION_BITS) + 1) / 2
+                                    + below(t, UINT64_C(1) << (GENERATION_BITS - 3))) & FIELD(GENERATION_BITS))
+                                  << GENERATION_SHIFT));
+    case 4: return well_formed((real & ~slot_mask)
+                               | ((((real >> SLOT_SHIFT) + (UINT64_C(1) << (SLOT_BITS - 2))
+                                    + below(t, UINT64_C(1) << (SLOT_BITS - 2))) & FIELD(SLOT_BITS)) << SLOT_SHIFT));
+    case 5: return well_formed(real ^ ((1 + below(t, FIELD(LANEHOST_TESTHOST_HANDLE_INSTANCE_BITS))) << INSTANCE_SHIFT));
     case 6: return UINT64_MAX - below(t, 3);
     case 7: return t->released_ring;
+    case 8: return flipped(t, real);
+    case 9: return below(t, 2) == 0 ? real + 1 : real - 1;
     default: return real;
     }
 }
 
-static void *maybe_null(fuzz_thread *t, void *pointer) {
-    return below(t, 8) == 0 ? NULL : pointer;
+/* NULL, an address no process maps memory at, or the pointer itself (most of the time). */
+static void *maybe_bad(fuzz_thread *t, void *pointer) {
+    switch (below(t, 16)) {
+    case 0: return NULL;
+    case 1: return (void *)(uintptr_t)UINT64_C(0xdeadbeef00000000);
+    case 2: return (void *)(uintptr_t)UINT64_MAX;
+    case 3: return (void *)(uintptr_t)(1 + below(t, 4095));
+    default: return pointer;
+    }
+}
+
+/* True for a pointer maybe_bad gave that is real memory. */
+static int usable(const void *pointer) {
+    uintptr_t address = (uintptr_t)pointer;
+    return address >= 4096 && (address >> 56) == 0;
 }
 
 /* A length for a buffer of `available` bytes: within it, or past `cap` (refused before any read). */
@@ -384,13 +428,13 @@ static void release_ring(fuzz_thread *t, uint32_t slot) {
 
 static void call_ring_lookup(fuzz_thread *t) {
     const char *name = some_name(t, KIND_RING);
-    uint64_t *ring_out = maybe_null(t, &t->out[0]);
+    uint64_t *ring_out = maybe_bad(t, &t->out[0]);
     void *memory = NULL;
-    void **memory_out = maybe_null(t, &memory);
-    uint64_t *length_out = maybe_null(t, &t->out[1]);
+    void **memory_out = maybe_bad(t, &memory);
+    uint64_t *length_out = maybe_bad(t, &t->out[1]);
     int32_t status = answered(t, RING_LOOKUP, t->run->api->ring_lookup(name, ring_out, memory_out, length_out));
     int real = name != NULL && strcmp(name, LANEHOST_TESTHOST_FUZZ_RING) == 0;
-    if (real && ring_out != NULL && memory_out != NULL && length_out != NULL && status != LANEHOST_OK) {
+    if (real && usable(ring_out) && usable(memory_out) && usable(length_out) && status != LANEHOST_OK) {
         wrong_answer(t, RING_LOOKUP, status);
     }
     if (status != LANEHOST_OK) return;
@@ -407,7 +451,8 @@ static void call_ring_release(fuzz_thread *t) {
     }
     if (t->released_ring != 0 && below(t, 2) == 0) {
         int32_t status = answered(t, RING_RELEASE, t->run->api->ring_release(t->released_ring));
-        if (status != LANEHOST_CLOSED) wrong_answer(t, RING_RELEASE, status); /* a double release: already released */
+        /* a double release: refused, and never counted against a reference another lookup took */
+        if (status != LANEHOST_INVALID_ARGUMENT) wrong_answer(t, RING_RELEASE, status);
         return;
     }
     uint64_t reference = some_handle(t, KIND_RING);
@@ -417,13 +462,14 @@ static void call_ring_release(fuzz_thread *t) {
             return;
         }
     }
-    answered(t, RING_RELEASE, t->run->api->ring_release(reference));
+    int32_t status = answered(t, RING_RELEASE, t->run->api->ring_release(reference));
+    if (status == LANEHOST_OK) wrong_answer(t, RING_RELEASE, status); /* a forgery released someone's reference */
 }
 
 /* Checks what a gate call stored in *result_length against its status. */
 static void check_result_length(fuzz_thread *t, enum entry entry, int32_t status, const uint64_t *result_length,
                                 uint64_t capacity) {
-    if (result_length == NULL) return;
+    if (!usable(result_length)) return;
     int fits = *result_length > 0 && *result_length <= capacity;
     if ((status == LANEHOST_OK && !fits) ||
         (status == LANEHOST_OUT_OF_MEMORY && *result_length <= capacity) ||
@@ -441,13 +487,13 @@ static void call_gate(fuzz_thread *t, int on_lane) {
     int well_formed = below(t, 2) == 0;
     uint64_t gate = well_formed ? real_handle(t, KIND_GATE) : some_handle(t, KIND_GATE);
     uint64_t args_length = some_cbor(t);
-    const uint8_t *args = well_formed ? t->args : maybe_null(t, t->args);
+    const uint8_t *args = well_formed ? t->args : maybe_bad(t, t->args);
     if (!well_formed && below(t, 4) == 0) args_length = some_length(t, args_length, MAX_ARGS_BYTES);
-    uint8_t *result = well_formed ? t->result : maybe_null(t, t->result);
+    uint8_t *result = well_formed ? t->result : maybe_bad(t, t->result);
     uint64_t capacity = below(t, 3) != 0 ? RESULT_BUFFER
                         : well_formed    ? below(t, 16)
                                          : some_length(t, RESULT_BUFFER, NO_CAP);
-    uint64_t *result_length = well_formed ? &t->out[2] : maybe_null(t, &t->out[2]);
+    uint64_t *result_length = well_formed ? &t->out[2] : maybe_bad(t, &t->out[2]);
     t->out[2] = UINT64_C(0xDEADBEEF);
     int32_t status;
     if (on_lane) {
@@ -465,12 +511,12 @@ static void call_gate(fuzz_thread *t, int on_lane) {
 }
 
 static void call_last_error(fuzz_thread *t) {
-    char *buffer = maybe_null(t, t->error);
+    char *buffer = maybe_bad(t, t->error);
     uint64_t capacity = below(t, 4) == 0 ? 1 : some_length(t, ERROR_BUFFER, NO_CAP);
-    uint64_t *length_out = maybe_null(t, &t->out[0]);
+    uint64_t *length_out = maybe_bad(t, &t->out[0]);
     memset(t->error, 0x7F, sizeof t->error);
     int32_t status = t->run->api->last_error(buffer, capacity, length_out);
-    if (status == LANEHOST_OK && buffer != NULL && capacity > 0 && memchr(buffer, '\0', capacity) == NULL) {
+    if (status == LANEHOST_OK && usable(buffer) && capacity > 0 && memchr(buffer, '\0', capacity) == NULL) {
         wrong_answer(t, LAST_ERROR, status); /* not NUL-terminated within its capacity */
     }
     answered(t, LAST_ERROR, status); /* only now: its own last_error check overwrites the buffer */
@@ -479,8 +525,10 @@ static void call_last_error(fuzz_thread *t) {
 static void call_lane_drive(fuzz_thread *t) {
     uint64_t lane = some_handle(t, KIND_LANE);
     int32_t max_turns = some_max_turns(t);
-    int32_t status = answered(t, LANE_DRIVE, t->run->api->lane_drive(lane, max_turns, maybe_null(t, &t->counts)));
-    if (t->index == 0 && lane == t->lane && lane != 0 && max_turns >= 0 && status != LANEHOST_OK) {
+    lanehost_drive_counts *counts = maybe_bad(t, &t->counts);
+    int32_t status = answered(t, LANE_DRIVE, t->run->api->lane_drive(lane, max_turns, counts));
+    if (t->index == 0 && lane == t->lane && lane != 0 && max_turns >= 0 && (counts == NULL || usable(counts)) &&
+        status != LANEHOST_OK) {
         wrong_answer(t, LANE_DRIVE, status); /* the driver's own lane */
     }
 }
@@ -494,12 +542,32 @@ static void call_lane_release(fuzz_thread *t) {
     answered(t, LANE_RELEASE, t->run->api->lane_release(lane));
 }
 
+/* The lookup with a NUL-terminated name, or half the time its _n twin with the name's length (or a wrong one). */
 static void call_lookup(fuzz_thread *t, enum entry entry, int32_t (*lookup)(const char *, uint64_t *),
-                        enum kind kind) {
+                        int32_t (*lookup_n)(const char *, uint64_t, uint64_t *), enum kind kind) {
     const char *name = some_name(t, kind);
-    uint64_t *out = maybe_null(t, &t->out[0]);
-    int32_t status = answered(t, entry, lookup(name, out));
-    if (name != NULL && out != NULL && status != LANEHOST_OK &&
+    uint64_t *out = maybe_bad(t, &t->out[0]);
+    int32_t status;
+    if (below(t, 2) == 0) {
+        switch (below(t, 16)) {
+        case 0: name = t->run->unterminated; break; /* runs into a page that is not mapped: refused, no crash */
+        case 1: name = maybe_bad(t, (void *)name); break;
+        default: break;
+        }
+        status = answered(t, entry, lookup(name, out));
+    } else {
+        uint64_t length = name == NULL ? below(t, 3) : strlen(name);
+        if (below(t, 8) == 0) {
+            name = maybe_bad(t, (void *)name);
+            length = some_length(t, length, LANEHOST_MAX_NAME_BYTES);
+            if (usable(name) && length <= LANEHOST_MAX_NAME_BYTES && length > strlen(name) + 1) {
+                length = strlen(name) + 1; /* no further than it is readable: a length is trusted */
+            }
+        }
+        status = answered(t, entry, lookup_n(name, length, out));
+        if (!usable(name) || length != (name == NULL ? 0 : strlen(name))) return;
+    }
+    if (usable(name) && usable(out) && status != LANEHOST_OK &&
         (name == REAL_NAMES[kind] || strcmp(name, LANEHOST_TESTHOST_FUZZ_LANE_GATE) == 0)) {
         wrong_answer(t, entry, status);
     }
@@ -508,21 +576,21 @@ static void call_lookup(fuzz_thread *t, enum entry entry, int32_t (*lookup)(cons
 static void call_one(fuzz_thread *t) {
     const lanehost_api *api = t->run->api;
     switch ((enum entry)below(t, LANEHOST_TESTHOST_FUZZ_ENTRIES)) {
-    case LANE_LOOKUP: call_lookup(t, LANE_LOOKUP, api->lane_lookup, KIND_LANE); break;
+    case LANE_LOOKUP: call_lookup(t, LANE_LOOKUP, api->lane_lookup, api->lane_lookup_n, KIND_LANE); break;
     case LANE_DRIVE: call_lane_drive(t); break;
     case LANE_BIND: answered(t, LANE_BIND, api->lane_bind(some_handle(t, KIND_LANE))); break;
     case LANE_RELEASE: call_lane_release(t); break;
     case THREAD_WARM_UP: answered(t, THREAD_WARM_UP, api->thread_warm_up()); break;
-    case GATE_LOOKUP: call_lookup(t, GATE_LOOKUP, api->gate_lookup, KIND_GATE); break;
+    case GATE_LOOKUP: call_lookup(t, GATE_LOOKUP, api->gate_lookup, api->gate_lookup_n, KIND_GATE); break;
     case GATE_CALL: call_gate(t, 0); break;
     case GATE_CALL_ON_LANE: call_gate(t, 1); break;
-    case SIGNAL_LOOKUP: call_lookup(t, SIGNAL_LOOKUP, api->signal_lookup, KIND_SIGNAL); break;
+    case SIGNAL_LOOKUP: call_lookup(t, SIGNAL_LOOKUP, api->signal_lookup, api->signal_lookup_n, KIND_SIGNAL); break;
     case SIGNAL_FIRE: {
         for (uint32_t i = 0; i < 64; i++) t->args[i] = (uint8_t)next(t);
         if (below(t, 2) == 0) { /* well-formed */
             answered(t, SIGNAL_FIRE, api->signal_fire(real_handle(t, KIND_SIGNAL), t->args, below(t, 64)));
         } else {
-            answered(t, SIGNAL_FIRE, api->signal_fire(some_handle(t, KIND_SIGNAL), maybe_null(t, t->args),
+            answered(t, SIGNAL_FIRE, api->signal_fire(some_handle(t, KIND_SIGNAL), maybe_bad(t, t->args),
                                                       some_length(t, ARGS_BUFFER, MAX_PAYLOAD_BYTES)));
         }
         break;
@@ -629,6 +697,15 @@ int64_t lanehost_testhost_fuzz(const lanehost_api *api, uint32_t threads, uint64
     fuzz_thread *all = calloc(threads, sizeof *all);
     if (all == NULL) return LANEHOST_TESTHOST_OUT_OF_MEMORY;
     fuzz_run run = {.api = api, .calls_per_thread = calls_per_thread, .seed = seed, .at_cap = calloc(1, MAX_ARGS_BYTES)};
+    long page = sysconf(_SC_PAGESIZE);
+    run.guarded = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (run.guarded == MAP_FAILED || munmap((char *)run.guarded + page, (size_t)page) != 0) {
+        free(all);
+        free(run.at_cap);
+        return LANEHOST_TESTHOST_OUT_OF_MEMORY;
+    }
+    memset((char *)run.guarded + page - 100, 'a', 100);
+    run.unterminated = (const char *)run.guarded + page - 100;
     pthread_mutex_init(&run.mutex, NULL);
     pthread_cond_init(&run.changed, NULL);
     atomic_init(&run.all_started, 0);
@@ -661,6 +738,7 @@ int64_t lanehost_testhost_fuzz(const lanehost_api *api, uint32_t threads, uint64
     pthread_cond_destroy(&run.changed);
     pthread_mutex_destroy(&run.mutex);
     free(run.at_cap);
+    munmap(run.guarded, (size_t)page);
     free(all);
     return started == threads ? (int64_t)report->calls : LANEHOST_TESTHOST_THREAD_FAILED;
 }

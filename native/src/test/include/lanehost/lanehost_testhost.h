@@ -18,16 +18,18 @@
 extern "C" {
 #endif
 
-#define LANEHOST_TESTHOST_ABI_VERSION 4u
+#define LANEHOST_TESTHOST_ABI_VERSION 5u
 
 /*
- * The handle layout the fuzzer forges handles with (low bits first: slot, generation, instance; the kind above).
- * Handles are opaque to real hosts; these must equal HandleTable's SLOT_BITS, GENERATION_BITS and INSTANCE_BITS,
- * which HandleLayoutTest compares through lanehost_testhost_handle_bits.
+ * The handle layout the fuzzer forges handles with (low bits first: check byte, slot, generation, instance; the
+ * kind above). Handles are opaque to real hosts; these must equal HandleTable's CHECK_BITS, SLOT_BITS,
+ * GENERATION_BITS and INSTANCE_BITS, which HandleOwnershipTest compares through lanehost_testhost_handle_bits. The
+ * check byte is CRC-8 (polynomial 0x07) of the 56 bits above it.
  */
-#define LANEHOST_TESTHOST_HANDLE_SLOT_BITS 20u
-#define LANEHOST_TESTHOST_HANDLE_GENERATION_BITS 20u
-#define LANEHOST_TESTHOST_HANDLE_INSTANCE_BITS 16u
+#define LANEHOST_TESTHOST_HANDLE_CHECK_BITS 8u
+#define LANEHOST_TESTHOST_HANDLE_SLOT_BITS 18u
+#define LANEHOST_TESTHOST_HANDLE_GENERATION_BITS 24u
+#define LANEHOST_TESTHOST_HANDLE_INSTANCE_BITS 10u
 
 enum lanehost_testhost_role {
     LANEHOST_TESTHOST_PRODUCER = 1,
@@ -58,8 +60,25 @@ typedef struct lanehost_testhost_thread lanehost_testhost_thread;
 
 LANEHOST_EXPORT uint32_t lanehost_testhost_abi_version(void);
 
-/* The handle layout above: field 0 slot bits, 1 generation bits, 2 instance bits; 0 for any other field. */
+/* The handle layout above: field 0 slot bits, 1 generation bits, 2 instance bits, 3 check bits; 0 for any other. */
 LANEHOST_EXPORT uint32_t lanehost_testhost_handle_bits(uint32_t field);
+
+/* The check byte a handle whose other 56 bits are `handle`'s would carry (the low 8 bits of `handle` are ignored). */
+LANEHOST_EXPORT uint64_t lanehost_testhost_handle_check(uint64_t handle);
+
+/* Members of lanehost_api that lanehost_testhost_call_every_entry calls, in the table's order. */
+#define LANEHOST_TESTHOST_API_MEMBERS 17u
+
+/*
+ * On a new pthread: calls every member of *api once with well-formed arguments (names "x", handle `handle`,
+ * small buffers), except those whose bit is set in `skip` (status -1), storing each status in statuses[0..16] in
+ * the table's order, then asks the JVM (if the process
+ * has one) whether that call attached the thread: *attached is 1 if it did, 0 if not, -1 if there is no JVM to ask.
+ * For tests of a table whose runtime has closed (or whose JVM has ended): copy the table (a struct copy) or pass
+ * the original. Returns 0, or LANEHOST_TESTHOST_THREAD_FAILED.
+ */
+LANEHOST_EXPORT int32_t lanehost_testhost_call_every_entry(const lanehost_api *api, uint64_t handle, uint32_t skip,
+                                                           int32_t *statuses, int32_t *attached);
 
 /* The byte at stream position `position` of the pattern for `seed`; Java mirrors it. */
 LANEHOST_EXPORT uint8_t lanehost_testhost_pattern_byte(uint64_t position, uint64_t seed);

@@ -84,6 +84,14 @@ final class EmbeddedRuntime {
         return new EmbeddedRuntime(CallStatus.OK, null, runtime, abi);
     }
 
+    /**
+     * {@code lanehost_embed_shutdown} is about to end the JVM: no entry of any host table, nor a function pointer
+     * copied out of one, may enter it again.
+     */
+    static void shutDownTables() {
+        HostTables.shutDown();
+    }
+
     /** The {@code lanehost_status} of the start. */
     int status() {
         return status.code();

@@ -12,8 +12,10 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * A host's memory as the entries read and write it: addresses arrive as {@code long}s and are reached
- * through one segment spanning the address space, so a write to {@code *out} allocates nothing. A NULL
- * address is refused here; any other address is trusted, as a C function trusts its pointers.
+ * through one segment spanning the address space, so a write to {@code *out} allocates nothing. NULL and
+ * addresses no Linux process maps memory at (below {@link HostAbiDescriptor#LOWEST_ADDRESS}, from
+ * 2^{@link HostAbiDescriptor#ADDRESS_BITS} up, or a range that runs past it) are refused here, before any byte is
+ * read or written; any other address is trusted, as a C function trusts its pointers.
  */
 final class ForeignMemory {
     private static final MemorySegment EVERYTHING = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
@@ -33,23 +35,44 @@ final class ForeignMemory {
         return EVERYTHING;
     }
 
+    /** One past the highest address a process maps memory at. */
+    private static final long ADDRESS_LIMIT = 1L << HostAbiDescriptor.ADDRESS_BITS;
+
+    /** {@code what} at {@code address} is a pointer to {@code length} bytes a process could have mapped. */
     static void requireNonNull(long address, String what) {
+        require(address, 1, what);
+    }
+
+    /** True if {@code length} bytes (at least 1) at {@code address} could be mapped: {@link #require} would pass. */
+    static boolean plausible(long address, long length) {
+        return address >= HostAbiDescriptor.LOWEST_ADDRESS && address < ADDRESS_LIMIT && length <= ADDRESS_LIMIT - address;
+    }
+
+    /** The {@code length} bytes at {@code address} (length at least 1) lie where a process can map memory. */
+    static void require(long address, long length, String what) {
         if (address == 0) {
             throw new InvalidArgument(what + " is NULL");
         }
+        if (!plausible(address, length)) {
+            throw new InvalidArgument(what + " (0x" + Long.toHexString(address) + (length > 1 ? ", " + length + " bytes" : "")
+                    + ") is not memory a process can map: addresses lie in " + HostAbiDescriptor.LOWEST_ADDRESS + "..2^"
+                    + HostAbiDescriptor.ADDRESS_BITS);
+        }
     }
 
-    /** A NUL-terminated UTF-8 name of at most {@link HostAbiDescriptor#MAX_NAME_BYTES} bytes. */
-    static String name(long address) {
-        requireNonNull(address, "the name");
-        int length = 0;
-        while (EVERYTHING.get(JAVA_BYTE, address + length) != 0) {
-            if (++length > HostAbiDescriptor.MAX_NAME_BYTES) {
-                throw new InvalidArgument("the name is longer than " + HostAbiDescriptor.MAX_NAME_BYTES
-                        + " bytes (or not NUL-terminated)");
+    /** A UTF-8 name of 1..{@link HostAbiDescriptor#MAX_NAME_BYTES} bytes without NUL, of exactly {@code length} bytes. */
+    static String name(long address, long length) {
+        if (length < 1 || length > HostAbiDescriptor.MAX_NAME_BYTES) {
+            throw new InvalidArgument("name_length must be 1.." + HostAbiDescriptor.MAX_NAME_BYTES + ", got "
+                    + Long.toUnsignedString(length) + (length == 0 ? " (an export's name is never empty)" : ""));
+        }
+        require(address, length, "the name");
+        byte[] bytes = copy(address, length);
+        for (byte b : bytes) {
+            if (b == 0) {
+                throw new InvalidArgument("the name holds a NUL byte within its name_length of " + length);
             }
         }
-        byte[] bytes = copy(address, length);
         try {
             return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
@@ -63,7 +86,7 @@ final class ForeignMemory {
         if (length == 0) {
             return new byte[0];
         }
-        requireNonNull(address, "a buffer with a nonzero length");
+        require(address, length, "a buffer with a nonzero length");
         return EVERYTHING.asSlice(address, length).toArray(JAVA_BYTE);
     }
 

@@ -1,20 +1,13 @@
 package dev.lanehost.nativeabi;
 
 import dev.lanehost.nativeabi.internal.HandleTable;
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import dev.lanehost.callgate.CallGate;
 import dev.lanehost.lanes.ActorRuntime;
 import dev.lanehost.lanes.DriveCounts;
 import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.Signal;
-import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
 import java.util.Map;
 import java.util.function.LongFunction;
 import java.util.Objects;
@@ -36,8 +29,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * <h2>Lifecycle</h2>
  * <ol>
  *   <li>{@link #open} builds the stubs and the table. Both live for the rest of the process (a few hundred
- *       bytes of native memory per table): a host thread that calls after {@link #close()} is answered
- *       {@code LANEHOST_CLOSED}, never sent into freed code.</li>
+ *       bytes of native memory per table, and one of the 1024 tables a process can open): a host thread that calls
+ *       after {@link #close()}, even through a function pointer it copied out of the table, is answered
+ *       {@code LANEHOST_CLOSED} by C, never sent into freed code or another runtime.</li>
  *   <li>Exports give hosts names to look up. A gate leaves the table when it closes, a signal when it can
  *       fire no more, a ring when Java closes it and every host reference is released.</li>
  *   <li>{@link #close()} refuses every later entry with {@code LANEHOST_CLOSED} and takes the exported
@@ -52,12 +46,12 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class HostAbi implements AutoCloseable {
     private final ActorRuntime runtime;
-    /** This host ABI's number in every handle it issues, so another host ABI's tables refuse them. */
-    private final int instance = HandleTable.newInstance();
-    final HandleTable<ExecutionLane> lanes = new HandleTable<>(0x4C, "lane", instance); // 'L'
-    final HandleTable<CallGate> gates = new HandleTable<>(0x47, "gate", instance); // 'G'
-    final HandleTable<Signal> signals = new HandleTable<>(0x53, "signal", instance); // 'S'
-    final HandleTable<HostRing> ringReferences = new HandleTable<>(0x52, "ring reference", instance); // 'R'
+    /** This host ABI's table number (its C trampoline set) in every handle it issues, so other tables refuse them. */
+    private final int instance;
+    final HandleTable<ExecutionLane> lanes;
+    final HandleTable<CallGate> gates;
+    final HandleTable<Signal> signals;
+    final HandleTable<HostRing> ringReferences;
     final Map<String, Long> laneNames = new ConcurrentHashMap<>();
     final Map<String, Long> gateNames = new ConcurrentHashMap<>();
     final Map<String, Long> signalNames = new ConcurrentHashMap<>();
@@ -68,8 +62,15 @@ public final class HostAbi implements AutoCloseable {
 
     private HostAbi(ActorRuntime runtime) {
         this.runtime = runtime;
+        this.instance = HostTables.reserve();
+        this.lanes = new HandleTable<>(1, "lane", instance);
+        this.gates = new HandleTable<>(2, "gate", instance);
+        this.signals = new HandleTable<>(3, "signal", instance);
+        this.ringReferences = new HandleTable<>(4, "ring reference", instance);
         this.entries = new HostEntries(this);
-        this.table = buildTable(entries);
+        this.table = HostTables.open(instance, entries, HostAbiDescriptor.JAVA_ENTRIES);
+        // Once the runtime has closed, C answers every entry but ring_release itself.
+        runtime.whenClosed(() -> HostTables.restrict(instance, HostTables.AFTER_RUNTIME_CLOSE));
     }
 
     /** The host ABI of {@code runtime}: a new table with its own handles. */
@@ -151,6 +152,7 @@ public final class HostAbi implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        HostTables.restrict(instance, HostTables.AFTER_HOST_ABI_CLOSE);
         laneNames.clear();
         gateNames.clear();
         signalNames.clear();
@@ -214,41 +216,6 @@ public final class HostAbi implements AutoCloseable {
         if (bytes == 0 || bytes > HostAbiDescriptor.MAX_NAME_BYTES || name.indexOf('\0') >= 0) {
             throw new IllegalArgumentException("a host-visible name is 1.." + HostAbiDescriptor.MAX_NAME_BYTES
                     + " UTF-8 bytes without NUL; got " + bytes + " bytes");
-        }
-    }
-
-    // ---------------------------------------------------------------- the table
-
-    private static MemorySegment buildTable(HostEntries entries) {
-        // Never closed: the stubs and the table must outlive every host thread that could still call.
-        Arena forever = Arena.global();
-        MemorySegment table = forever.allocate(HostAbiDescriptor.API_SIZE, HostAbiDescriptor.API_ALIGNMENT);
-        table.set(JAVA_INT, HostAbiDescriptor.ABI_VERSION_OFFSET, HostAbiDescriptor.HOST_ABI_VERSION);
-        table.set(JAVA_INT, HostAbiDescriptor.SIZE_OFFSET, HostAbiDescriptor.API_SIZE);
-        stub(table, HostAbiDescriptor.LANE_LOOKUP_OFFSET, entries, "laneLookup", HostAbiDescriptor.LANE_LOOKUP, forever);
-        stub(table, HostAbiDescriptor.LANE_DRIVE_OFFSET, entries, "laneDrive", HostAbiDescriptor.LANE_DRIVE, forever);
-        stub(table, HostAbiDescriptor.LANE_BIND_OFFSET, entries, "laneBind", HostAbiDescriptor.LANE_BIND, forever);
-        stub(table, HostAbiDescriptor.LANE_RELEASE_OFFSET, entries, "laneRelease", HostAbiDescriptor.LANE_RELEASE, forever);
-        stub(table, HostAbiDescriptor.THREAD_WARM_UP_OFFSET, entries, "threadWarmUp", HostAbiDescriptor.THREAD_WARM_UP, forever);
-        stub(table, HostAbiDescriptor.GATE_LOOKUP_OFFSET, entries, "gateLookup", HostAbiDescriptor.GATE_LOOKUP, forever);
-        stub(table, HostAbiDescriptor.GATE_CALL_OFFSET, entries, "gateCall", HostAbiDescriptor.GATE_CALL, forever);
-        stub(table, HostAbiDescriptor.GATE_CALL_ON_LANE_OFFSET, entries, "gateCallOnLane", HostAbiDescriptor.GATE_CALL_ON_LANE, forever);
-        stub(table, HostAbiDescriptor.SIGNAL_LOOKUP_OFFSET, entries, "signalLookup", HostAbiDescriptor.SIGNAL_LOOKUP, forever);
-        stub(table, HostAbiDescriptor.SIGNAL_FIRE_OFFSET, entries, "signalFire", HostAbiDescriptor.SIGNAL_FIRE, forever);
-        stub(table, HostAbiDescriptor.RING_LOOKUP_OFFSET, entries, "ringLookup", HostAbiDescriptor.RING_LOOKUP, forever);
-        stub(table, HostAbiDescriptor.RING_RELEASE_OFFSET, entries, "ringRelease", HostAbiDescriptor.RING_RELEASE, forever);
-        stub(table, HostAbiDescriptor.LAST_ERROR_OFFSET, entries, "lastError", HostAbiDescriptor.LAST_ERROR, forever);
-        return table.asReadOnly();
-    }
-
-    private static void stub(MemorySegment table, int offset, HostEntries entries, String method,
-                             FunctionDescriptor descriptor, Arena arena) {
-        try {
-            MethodHandle target = MethodHandles.lookup()
-                    .findVirtual(HostEntries.class, method, descriptor.toMethodType()).bindTo(entries);
-            table.set(ADDRESS, offset, Linker.nativeLinker().upcallStub(target, descriptor, arena));
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("the host entry " + method + " does not match its descriptor", e);
         }
     }
 

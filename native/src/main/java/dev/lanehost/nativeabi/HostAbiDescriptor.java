@@ -4,18 +4,21 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.FunctionDescriptor;
+import java.util.Map;
 
 /**
  * The host function table, {@code lanehost_api} in {@code lanehost.h}, as Java lays it out. A test compares
  * every constant here with the C compiler's own {@code offsetof}/{@code sizeof}/{@code _Alignof}.
  *
  * <pre>
- *  0        4        8                                                   8 + 8 * 13 = 112
+ *  0        4        8                                                   8 + 8 * 17 = 144
  * +--------+--------+--------------------------------------------------+
  * | abi    | size   | lane_lookup, lane_drive, lane_bind, lane_release, |
  * | version| (bytes)| thread_warm_up, gate_lookup, gate_call,           |
  * |        |        | gate_call_on_lane, signal_lookup, signal_fire,    |
- * |        |        | ring_lookup, ring_release, last_error             |
+ * |        |        | ring_lookup, ring_release, last_error,            |
+ * |        |        | lane_lookup_n, gate_lookup_n, signal_lookup_n,    |
+ * |        |        | ring_lookup_n                                     |
  * +--------+--------+--------------------------------------------------+
  * </pre>
  *
@@ -30,6 +33,10 @@ public final class HostAbiDescriptor {
     /** {@code LANEHOST_MAX_NAME_BYTES}: the longest lane, gate, signal or ring name in UTF-8 bytes. */
     public static final int MAX_NAME_BYTES = 256;
     public static final int POINTER_SIZE = 8;
+    /** {@code LANEHOST_LOWEST_ADDRESS}: a pointer below it is refused (no Linux process maps memory there). */
+    public static final int LOWEST_ADDRESS = 4096;
+    /** {@code LANEHOST_ADDRESS_BITS}: a pointer at or above 2^56 is refused (no Linux process maps memory there). */
+    public static final int ADDRESS_BITS = 56;
 
     public static final int ABI_VERSION_OFFSET = 0;
     public static final int SIZE_OFFSET = 4;
@@ -46,7 +53,11 @@ public final class HostAbiDescriptor {
     public static final int RING_LOOKUP_OFFSET = SIGNAL_FIRE_OFFSET + POINTER_SIZE;
     public static final int RING_RELEASE_OFFSET = RING_LOOKUP_OFFSET + POINTER_SIZE;
     public static final int LAST_ERROR_OFFSET = RING_RELEASE_OFFSET + POINTER_SIZE;
-    public static final int API_SIZE = LAST_ERROR_OFFSET + POINTER_SIZE;
+    public static final int LANE_LOOKUP_N_OFFSET = LAST_ERROR_OFFSET + POINTER_SIZE;
+    public static final int GATE_LOOKUP_N_OFFSET = LANE_LOOKUP_N_OFFSET + POINTER_SIZE;
+    public static final int SIGNAL_LOOKUP_N_OFFSET = GATE_LOOKUP_N_OFFSET + POINTER_SIZE;
+    public static final int RING_LOOKUP_N_OFFSET = SIGNAL_LOOKUP_N_OFFSET + POINTER_SIZE;
+    public static final int API_SIZE = RING_LOOKUP_N_OFFSET + POINTER_SIZE;
     public static final int API_ALIGNMENT = POINTER_SIZE;
 
     /** {@code lanehost_drive_counts}: {@code int32 turns; int32 reserved; int64 remaining}. */
@@ -71,6 +82,17 @@ public final class HostAbiDescriptor {
     static final FunctionDescriptor RING_LOOKUP = FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG);
     static final FunctionDescriptor RING_RELEASE = FunctionDescriptor.of(JAVA_INT, JAVA_LONG);
     static final FunctionDescriptor LAST_ERROR = FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG);
+    static final FunctionDescriptor LOOKUP_N = FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG);
+    static final FunctionDescriptor RING_LOOKUP_N = FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG);
+
+    /** The descriptor of each entry Java implements, by its C name (host_tables.c's order is C's to keep). */
+    static final Map<String, FunctionDescriptor> JAVA_ENTRIES = Map.ofEntries(
+            Map.entry("lane_lookup_n", LOOKUP_N), Map.entry("lane_drive", LANE_DRIVE),
+            Map.entry("lane_bind", LANE_BIND), Map.entry("lane_release", LANE_RELEASE),
+            Map.entry("thread_warm_up", THREAD_WARM_UP), Map.entry("gate_lookup_n", LOOKUP_N),
+            Map.entry("gate_call", GATE_CALL), Map.entry("gate_call_on_lane", GATE_CALL_ON_LANE),
+            Map.entry("signal_lookup_n", LOOKUP_N), Map.entry("signal_fire", SIGNAL_FIRE),
+            Map.entry("ring_lookup_n", RING_LOOKUP_N), Map.entry("ring_release", RING_RELEASE));
 
     private HostAbiDescriptor() {
     }

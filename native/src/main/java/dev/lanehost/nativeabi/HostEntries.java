@@ -9,7 +9,6 @@ import dev.lanehost.lanes.DriveCounts;
 import dev.lanehost.lanes.DriveStatus;
 import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.Signal;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
@@ -20,7 +19,12 @@ import java.util.Map;
  * {@code INVALID_ARGUMENT} with a last-error sentence (a handle whose object was closed or released is {@code CLOSED}
  * instead: {@link #missing}); a fault of our own is {@code INTERNAL_ERROR}, logged
  * once per entry. After {@link #detach()} (the host ABI closed) every entry answers {@code CLOSED}, and the
- * stubs, which live forever, no longer reach the runtime.
+ * stubs, which live forever, no longer reach the runtime. (The table's C trampolines stop calling most of these
+ * once the host ABI closes, {@link HostTables}; the checks here answer the calls that raced that.)
+ *
+ * <p>Names arrive with their length: the C trampolines of the NUL-terminated lookups find the length themselves,
+ * reading the name in a way that cannot fault, and the sentence of a failure lives in C ({@code last_error} is C's
+ * alone), set here through {@link HostTables#setLastError}.
  */
 final class HostEntries {
     private static final int OK = CallStatus.OK.code();
@@ -51,8 +55,6 @@ final class HostEntries {
      * gate each thread called through it, and so a stopped runtime, reachable for as long as the thread lives.
      */
     private static final ThreadLocal<CallReply> REPLIES = ThreadLocal.withInitial(CallReply::new);
-    /** The calling thread's last sentence, whichever table it called through: one per thread in the process, as errno. */
-    private static final ThreadLocal<String> LAST_ERROR = new ThreadLocal<>();
     /** The sentence for an entry that ran out of its thread's stack (built once: there may be no room to build it). */
     static final String NO_STACK = "INTERNAL_ERROR: the entry ran out of the calling thread's stack; threads that call"
             + " lanehost need at least 128 KiB of stack (see lanehost.h, \"Threads\")";
@@ -71,11 +73,11 @@ final class HostEntries {
 
     // ---------------------------------------------------------------- lanes
 
-    int laneLookup(long name, long laneOut) {
+    int laneLookupN(long name, long nameLength, long laneOut) {
         try {
             HostAbi host = open();
-            ForeignMemory.requireNonNull(laneOut, "lane_out");
-            return lookup(host, host.laneNames, "lane", ForeignMemory.name(name), laneOut);
+            ForeignMemory.require(laneOut, Long.BYTES, "lane_out");
+            return lookup(host, host.laneNames, "lane", ForeignMemory.name(name, nameLength), laneOut);
         } catch (Throwable t) {
             return failed("lane_lookup", t);
         }
@@ -101,6 +103,7 @@ final class HostEntries {
                 return fromDrive(lane, DRIVE_STATUSES[code]);
             }
             if (counts != 0) {
+                ForeignMemory.require(counts, HostAbiDescriptor.DRIVE_COUNTS_SIZE, "counts");
                 ForeignMemory.putInt(counts + HostAbiDescriptor.DRIVE_COUNTS_TURNS_OFFSET, out.turns());
                 ForeignMemory.putInt(counts + HostAbiDescriptor.DRIVE_COUNTS_RESERVED_OFFSET, 0);
                 ForeignMemory.putLong(counts + HostAbiDescriptor.DRIVE_COUNTS_REMAINING_OFFSET, out.remaining());
@@ -141,11 +144,11 @@ final class HostEntries {
 
     // ---------------------------------------------------------------- gates
 
-    int gateLookup(long name, long gateOut) {
+    int gateLookupN(long name, long nameLength, long gateOut) {
         try {
             HostAbi host = open();
-            ForeignMemory.requireNonNull(gateOut, "gate_out");
-            return lookup(host, host.gateNames, "gate", ForeignMemory.name(name), gateOut);
+            ForeignMemory.require(gateOut, Long.BYTES, "gate_out");
+            return lookup(host, host.gateNames, "gate", ForeignMemory.name(name, nameLength), gateOut);
         } catch (Throwable t) {
             return failed("gate_lookup", t);
         }
@@ -190,11 +193,11 @@ final class HostEntries {
 
     // ---------------------------------------------------------------- signals
 
-    int signalLookup(long name, long signalOut) {
+    int signalLookupN(long name, long nameLength, long signalOut) {
         try {
             HostAbi host = open();
-            ForeignMemory.requireNonNull(signalOut, "signal_out");
-            return lookup(host, host.signalNames, "signal", ForeignMemory.name(name), signalOut);
+            ForeignMemory.require(signalOut, Long.BYTES, "signal_out");
+            return lookup(host, host.signalNames, "signal", ForeignMemory.name(name, nameLength), signalOut);
         } catch (Throwable t) {
             return failed("signal_lookup", t);
         }
@@ -226,24 +229,25 @@ final class HostEntries {
 
     // ---------------------------------------------------------------- rings
 
-    int ringLookup(long name, long ringOut, long memoryOut, long memoryLengthOut) {
+    int ringLookupN(long name, long nameLength, long ringOut, long memoryOut, long memoryLengthOut) {
         try {
             HostAbi host = open();
-            ForeignMemory.requireNonNull(ringOut, "ring_out");
-            ForeignMemory.requireNonNull(memoryOut, "memory_out");
-            ForeignMemory.requireNonNull(memoryLengthOut, "memory_length_out");
-            String ringName = ForeignMemory.name(name);
+            // Every pointer is checked before a reference is taken: a refused call holds nothing.
+            ForeignMemory.require(ringOut, Long.BYTES, "ring_out");
+            ForeignMemory.require(memoryOut, Long.BYTES, "memory_out");
+            ForeignMemory.require(memoryLengthOut, Long.BYTES, "memory_length_out");
+            String ringName = ForeignMemory.name(name, nameLength);
             HostRing ring = host.rings.get(ringName);
             if (ring == null) {
                 return notFound(host, "ring", ringName);
             }
-            if (!ring.retain()) {
+            if (ring.isClosed() || !ring.retain()) {
                 return fail(CallStatus.CLOSED, "the ring named '" + ringName + "' was closed by its Java owner");
             }
             long reference;
             try {
                 reference = host.ringReferences.register(ring);
-            } catch (IllegalStateException full) { // the host holds 2^20 references it never released
+            } catch (HandleTable.Exhausted full) { // the host holds every reference a host ABI can
                 ring.release();
                 return fail(CallStatus.REFUSED, full.getMessage());
             }
@@ -256,39 +260,22 @@ final class HostEntries {
         }
     }
 
+    /**
+     * Gives back one reference. Each lookup's reference is a value of its own, never issued again, so releasing one
+     * twice is the host's mistake (INVALID_ARGUMENT) and never releases another holder's. After the close, a
+     * reference the host still holds is taken back as before; any other value answers CLOSED.
+     */
     int ringRelease(long reference) {
         try {
             HostRing ring = ringReferences.unregister(reference); // honoured after close too (see ringReferences)
             if (ring == null) {
-                throw missing(ringReferences, reference);
+                HostAbi host = abi;
+                throw host == null || host.closed ? new Closed() : missing(ringReferences, reference);
             }
             ring.release();
             return OK;
         } catch (Throwable t) {
             return failed("ring_release", t);
-        }
-    }
-
-    // ---------------------------------------------------------------- errors
-
-    int lastError(long buffer, long capacity, long lengthOut) {
-        try {
-            ForeignMemory.requireNonNull(lengthOut, "length_out");
-            if (capacity < 0) {
-                return fail(CallStatus.INVALID_ARGUMENT, "capacity must be >= 0");
-            }
-            String text = LAST_ERROR.get();
-            byte[] bytes = text == null ? new byte[0] : text.getBytes(StandardCharsets.UTF_8);
-            ForeignMemory.putLong(lengthOut, bytes.length);
-            if (capacity > 0) {
-                ForeignMemory.requireNonNull(buffer, "a buffer with a nonzero capacity");
-                int copied = (int) Math.min(bytes.length, capacity - 1);
-                ForeignMemory.copyOut(copied == bytes.length ? bytes : java.util.Arrays.copyOf(bytes, copied), buffer);
-                ForeignMemory.putByte(buffer + copied, (byte) 0);
-            }
-            return OK;
-        } catch (Throwable t) {
-            return failed("last_error", t);
         }
     }
 
@@ -376,13 +363,13 @@ final class HostEntries {
         if (resultCapacity < 0) {
             throw new ForeignMemory.InvalidArgument("result_capacity " + Long.toUnsignedString(resultCapacity) + " is negative as int64");
         }
-        if (argsLength > 0 && args == 0) {
-            throw new ForeignMemory.InvalidArgument("args is NULL with args_length " + argsLength);
+        if (argsLength > 0) {
+            ForeignMemory.require(args, argsLength, "args");
         }
-        if (resultCapacity > 0 && result == 0) {
-            throw new ForeignMemory.InvalidArgument("result is NULL with result_capacity " + resultCapacity);
+        if (resultCapacity > 0) {
+            ForeignMemory.require(result, resultCapacity, "result");
         }
-        ForeignMemory.requireNonNull(resultLength, "result_length");
+        ForeignMemory.require(resultLength, Long.BYTES, "result_length");
     }
 
     /**
@@ -404,7 +391,7 @@ final class HostEntries {
     }
 
     private static void clearLength(long resultLength) {
-        if (resultLength != 0) {
+        if (ForeignMemory.plausible(resultLength, Long.BYTES)) {
             ForeignMemory.putLong(resultLength, 0); // every answer but OK and OUT_OF_MEMORY leaves 0 here
         }
     }
@@ -437,7 +424,11 @@ final class HostEntries {
     }
 
     private int fail(CallStatus status, String why) {
-        LAST_ERROR.set(status.name() + ": " + why);
+        try {
+            HostTables.setLastError(status.name() + ": " + why);
+        } catch (Throwable t) {
+            return failed("setting the last error", t); // only a stack overflow gets here; failed answers it without text
+        }
         return status.code();
     }
 
@@ -448,7 +439,7 @@ final class HostEntries {
     int failed(String entry, Throwable thrown) {
         try {
             if (thrown instanceof StackOverflowError) {
-                LAST_ERROR.set(NO_STACK);
+                HostTables.setLastError(NO_STACK);
                 return CallStatus.INTERNAL_ERROR.code();
             }
             if (thrown instanceof ForeignMemory.InvalidArgument invalid) {
@@ -467,7 +458,7 @@ final class HostEntries {
             return fail(CallStatus.INTERNAL_ERROR, entry + " failed inside lanehost: " + thrown.getClass().getName() + " (logged)");
         } catch (Throwable again) {
             try {
-                LAST_ERROR.set(again instanceof StackOverflowError ? NO_STACK : FAILED_ANSWERING);
+                HostTables.setLastError(again instanceof StackOverflowError ? NO_STACK : FAILED_ANSWERING);
             } catch (Throwable ignored) {
                 // no sentence: the status alone
             }
@@ -482,11 +473,13 @@ final class HostEntries {
      */
     private static RuntimeException missing(HandleTable<?> table, long handle) {
         String named = table.kindName() + " handle 0x" + Long.toHexString(handle);
-        return switch (table.standing(handle)) {
-            case RELEASED -> new Released(named + switch (table.kindName()) {
+        return switch (table.standing(handle)) { // a ring reference released twice is the host's mistake, not an object's end
+            case RELEASED -> table.kindName().equals("ring reference")
+                    ? new ForeignMemory.InvalidArgument(named + " was released already: each ring_lookup's reference is"
+                            + " released once, and a second release never counts against another reference")
+                    : new Released(named + switch (table.kindName()) {
                 case "gate" -> " was closed: its gate closed and left the table";
                 case "signal" -> " was closed: its signal can fire no more (a one-shot that fired, cancelled, or its actor halted)";
-                case "ring reference" -> " was released already";
                 default -> " was closed: its " + table.kindName() + " left the table";
             });
             case OTHER_TABLE -> new ForeignMemory.InvalidArgument(named + " belongs to another runtime's host ABI, not this one");

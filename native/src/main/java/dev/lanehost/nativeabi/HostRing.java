@@ -20,13 +20,11 @@ public final class HostRing implements AutoCloseable {
     /** Java's reference plus one per host reference; the memory is freed when it reaches 0. */
     private final AtomicInteger references = new AtomicInteger(1);
     private final AtomicBoolean javaReleased = new AtomicBoolean();
-    private final Map<String, HostRing> exportedIn;
 
-    private HostRing(String name, Arena arena, SpscByteRing ring, Map<String, HostRing> exportedIn) {
+    private HostRing(String name, Arena arena, SpscByteRing ring) {
         this.name = name;
         this.arena = arena;
         this.ring = ring;
-        this.exportedIn = exportedIn;
     }
 
     /** Allocates and formats the ring and exports it in {@code exportedIn} under its name. */
@@ -35,8 +33,10 @@ public final class HostRing implements AutoCloseable {
         Arena arena = Arena.ofShared();
         try {
             MemorySegment memory = arena.allocate(length, SpscByteRingDescriptor.ALIGNMENT);
-            HostRing hostRing = new HostRing(name, arena, SpscByteRing.initialize(memory, capacity), exportedIn);
-            if (exportedIn.putIfAbsent(name, hostRing) != null) {
+            HostRing hostRing = new HostRing(name, arena, SpscByteRing.initialize(memory, capacity));
+            // A ring Java closed keeps its name (a lookup answers CLOSED, not "not exported") until a new one takes it.
+            HostRing existing = exportedIn.merge(name, hostRing, (old, fresh) -> old.isClosed() ? fresh : old);
+            if (existing != hostRing) {
                 throw new IllegalArgumentException("a ring named '" + name + "' is already exported");
             }
             return hostRing;
@@ -70,16 +70,21 @@ public final class HostRing implements AutoCloseable {
     }
 
     /**
-     * Hosts can no longer look the ring up, and a host holding a reference sees {@code lanehost_ring_owner_closed}
-     * answer 1 (so it knows to release it); the memory is freed once every host reference is released. Idempotent.
+     * Hosts can no longer look the ring up ({@code ring_lookup} answers {@code LANEHOST_CLOSED}), and a host holding a
+     * reference sees {@code lanehost_ring_owner_closed} answer 1 (so it knows to release it); the memory is freed once
+     * every host reference is released. Idempotent.
      */
     @Override
     public void close() {
         if (javaReleased.compareAndSet(false, true)) {
-            exportedIn.remove(name, this);
             ring.markOwnerClosed(); // Java still holds its own reference here: the memory is live
             release();
         }
+    }
+
+    /** True once Java has closed it. */
+    boolean isClosed() {
+        return javaReleased.get();
     }
 
     /** A new host reference, unless the memory is already gone. */

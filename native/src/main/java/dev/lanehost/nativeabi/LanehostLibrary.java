@@ -20,7 +20,7 @@ import java.util.Map;
  */
 public final class LanehostLibrary {
     /** Must equal {@code LANEHOST_ABI_VERSION}; the loader refuses a library built with another. */
-    public static final int ABI_VERSION = 2;
+    public static final int ABI_VERSION = 3;
 
     private static final LoadedLibrary LIBRARY =
             NativeLibraryLoader.load(LanehostLibrary.class, "lanehost", "lanehost_abi_version", ABI_VERSION);
@@ -92,7 +92,7 @@ public final class LanehostLibrary {
         return LINKER.downcallHandle(library.lookup().findOrThrow(name), descriptor, options);
     }
 
-    private static MethodHandle downcall(String name, FunctionDescriptor descriptor) {
-        return downcall(LIBRARY, name, descriptor);
+    static MethodHandle downcall(String name, FunctionDescriptor descriptor, Linker.Option... options) {
+        return downcall(LIBRARY, name, descriptor, options);
     }
 }

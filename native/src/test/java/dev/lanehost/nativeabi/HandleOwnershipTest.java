@@ -119,6 +119,16 @@ class HandleOwnershipTest {
             return (int) entry(HostAbiDescriptor.SIGNAL_FIRE_OFFSET, HostAbiDescriptor.SIGNAL_FIRE).invokeExact(signalHandle, 0L, 0L);
         }
 
+        /** A new reference from ring_lookup. */
+        long lookupRing() throws Throwable {
+            MemorySegment out = table.allocate(8);
+            MemorySegment memory = table.allocate(8);
+            MemorySegment length = table.allocate(8);
+            assertEquals(0, (int) entry(HostAbiDescriptor.RING_LOOKUP_OFFSET, HostAbiDescriptor.RING_LOOKUP)
+                    .invokeExact(table.cString("capture"), out.address(), memory.address(), length.address()));
+            return out.get(JAVA_LONG, 0);
+        }
+
         int releaseRing(long reference) throws Throwable {
             return (int) entry(HostAbiDescriptor.RING_RELEASE_OFFSET, HostAbiDescriptor.RING_RELEASE).invokeExact(reference);
         }
@@ -223,11 +233,18 @@ class HandleOwnershipTest {
                 a.table.lastError());
     }
 
+    /** Each lookup's reference is its own value: a second release of one is refused and leaves the others held. */
     @Test
-    void aReleasedRingReferenceAnswersClosed() throws Throwable {
-        assertEquals(0, a.releaseRing(a.ringReference));
-        assertEquals(CallStatus.CLOSED.code(), a.releaseRing(a.ringReference));
+    void aRingReferenceReleasedTwiceIsRefusedAndReleasesNoOtherHoldersReference() throws Throwable {
+        long first = a.ringReference;
+        assertEquals(0, a.releaseRing(first));
+        long second = a.lookupRing();
+        assertNotEquals(first, second, "a released reference's value is never issued again");
+        assertEquals(CallStatus.INVALID_ARGUMENT.code(), a.releaseRing(first));
         assertTrue(a.table.lastError().contains("was released already"), a.table.lastError());
+        assertEquals(1, a.ring.hostReferences(), "the second reference is still held");
+        assertEquals(0, a.releaseRing(second));
+        assertEquals(0, a.ring.hostReferences());
     }
 
     @Test
@@ -248,6 +265,10 @@ class HandleOwnershipTest {
         assertEquals(HandleTable.SLOT_BITS, TestHost.handleBits(0), "slot bits");
         assertEquals(HandleTable.GENERATION_BITS, TestHost.handleBits(1), "generation bits");
         assertEquals(HandleTable.INSTANCE_BITS, TestHost.handleBits(2), "instance bits");
+        assertEquals(HandleTable.CHECK_BITS, TestHost.handleBits(3), "check bits");
+        for (long handle : new long[] {a.gate, a.lane, a.ringReference, b.gate, b.lane}) {
+            assertEquals(handle & 0xFF, TestHost.handleCheck(handle), "the fuzzer's check byte of 0x" + Long.toHexString(handle));
+        }
     }
 
     private static void assertForeign(Side side, String kind, long handle) throws Throwable {

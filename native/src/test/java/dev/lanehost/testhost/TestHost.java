@@ -26,7 +26,7 @@ import java.util.List;
  */
 public final class TestHost {
     /** Must equal {@code LANEHOST_TESTHOST_ABI_VERSION}. */
-    public static final int ABI_VERSION = 4;
+    public static final int ABI_VERSION = 5;
 
     /** The side a foreign thread plays. */
     public enum Role {
@@ -58,6 +58,9 @@ public final class TestHost {
     private static final LoadedLibrary LIBRARY =
             NativeLibraryLoader.load(TestHost.class, "lanehost_testhost", "lanehost_testhost_abi_version", ABI_VERSION);
     private static final MethodHandle HANDLE_BITS = downcall("lanehost_testhost_handle_bits", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    private static final MethodHandle HANDLE_CHECK = downcall("lanehost_testhost_handle_check", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG));
+    private static final MethodHandle CALL_EVERY_ENTRY = downcall("lanehost_testhost_call_every_entry",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS));
     private static final MethodHandle PATTERN_BYTE = downcall("lanehost_testhost_pattern_byte", FunctionDescriptor.of(JAVA_BYTE, JAVA_LONG, JAVA_LONG));
     private static final MethodHandle RING_ALLOC = downcall("lanehost_testhost_ring_alloc", FunctionDescriptor.of(ADDRESS, JAVA_LONG));
     private static final MethodHandle RING_FREE = downcall("lanehost_testhost_ring_free", FunctionDescriptor.ofVoid(ADDRESS));
@@ -132,10 +135,44 @@ public final class TestHost {
         return (byte) mixed;
     }
 
-    /** The handle layout the fuzzer forges with: field 0 slot bits, 1 generation bits, 2 instance bits. */
+    /** The handle layout the fuzzer forges with: field 0 slot bits, 1 generation bits, 2 instance bits, 3 check bits. */
     public static int handleBits(int field) {
         try {
             return (int) HANDLE_BITS.invokeExact(field);
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** The check byte the fuzzer computes for a handle's upper 56 bits. */
+    public static long handleCheck(long handle) {
+        try {
+            return (long) HANDLE_CHECK.invokeExact(handle);
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** What {@link #callEveryEntry} saw: each member's status in the table's order, and whether the thread attached. */
+    public record EveryEntry(int[] statuses, int attached) {
+    }
+
+    /**
+     * Every member of {@code table} (a {@code const lanehost_api *}) called once from a new pthread with {@code handle}
+     * where a handle goes (members whose bit is set in {@code skip} are not called: status -1), and whether that
+     * attached the thread to the JVM (1), did not (0), or could not be asked (-1).
+     */
+    public static EveryEntry callEveryEntry(MemorySegment table, long handle, int skip) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment statuses = arena.allocate(JAVA_INT, 17);
+            MemorySegment attached = arena.allocate(JAVA_INT);
+            int code = (int) CALL_EVERY_ENTRY.invokeExact(table, handle, skip, statuses, attached);
+            if (code != 0) {
+                throw new IllegalStateException("lanehost_testhost_call_every_entry failed: " + code);
+            }
+            return new EveryEntry(statuses.toArray(JAVA_INT), attached.get(JAVA_INT, 0));
+        } catch (RuntimeException | Error e) {
+            throw e;
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }

@@ -3,43 +3,36 @@ package dev.lanehost.nativeabi.internal;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongFunction;
 
 /**
  * Opaque 64-bit handles for objects a host refers to, looked up without locks or allocation.
  *
  * <pre>
- *  63      56 55          40 39             20 19             0
- * +----------+--------------+-----------------+----------------+
- * |   kind   |   instance   |   generation    |   slot index   |
- * +----------+--------------+-----------------+----------------+
- *    8 bits      16 bits         20 bits           20 bits
+ *  63 62   60 59      50 49              26 25              8 7        0
+ * +--+-------+----------+------------------+-----------------+----------+
+ * | 0| kind  | instance |    generation    |   slot index    |  check   |
+ * +--+-------+----------+------------------+-----------------+----------+
+ *      3 bits  10 bits        24 bits           18 bits         8 bits
  * </pre>
  *
  * <ul>
- *   <li><b>Kind</b> (1..127) makes a handle of another kind of table unknown here and keeps every handle non-zero
- *       and positive.</li>
- *   <li><b>Instance</b> names the table's owner: each {@link #newInstance()} (one per host ABI, so its lane, gate,
- *       signal and ring-reference tables share it) takes the next number of a process-wide counter. Two runtimes in
- *       one process therefore issue different handles for their first gate, and a handle passed to the other
- *       runtime's table is recognised as foreign ({@link Standing#OTHER_TABLE}) rather than reaching the object in
- *       the same slot there. The counter wraps after 2^16 instances: only then can two live tables share an
- *       instance number, and a foreign handle match by accident (it must also match a live kind, generation and
- *       slot).</li>
- *   <li><b>Generation</b> counts the releases of its slot: a handle whose object was released never reaches the
- *       slot's next object, and is told apart from one never issued ({@link Standing#RELEASED} and
- *       {@link Standing#NEVER_ISSUED}). It is 20 bits: after 2^20 (1,048,576) reuses of one slot the generations
- *       repeat, and a handle released that long ago could match the slot's object again. That is the price of a
- *       64-bit handle; no slot is reused that often by any host we know (a host that looks up and releases a ring
- *       reference every 60 Hz frame takes about five hours). The field holds the generation plus a scramble of the
- *       slot index ({@link #offset}, a bijection of 20 bits), so handles of different slots differ there too: a
- *       handle whose slot index was corrupted (a flipped bit, an off-by-one) names a slot whose live handle carries
- *       another field, and misses. That is certain between slots released equally often (every slot of a host that
- *       exports and never releases); between others it fails only if their release counts differ by exactly the
- *       difference of their offsets, about 1 in 2^20.</li>
- *   <li><b>Slot</b> index: at most 2^20 (1,048,576) objects live at once per table; registering more throws
- *       {@link IllegalStateException}.</li>
+ *   <li><b>Kind</b> (1..7) makes a handle of another kind of table unknown here and every handle non-zero and
+ *       positive.</li>
+ *   <li><b>Instance</b> names the table's owner, a host ABI: the number of its trampoline set, which the C library
+ *       hands out once per process ({@code host_tables.h}). Two runtimes in one process therefore issue different
+ *       handles, and a handle passed to the other runtime's table is recognised as foreign
+ *       ({@link Standing#OTHER_TABLE}).</li>
+ *   <li><b>Generation</b> counts the releases of its slot. A slot is retired, never to be used again, once it has
+ *       issued all 2^24 generations, so no value is issued twice: a handle released long ago stays released. A
+ *       table issues 2^18 x 2^24 = 2^42 handles in its life; after that it refuses new objects
+ *       ({@link Exhausted}).</li>
+ *   <li><b>Slot</b> index: at most 2^18 (262,144) objects live at once per table; registering more throws
+ *       {@link Exhausted}.</li>
+ *   <li><b>Check</b>: a CRC-8 (polynomial x^8 + x^2 + x + 1) of the other 56 bits, which makes every pair of
+ *       handles differ in at least four bits, and never 0x00 or 0xFF (a generation whose check would be either is
+ *       skipped), so adding or taking one changes the check byte alone. A handle changed in one, two or three bits,
+ *       or off by one, is therefore never a handle any table issued, and never reaches another object.</li>
  * </ul>
  *
  * <p>Registration and removal take the table's lock (they are rare: exports, lookups by name); a lookup reads
@@ -50,21 +43,27 @@ import java.util.function.LongFunction;
  */
 public final class HandleTable<T> {
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(Entry[].class);
-    public static final int SLOT_BITS = 20;
-    public static final int GENERATION_BITS = 20;
-    public static final int INSTANCE_BITS = 16;
-    private static final int GENERATION_SHIFT = SLOT_BITS;
-    private static final int INSTANCE_SHIFT = SLOT_BITS + GENERATION_BITS;
+    public static final int CHECK_BITS = 8;
+    public static final int SLOT_BITS = 18;
+    public static final int GENERATION_BITS = 24;
+    public static final int INSTANCE_BITS = 10;
+    public static final int KIND_BITS = 3;
+    private static final int SLOT_SHIFT = CHECK_BITS;
+    private static final int GENERATION_SHIFT = SLOT_SHIFT + SLOT_BITS;
+    private static final int INSTANCE_SHIFT = GENERATION_SHIFT + GENERATION_BITS;
     private static final int KIND_SHIFT = INSTANCE_SHIFT + INSTANCE_BITS;
     private static final long SLOT_MASK = (1L << SLOT_BITS) - 1;
     private static final long GENERATION_MASK = (1L << GENERATION_BITS) - 1;
     private static final long INSTANCE_MASK = (1L << INSTANCE_BITS) - 1;
+    private static final long CHECK_MASK = (1L << CHECK_BITS) - 1;
     /** The most objects a table holds at once. */
     public static final int MAX_LIVE = 1 << SLOT_BITS;
-    /** After this many releases of a slot every generation has been issued (the count then stays at or past it). */
-    private static final int ALL_GENERATIONS = 1 << GENERATION_BITS;
+    /** The highest instance number a handle carries. */
+    public static final int MAX_INSTANCE = (int) INSTANCE_MASK;
+    private static final int GENERATIONS = 1 << GENERATION_BITS;
     private static final int INITIAL_SLOTS = 16;
-    private static final AtomicInteger INSTANCES = new AtomicInteger();
+    /** CRC-8 with polynomial 0x07, one entry per byte value. */
+    private static final int[] CRC8 = crc8Table();
 
     /** Why a handle is not live in a table ({@link #standing}). */
     public enum Standing {
@@ -80,7 +79,14 @@ public final class HandleTable<T> {
         OTHER_TABLE
     }
 
-    /** One live object and the full handle that names it (so a lookup checks kind, generation and index at once). */
+    /** A table that cannot take another object: 2^18 live at once, or every handle of its life issued. */
+    public static final class Exhausted extends IllegalStateException {
+        Exhausted(String message) {
+            super(message);
+        }
+    }
+
+    /** One live object and the full handle that names it (so a lookup checks every field at once). */
     public static class Entry<T> {
         private final long handle;
         private final T value;
@@ -103,26 +109,18 @@ public final class HandleTable<T> {
     private final long instanceBits;
     private final String kindName;
     private volatile Entry<T>[] slots;
-    /**
-     * Guarded by this: each slot's releases so far (its next generation is this mod 2^20; once past 2^20 the count
-     * stays in 2^20..2^21 so it never overflows), and the free slots as a stack.
-     */
-    private int[] releases;
+    /** Guarded by this: each slot's next generation (GENERATIONS once retired), and the free slots as a stack. */
+    private int[] generations;
     private int[] free;
     private int freeCount;
     private int used;
     private int live;
 
-    /** A table with an instance number of its own. */
-    public HandleTable(int kind, String kindName) {
-        this(kind, kindName, newInstance());
-    }
-
-    /** A table whose handles carry {@code instance} (from {@link #newInstance()}; tables of one owner share it). */
+    /** A table whose handles carry {@code kind} and {@code instance} (the owner's trampoline set; tables of one owner share it). */
     @SuppressWarnings("unchecked")
     public HandleTable(int kind, String kindName, int instance) {
-        if (kind < 1 || kind > 0x7F) {
-            throw new IllegalArgumentException("kind must be in 1..127, got " + kind);
+        if (kind < 1 || kind >= 1 << KIND_BITS) {
+            throw new IllegalArgumentException("kind must be in 1.." + ((1 << KIND_BITS) - 1) + ", got " + kind);
         }
         if (instance < 0 || instance > INSTANCE_MASK) {
             throw new IllegalArgumentException("instance must be in 0.." + INSTANCE_MASK + ", got " + instance);
@@ -131,13 +129,8 @@ public final class HandleTable<T> {
         this.instanceBits = (long) instance << INSTANCE_SHIFT;
         this.kindName = kindName;
         this.slots = new Entry[INITIAL_SLOTS];
-        this.releases = new int[INITIAL_SLOTS];
+        this.generations = new int[INITIAL_SLOTS];
         this.free = new int[INITIAL_SLOTS];
-    }
-
-    /** The next instance number of the process-wide counter (wrapping after 2^16). */
-    public static int newInstance() {
-        return (int) (INSTANCES.getAndIncrement() & INSTANCE_MASK);
     }
 
     public long register(T value) {
@@ -148,22 +141,11 @@ public final class HandleTable<T> {
      * Registers the entry {@code entryFor} makes for the new handle (it must carry that handle).
      *
      * @return the handle
+     * @throws Exhausted if the table holds 2^18 objects, or has issued every handle of its life
      */
     public synchronized long registerEntry(LongFunction<? extends Entry<T>> entryFor) {
-        int index;
-        if (freeCount > 0) {
-            index = free[--freeCount];
-        } else {
-            if (used == MAX_LIVE) {
-                throw new IllegalStateException("the " + kindName + " table holds " + MAX_LIVE
-                        + " live handles, its limit: release some first");
-            }
-            if (used == slots.length) {
-                grow();
-            }
-            index = used++;
-        }
-        long handle = kindBits | instanceBits | (((releases[index] + offset(index)) & GENERATION_MASK) << GENERATION_SHIFT) | index;
+        int index = takeSlot();
+        long handle = handleOf(index, generations[index]);
         Entry<T> entry = entryFor.apply(handle);
         if (entry == null || entry.handle != handle) {
             free[freeCount++] = index; // nothing was published: the slot goes back as it was
@@ -172,6 +154,41 @@ public final class HandleTable<T> {
         SLOT.setRelease(slots, index, entry);
         live++;
         return handle;
+    }
+
+    /** A free slot whose next generation has a usable check byte (skipping, and so retiring, as needed). */
+    private int takeSlot() {
+        while (true) {
+            int index;
+            if (freeCount > 0) {
+                index = free[--freeCount];
+            } else if (used < MAX_LIVE) {
+                if (used == slots.length) {
+                    grow();
+                }
+                index = used++;
+            } else {
+                throw new Exhausted("the " + kindName + " table holds " + live + " live handles and has retired the "
+                        + (MAX_LIVE - live) + " other slots (each issues 2^" + GENERATION_BITS + " handles in its life): "
+                        + (live == MAX_LIVE ? "release some first" : "it issues no more"));
+            }
+            while (generations[index] < GENERATIONS && unusableCheck(handleOf(index, generations[index]))) {
+                generations[index]++;
+            }
+            if (generations[index] < GENERATIONS) {
+                return index;
+            } // retired: its last generations were unusable; it never goes back on the free stack
+        }
+    }
+
+    private long handleOf(int index, int generation) {
+        long body = kindBits | instanceBits | ((long) generation << GENERATION_SHIFT) | ((long) index << SLOT_SHIFT);
+        return body | check(body);
+    }
+
+    private static boolean unusableCheck(long handle) {
+        long check = handle & CHECK_MASK;
+        return check == 0 || check == CHECK_MASK;
     }
 
     /** The object, or null if the handle is not live here ({@link #standing} says why). Lock-free, allocation-free. */
@@ -183,7 +200,7 @@ public final class HandleTable<T> {
     /** The entry, or null if the handle is not live here ({@link #standing} says why). Lock-free, allocation-free. */
     @SuppressWarnings("unchecked")
     public Entry<T> lookupEntry(long handle) {
-        long index = handle & SLOT_MASK;
+        long index = (handle >>> SLOT_SHIFT) & SLOT_MASK;
         Entry<T>[] current = slots;
         if (index >= current.length) {
             return null;
@@ -192,17 +209,20 @@ public final class HandleTable<T> {
         return entry != null && entry.handle == handle ? entry : null;
     }
 
-    /** Frees the handle's slot for a later object under the next generation. @return the object, or null if the handle was not live */
+    /**
+     * Frees the handle's slot for a later object under its next generation, or retires the slot if it has issued
+     * its last. @return the object, or null if the handle was not live
+     */
     public synchronized T unregister(long handle) {
         T value = lookup(handle);
         if (value == null) {
             return null;
         }
-        int index = (int) (handle & SLOT_MASK);
+        int index = (int) ((handle >>> SLOT_SHIFT) & SLOT_MASK);
         SLOT.setRelease(slots, index, null);
-        int next = releases[index] + 1;
-        releases[index] = next < 2 * ALL_GENERATIONS ? next : next - ALL_GENERATIONS; // stays past the wrap, no overflow
-        free[freeCount++] = index;
+        if (++generations[index] < GENERATIONS) {
+            free[freeCount++] = index;
+        }
         live--;
         return value;
     }
@@ -215,33 +235,39 @@ public final class HandleTable<T> {
         if ((handle >>> KIND_SHIFT) != (kindBits >>> KIND_SHIFT)) {
             return Standing.OTHER_KIND;
         }
+        if (check(handle & ~CHECK_MASK) != (handle & CHECK_MASK) || unusableCheck(handle)) {
+            return Standing.NEVER_ISSUED; // no table issues it: corrupted or forged, whatever its instance says
+        }
         if ((handle & (INSTANCE_MASK << INSTANCE_SHIFT)) != instanceBits) {
             return Standing.OTHER_TABLE;
         }
         if (lookupEntry(handle) != null) {
             return Standing.LIVE;
         }
-        int index = (int) (handle & SLOT_MASK);
-        if (index >= used) {
-            return Standing.NEVER_ISSUED;
-        }
-        // The slot has issued generations 0 .. releases (mod 2^20) and released all but the last: a handle that is
-        // not the live one was released if its generation is one of the released ones.
-        long generation = ((handle >>> GENERATION_SHIFT) - offset(index)) & GENERATION_MASK;
-        return releases[index] >= ALL_GENERATIONS || generation < releases[index] ? Standing.RELEASED : Standing.NEVER_ISSUED;
+        int index = (int) ((handle >>> SLOT_SHIFT) & SLOT_MASK);
+        long generation = (handle >>> GENERATION_SHIFT) & GENERATION_MASK;
+        return index < used && generation < generations[index] ? Standing.RELEASED : Standing.NEVER_ISSUED;
     }
 
-    /**
-     * What slot {@code index} adds to its generation field: a bijection of 20 bits (odd multiplications and
-     * xor-shifts), so no two slots add the same, and neighbouring slots add far-apart values. Slot 0 adds 0.
-     */
-    static long offset(int index) {
-        long x = index & SLOT_MASK;
-        x = (x * 0xB5AD5L) & GENERATION_MASK;
-        x ^= x >>> 11;
-        x = (x * 0x6A5E3L) & GENERATION_MASK;
-        x ^= x >>> 10;
-        return x;
+    /** The check byte of the 56 bits above it: CRC-8, polynomial 0x07, no initial value or final xor. */
+    static long check(long body) {
+        int crc = 0;
+        for (int shift = 56; shift >= CHECK_BITS; shift -= 8) {
+            crc = CRC8[crc ^ (int) ((body >>> shift) & 0xFF)];
+        }
+        return crc;
+    }
+
+    private static int[] crc8Table() {
+        int[] table = new int[256];
+        for (int value = 0; value < 256; value++) {
+            int crc = value;
+            for (int bit = 0; bit < 8; bit++) {
+                crc = (crc & 0x80) != 0 ? ((crc << 1) ^ 0x07) & 0xFF : (crc << 1) & 0xFF;
+            }
+            table[value] = crc;
+        }
+        return table;
     }
 
     /** Handles live now. */
@@ -267,7 +293,7 @@ public final class HandleTable<T> {
     private void grow() {
         int length = slots.length * 2;
         slots = Arrays.copyOf(slots, length); // entries written after this go to the new array only
-        releases = Arrays.copyOf(releases, length);
+        generations = Arrays.copyOf(generations, length);
         free = Arrays.copyOf(free, length);
     }
 }

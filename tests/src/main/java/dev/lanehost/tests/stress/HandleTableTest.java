@@ -27,7 +27,7 @@ public final class HandleTableTest {
     @Outcome(id = "-1", expect = FORBIDDEN, desc = "a published handle looked up as unknown")
     @State
     public static class Publication {
-        private final HandleTable<String> table = new HandleTable<>(0x4C, "lane");
+        private final HandleTable<String> table = new HandleTable<>(1, "lane", 0);
         private volatile long published;
 
         @Actor
@@ -58,7 +58,7 @@ public final class HandleTableTest {
     @Outcome(id = ".*, 0", expect = FORBIDDEN, desc = "the reused slot handed out the same handle")
     @State
     public static class SlotReuse {
-        private final HandleTable<String> table = new HandleTable<>(0x47, "gate");
+        private final HandleTable<String> table = new HandleTable<>(2, "gate", 0);
         private final long old = table.register("old");
         private long next;
 
