@@ -278,6 +278,28 @@ LANEHOST_STATIC_ASSERT(offsetof(lanehost_ring_header, consumer_cached_producer_p
 LANEHOST_STATIC_ASSERT(offsetof(lanehost_ring_header, underrun_count) == 272, "underrun count offset");
 LANEHOST_STATIC_ASSERT(sizeof(lanehost_ring_header) == LANEHOST_RING_HEADER_LENGTH, "header length");
 
+/*
+ * Test hooks: the waiting protocol's race, widened on purpose. A build that defines LANEHOST_RING_TEST_HOOKS (a
+ * test program, never the library: the test defines the four functions) calls them at the four points where the
+ * other side's steps decide the outcome; every other build expands LANEHOST_RING_TEST_HOOK to nothing, arguments
+ * unevaluated, so no product byte changes. test_ring_interleavings parks each side there and plays one order of the
+ * two sides' steps per round.
+ *   producer_published  after the position store, before step 6's wake-word load
+ *   consumer_announced  after step 2, before the fence
+ *   consumer_fenced     inside step 3, once membarrier has returned: where the fence acts, so a wait that stops
+ *                       fencing (or fences after its re-check) stops calling it
+ *   consumer_rechecked  after step 4's re-check, before the consumer withdraws or sleeps
+ */
+#ifdef LANEHOST_RING_TEST_HOOKS
+void lanehost_ring_test_hook_producer_published(lanehost_ring_header *header);
+void lanehost_ring_test_hook_consumer_announced(lanehost_ring_header *header);
+void lanehost_ring_test_hook_consumer_fenced(void);
+void lanehost_ring_test_hook_consumer_rechecked(lanehost_ring_header *header, uint64_t readable);
+#define LANEHOST_RING_TEST_HOOK(call) call
+#else
+#define LANEHOST_RING_TEST_HOOK(call) ((void)0)
+#endif
+
 /* One side's view of a ring: validated once, kept in the side's own memory. */
 typedef struct lanehost_ring {
     lanehost_ring_header *header;
@@ -483,6 +505,7 @@ static inline int64_t lanehost_ring_write(lanehost_ring *ring, const void *src, 
      * (step 3) supplies the hardware's half of that order, so this costs no instruction.
      */
     LANEHOST_RING_STD(atomic_signal_fence)(LANEHOST_RING_STD(memory_order_seq_cst));
+    LANEHOST_RING_TEST_HOOK(lanehost_ring_test_hook_producer_published(header));
     if (LANEHOST_RING_LOAD(&header->wake_word, LANEHOST_RING_RELAXED) & LANEHOST_RING_WAKE_WAITER) {
         lanehost_ring_wake_consumer(header);
     }
@@ -684,7 +707,9 @@ static inline int lanehost_ring_fence_producer(void) {
         if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) != 0) return -1;
         LANEHOST_RING_STORE(&registered, 1, LANEHOST_RING_RELAXED);
     }
-    return syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0 ? 0 : -1;
+    return syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0
+               ? (LANEHOST_RING_TEST_HOOK(lanehost_ring_test_hook_consumer_fenced()), 0)
+               : -1;
 #else
     return -1;
 #endif
@@ -732,11 +757,13 @@ static inline int64_t lanehost_ring_wait_readable(lanehost_ring *ring, uint64_t 
     const int64_t start = lanehost_ring_monotonic_nanos();
     for (;;) {
         const uint32_t announced = lanehost_ring_announce_waiter(header); /* step 2 */
+        LANEHOST_RING_TEST_HOOK(lanehost_ring_test_hook_consumer_announced(header));
         if (lanehost_ring_fence_producer() != 0) {                        /* step 3 */
             lanehost_ring_withdraw_waiter(header, announced);
             return LANEHOST_RING_UNSUPPORTED;
         }
         readable = lanehost_ring_readable(ring);                          /* step 4 */
+        LANEHOST_RING_TEST_HOOK(lanehost_ring_test_hook_consumer_rechecked(header, readable));
         if (readable >= min_bytes) {
             lanehost_ring_withdraw_waiter(header, announced);
             return (int64_t)readable;
