@@ -96,11 +96,14 @@
  * at once, because the kernel compares the word with w before sleeping. One waiting thread at a time: the
  * consumer.
  *
- * What it needs: Linux 4.14 or later with membarrier(2) allowed (LANEHOST_RING_UNSUPPORTED otherwise), and
- * the producer in the consumer's process: membarrier's private command reaches only this process's
- * threads, so a consumer of a ring shared with another process must poll, not wait. ThreadSanitizer cannot
- * see the membarrier; test_ring_fence (and jcstress RingFenceTest on the Java side) runs the race itself many
- * times and finds lost wake-ups when the fence is compiled out, none with it.
+ * What it needs: Linux 4.14 or later with membarrier(2) allowed, and the producer in the consumer's process:
+ * membarrier's private command reaches only this process's threads, so a consumer of a ring shared with another
+ * process must poll, not wait. Where membarrier is refused (a seccomp filter, an older kernel) a wait that would
+ * sleep withdraws its announcement and returns LANEHOST_RING_UNSUPPORTED at once; polling works as everywhere
+ * (test_ring_membarrier_refused). ThreadSanitizer cannot see the membarrier; test_ring_fence (and jcstress
+ * RingFenceTest on the Java side) runs the race itself many times on real hardware and finds lost wake-ups when the
+ * fence is compiled out, none with it, and test_ring_interleavings plays every order of its steps through the test
+ * hooks below against an emulated store buffer.
  *
  * Each side holds its own lanehost_ring handle whose capacity and mask were validated once, so a
  * corrupted header cannot make either side write outside the region. Positions that no working ring can
