@@ -96,11 +96,14 @@
  * at once, because the kernel compares the word with w before sleeping. One waiting thread at a time: the
  * consumer.
  *
- * What it needs: Linux 4.14 or later with membarrier(2) allowed (LANEHOST_RING_UNSUPPORTED otherwise), and
- * the producer in the consumer's process: membarrier's private command reaches only this process's
- * threads, so a consumer of a ring shared with another process must poll, not wait. ThreadSanitizer cannot
- * see the membarrier; test_ring_fence (and jcstress RingFenceTest on the Java side) runs the race itself many
- * times and finds lost wake-ups when the fence is compiled out, none with it.
+ * What it needs: Linux 4.14 or later with membarrier(2) allowed, and the producer in the consumer's process:
+ * membarrier's private command reaches only this process's threads, so a consumer of a ring shared with another
+ * process must poll, not wait. Where membarrier is refused (a seccomp filter, an older kernel) a wait that would
+ * sleep withdraws its announcement and returns LANEHOST_RING_UNSUPPORTED at once; polling works as everywhere
+ * (test_ring_membarrier_refused). ThreadSanitizer cannot see the membarrier; test_ring_fence (and jcstress
+ * RingFenceTest on the Java side) runs the race itself many times on real hardware and finds lost wake-ups when the
+ * fence is compiled out, none with it, and test_ring_interleavings plays every order of its steps through the test
+ * hooks below against an emulated store buffer.
  *
  * Each side holds its own lanehost_ring handle whose capacity and mask were validated once, so a
  * corrupted header cannot make either side write outside the region. Positions that no working ring can
@@ -277,6 +280,28 @@ LANEHOST_STATIC_ASSERT(offsetof(lanehost_ring_header, consumer_position) == 256,
 LANEHOST_STATIC_ASSERT(offsetof(lanehost_ring_header, consumer_cached_producer_position) == 264, "consumer cache offset");
 LANEHOST_STATIC_ASSERT(offsetof(lanehost_ring_header, underrun_count) == 272, "underrun count offset");
 LANEHOST_STATIC_ASSERT(sizeof(lanehost_ring_header) == LANEHOST_RING_HEADER_LENGTH, "header length");
+
+/*
+ * Test hooks: the waiting protocol's race, widened on purpose. A build that defines LANEHOST_RING_TEST_HOOKS (a
+ * test program, never the library: the test defines the four functions) calls them at the four points where the
+ * other side's steps decide the outcome; every other build expands LANEHOST_RING_TEST_HOOK to nothing, arguments
+ * unevaluated, so no product byte changes. test_ring_interleavings parks each side there and plays one order of the
+ * two sides' steps per round.
+ *   producer_published  after the position store, before step 6's wake-word load
+ *   consumer_announced  after step 2, before the fence
+ *   consumer_fenced     inside step 3, once membarrier has returned: where the fence acts, so a wait that stops
+ *                       fencing (or fences after its re-check) stops calling it
+ *   consumer_rechecked  after step 4's re-check, before the consumer withdraws or sleeps
+ */
+#ifdef LANEHOST_RING_TEST_HOOKS
+void lanehost_ring_test_hook_producer_published(lanehost_ring_header *header);
+void lanehost_ring_test_hook_consumer_announced(lanehost_ring_header *header);
+void lanehost_ring_test_hook_consumer_fenced(void);
+void lanehost_ring_test_hook_consumer_rechecked(lanehost_ring_header *header, uint64_t readable);
+#define LANEHOST_RING_TEST_HOOK(call) call
+#else
+#define LANEHOST_RING_TEST_HOOK(call) ((void)0)
+#endif
 
 /* One side's view of a ring: validated once, kept in the side's own memory. */
 typedef struct lanehost_ring {
@@ -483,6 +508,7 @@ static inline int64_t lanehost_ring_write(lanehost_ring *ring, const void *src, 
      * (step 3) supplies the hardware's half of that order, so this costs no instruction.
      */
     LANEHOST_RING_STD(atomic_signal_fence)(LANEHOST_RING_STD(memory_order_seq_cst));
+    LANEHOST_RING_TEST_HOOK(lanehost_ring_test_hook_producer_published(header));
     if (LANEHOST_RING_LOAD(&header->wake_word, LANEHOST_RING_RELAXED) & LANEHOST_RING_WAKE_WAITER) {
         lanehost_ring_wake_consumer(header);
     }
@@ -684,7 +710,9 @@ static inline int lanehost_ring_fence_producer(void) {
         if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) != 0) return -1;
         LANEHOST_RING_STORE(&registered, 1, LANEHOST_RING_RELAXED);
     }
-    return syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0 ? 0 : -1;
+    return syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0
+               ? (LANEHOST_RING_TEST_HOOK(lanehost_ring_test_hook_consumer_fenced()), 0)
+               : -1;
 #else
     return -1;
 #endif
@@ -732,11 +760,13 @@ static inline int64_t lanehost_ring_wait_readable(lanehost_ring *ring, uint64_t 
     const int64_t start = lanehost_ring_monotonic_nanos();
     for (;;) {
         const uint32_t announced = lanehost_ring_announce_waiter(header); /* step 2 */
+        LANEHOST_RING_TEST_HOOK(lanehost_ring_test_hook_consumer_announced(header));
         if (lanehost_ring_fence_producer() != 0) {                        /* step 3 */
             lanehost_ring_withdraw_waiter(header, announced);
             return LANEHOST_RING_UNSUPPORTED;
         }
         readable = lanehost_ring_readable(ring);                          /* step 4 */
+        LANEHOST_RING_TEST_HOOK(lanehost_ring_test_hook_consumer_rechecked(header, readable));
         if (readable >= min_bytes) {
             lanehost_ring_withdraw_waiter(header, announced);
             return (int64_t)readable;
