@@ -8,5 +8,7 @@ module dev.lanehost.lanes {
     requires transitive java.management;
 
     exports dev.lanehost.lanes;
+    // A gate's copy of its handler's result is the runtime's work, kept off the actor's turn budget.
+    exports dev.lanehost.lanes.budget to dev.lanehost.callgate;
     // dev.lanehost.lanes.internal (binding, queues, stall watch) stays inside.
 }

@@ -7,6 +7,7 @@ import dev.lanehost.callgate.value.PlainValueException;
 import dev.lanehost.lanes.ActorContext;
 import dev.lanehost.lanes.Park;
 import dev.lanehost.lanes.ReusableTask;
+import dev.lanehost.lanes.budget.UnchargedWork;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -33,7 +34,8 @@ import java.util.function.Consumer;
  *       its awaited stage) finishes, it is cancelled before starting, or the actor abandons it. A caller
  *       that times out does not free the slot of a call still running.</li>
  *   <li>The result is encoded inside the turn, right after the handler returns, so the caller gets a
- *       snapshot of the actor's values and no user code runs afterwards.</li>
+ *       snapshot of the actor's values and no user code runs afterwards. That copy is not charged to the actor's
+ *       turn budget ({@code UnchargedWork}): the budget is the handler's, the copy grows with a legal result.</li>
  *   <li>Whatever the handler does — return, throw, return a stage whose methods throw — the turn ends
  *       through one {@code finally} that completes the call and frees its slot, unless a later turn
  *       (the stage's completion) has taken that duty over.</li>
@@ -305,6 +307,7 @@ final class GateCall extends ReusableTask implements CallAnswer {
                 }
                 value = future.join();
             }
+            UnchargedWork.startsNow(context); // the handler's budget ends here: the copy of its result is ours
             ending = outcomeOf(value);
         } catch (Throwable failure) {
             if (ending == null) {
@@ -337,6 +340,7 @@ final class GateCall extends ReusableTask implements CallAnswer {
         CborOut result = resultWriter().limit(gate.maxResultBytes());
         try {
             cborHandler.handle(context, in, result);
+            UnchargedWork.startsNow(context); // the handler's budget ends here: checking or copying its result is ours
             if (result.length() == 0) {
                 result.writeNull();
             }
@@ -364,6 +368,7 @@ final class GateCall extends ReusableTask implements CallAnswer {
     private void awaitStage(ActorContext context, CompletableFuture<?> future) {
         awaitedStage = true;
         Park<Object[]> park = context.park((c, completion) -> {
+            UnchargedWork.startsNow(c); // this turn only copies the stage's value: none of it is the handler's
             if (completion[1] != null) {
                 finish(new Outcome(CallStatus.CALLBACK_FAILED,
                         "the handler's CompletionStage failed with " + describe((Throwable) completion[1])));

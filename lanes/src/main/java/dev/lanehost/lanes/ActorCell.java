@@ -239,7 +239,10 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
      * refusing it would drop it.
      */
     private Delivery admit(Letter letter) {
-        if (exitReason != null) {
+        // A send that begins after an isClosed() read true is refused: the close's volatile write of the flag precedes
+        // that read, which happens-before this volatile read, so this one reads true as well. A send past this check as
+        // the close begins is the race left: its letter is dropped and counted (halt, or queued()'s late release).
+        if (exitReason != null || runtime.isClosed()) {
             return Delivery.TERMINATED;
         }
         int queued = mailbox.offerIfRoom(letter, mailboxCapacity);

@@ -31,8 +31,8 @@ public final class ActorRef {
      * Sends a message; it will be handled in a turn of this actor, after the letters already queued.
      * Any thread.
      *
-     * @return true if queued; false if the actor has halted (or is halting), or its mailbox or lane is full
-     *         ({@link #offer} says which)
+     * @return true if queued; false if the actor has halted (or is halting), the runtime is closed, or its mailbox or
+     *         lane is full ({@link #offer} says which)
      * @throws NullPointerException if {@code message} is null (a letter carries something; send a value that
      *                              means "nothing" if the actor needs one)
      */
@@ -44,7 +44,8 @@ public final class ActorRef {
      * Sends a message if the actor's mailbox and lane have room, and says what became of it. Any thread.
      *
      * @return {@link Delivery#QUEUED}; {@link Delivery#FULL} if the mailbox or the lane holds its capacity of
-     *         letters (nothing queued, counted); {@link Delivery#TERMINATED} if the actor has halted
+     *         letters (nothing queued, counted); {@link Delivery#TERMINATED} if the actor has halted or the runtime
+     *         is closed
      * @throws NullPointerException if {@code message} is null
      */
     public Delivery offer(Object message) {

@@ -18,10 +18,15 @@ final class BudgetLimits {
     static final long DISRUPT = 4;
     /** Set by the runner: this turn is the actor's start. */
     static final long START = 8;
-    /** The flags a turn earns (not {@link #START}). */
+    /**
+     * Set by the runner: the rest of this turn is the runtime's work for it (a gate copying its result), not the
+     * actor's, and earns nothing more; what it earned before stays.
+     */
+    static final long UNCHARGED = 16;
+    /** The flags a turn earns (not {@link #START} nor {@link #UNCHARGED}). */
     static final long EARNED = YIELD | STRIKE | DISRUPT;
     /** Bits below the turn generation. */
-    static final int FLAG_BITS = 4;
+    static final int FLAG_BITS = 5;
     static final long FLAGS = (1L << FLAG_BITS) - 1;
 
     final TurnBudget budget;

@@ -11,6 +11,6 @@ public enum Delivery {
      * or shed the work: the runtime never buffers it for you.
      */
     FULL,
-    /** The actor has halted (or is halting); nothing queued. */
+    /** The actor has halted (or is halting), or the runtime is closed; nothing queued. */
     TERMINATED
 }

@@ -46,6 +46,7 @@ final class HostedScheduler extends Scheduler {
                     Affinity affinity, Topology topology, List<ThreadPlan> plans, Map<String, String> pooledEntries,
                     PriorityPolicy priority) {
         super(timers, lanes, null);
+        UnappliedPolicies.warnIfAny(affinityPolicy, priority, plans, affinity);
         this.priorities = new ThreadPriorities(priority, affinity);
         this.pool = new WorkerPool(workers, index -> "lanehost-worker-" + index, idleStrategy, turnsPerRun, affinityPolicy, affinity,
                 topology, null, priorities);

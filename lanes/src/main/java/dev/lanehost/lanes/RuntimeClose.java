@@ -41,8 +41,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *   <li>The report (one outcome per lane) is published and the close is over; the actions registered with
  *       {@link ActorRuntime#whenClosed} run (a host ABI lets go of the runtime there).</li>
  * </ol>
- * Admission stops at step 1: a spawn or lane registration after it throws, a send answers false or
- * {@link Delivery#TERMINATED}. No runtime thread is left behind once the close returns (tested), unless a turn
+ * Admission stops at step 1: a spawn or lane registration after it throws, and a send that begins after
+ * {@link ActorRuntime#isClosed()} has returned true (on its thread, or on one it follows) answers false or
+ * {@link Delivery#TERMINATED}, counted nowhere (the closed flag's volatile write and read order them; the check is
+ * in {@code ActorCell.admit}). A send already past that check when the flag is set may still be queued; its letter is
+ * dropped at the actor's halt and counted in {@link RuntimeMetrics#droppedMessages()}. No runtime thread is left behind once the close returns (tested), unless a turn
  * never returned.
  */
 final class RuntimeClose {

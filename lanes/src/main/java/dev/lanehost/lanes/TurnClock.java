@@ -216,8 +216,22 @@ final class TurnClock {
 
     /** The running turn threw: in SINGLE_THREAD its budget stops counting here (the supervisor runs next). Runner only. */
     void threw() {
-        if (afterTurn) {
+        if (afterTurn && threwNanos == 0) { // an uncharged end already set is earlier: keep it
             threwNanos = cell.runtime.nanoTime();
+        }
+    }
+
+    /**
+     * The rest of the running turn is the runtime's work, not the actor's: earned flags stay, no more are raised.
+     * SINGLE_THREAD ends the turn's measured length here, as a throw does; the others CAS {@link BudgetLimits#UNCHARGED}
+     * into the word the budget clock CASes its flags into, so a flag it computed before lands first or not at all.
+     */
+    void stopCharging() {
+        threw(); // SINGLE_THREAD: the same end of the measured length; nothing elsewhere
+        for (long word = word(); !afterTurn && (word & BudgetLimits.UNCHARGED) == 0; word = word()) {
+            if (PAUSE.compareAndSet(this, word, word | BudgetLimits.UNCHARGED)) {
+                return;
+            }
         }
     }
 
@@ -273,7 +287,7 @@ final class TurnClock {
             // First sight of this turn: it began at or before now. A failed CAS means it has ended meanwhile.
             started = STARTED.compareAndSet(this, UNSEEN, now) ? now : (long) STARTED.getAcquire(this);
         }
-        if (started == 0 || started == UNSEEN || cell.isFrozen()) {
+        if (started == 0 || started == UNSEEN || cell.isFrozen() || (word & BudgetLimits.UNCHARGED) != 0) {
             return Long.MAX_VALUE;
         }
         long elapsed = now - started;

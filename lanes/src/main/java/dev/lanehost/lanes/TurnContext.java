@@ -1,5 +1,6 @@
 package dev.lanehost.lanes;
 
+import dev.lanehost.lanes.budget.UnchargedWork;
 import dev.lanehost.lanes.internal.LiveCounters;
 import java.lang.foreign.Arena;
 import java.time.Duration;
@@ -12,6 +13,16 @@ import java.util.function.Supplier;
  * themselves: {@link TurnRunner}). Every call is a poll site of the turn budget, which its {@link TurnClock} keeps.
  */
 final class TurnContext extends TurnRunner {
+    static {
+        UnchargedWork.register(context -> {
+            if (!(context instanceof TurnContext turn)) {
+                throw new IllegalStateException(context.getClass().getName() + " is not a runtime's turn context");
+            }
+            turn.checkTurnThread();
+            turn.clock.stopCharging();
+        });
+    }
+
     TurnContext(ActorCell cell, Supplier<? extends Behavior> factory, BudgetLimits limits) {
         super(cell, factory, limits);
     }

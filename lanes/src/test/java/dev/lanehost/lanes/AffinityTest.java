@@ -10,6 +10,8 @@ import dev.lanehost.affinity.AffinityResult;
 import dev.lanehost.affinity.CpuSet;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.logging.Level;
 import org.junit.jupiter.api.Test;
 
 /** The HOSTED runtime applies its affinity policy to each worker and records what happened. */
@@ -33,12 +35,25 @@ class AffinityTest {
 
     @Test
     void withoutTheLibraryThePolicyFallsBackAndSaysWhy() {
-        try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).workers(1)
+        try (CapturedLog log = new CapturedLog();
+             ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).workers(1)
                 .affinity(AffinityPolicy.BEST_EFFORT, Affinity.unavailable("test: no native library")).build()) {
             AffinityResult result = runtime.metrics().affinityResults().get("lanehost-worker-0");
             assertEquals(AffinityResult.Outcome.FELL_BACK, result.outcome());
             assertTrue(result.reason().contains("test: no native library"), result.reason());
             assertEquals(1, runtime.metrics().affinityFailures());
+            // Said once at start too, not left to the metrics: the operator asked for pinning.
+            assertEquals(1, log.matching(Level.WARNING, "affinity policy BEST_EFFORT cannot be applied",
+                    "test: no native library").size());
+        }
+    }
+
+    @Test
+    void withoutAnyPolicyNothingIsSaidOfTheMissingLibrary() {
+        try (CapturedLog log = new CapturedLog();
+             ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).workers(1)
+                .affinity(AffinityPolicy.NONE, Affinity.unavailable("test: no native library")).build()) {
+            assertEquals(List.of(), log.matching(Level.WARNING, "cannot be applied"));
         }
     }
 

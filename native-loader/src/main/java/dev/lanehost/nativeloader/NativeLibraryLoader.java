@@ -52,8 +52,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * signature changed corrupts memory instead of failing.
  *
  * <p>When every step fails, the {@link NativeLibraryException} lists what each step tried and how
- * to fix it. Each step is also logged at {@code DEBUG} on the {@code dev.lanehost.nativeloader}
- * {@link System.Logger}; a refused directory and a replaced copy at {@code WARNING}.
+ * to fix it. A load that native access refuses ({@code --illegal-native-access=deny} without this module and the
+ * owner's in {@code --enable-native-access}) ends the search at once, naming the flag to add ({@link NativeAccess}).
+ * Each step is also logged at {@code DEBUG} on the {@code dev.lanehost.nativeloader} {@link System.Logger}; a
+ * refused directory and a replaced copy at {@code WARNING}.
  *
  * <p>Libraries are loaded into the global arena and never unloaded; a library is loaded at most
  * once per JVM (later calls return the same {@link LoadedLibrary}).
@@ -142,7 +144,7 @@ public final class NativeLibraryLoader {
         if (explicit != null && !explicit.isBlank()) {
             Path candidate = Path.of(explicit).resolve(fileName);
             LOG.log(System.Logger.Level.DEBUG, "lanehost native {0}: step 1, -D{1}={2}", name, PATH_PROPERTY, explicit);
-            LoadedLibrary loaded = tryLoad(name, candidate, "step 1: -D" + PATH_PROPERTY, abiSymbol, expectedAbi, tried);
+            LoadedLibrary loaded = tryLoad(owner, name, candidate, "step 1: -D" + PATH_PROPERTY, abiSymbol, expectedAbi, tried);
             if (loaded != null) {
                 return loaded;
             }
@@ -162,7 +164,7 @@ public final class NativeLibraryLoader {
                 tried.add("step 2: no bundled copy at " + resource + " on " + owner.getName() + "'s class path (platform " + platform() + ")");
             } else {
                 Path extracted = extract(in.readAllBytes(), fileName);
-                LoadedLibrary loaded = tryLoad(name, extracted, "step 2: bundled copy", abiSymbol, expectedAbi, tried);
+                LoadedLibrary loaded = tryLoad(owner, name, extracted, "step 2: bundled copy", abiSymbol, expectedAbi, tried);
                 if (loaded != null) {
                     return loaded;
                 }
@@ -186,7 +188,7 @@ public final class NativeLibraryLoader {
             anyDirectory = true;
             Path candidate = Path.of(directory).resolve(fileName);
             if (Files.isRegularFile(candidate)) {
-                LoadedLibrary loaded = tryLoad(name, candidate, "step 3: java.library.path", abiSymbol, expectedAbi, tried);
+                LoadedLibrary loaded = tryLoad(owner, name, candidate, "step 3: java.library.path", abiSymbol, expectedAbi, tried);
                 if (loaded != null) {
                     return loaded;
                 }
@@ -198,7 +200,7 @@ public final class NativeLibraryLoader {
         throw failure(name, fileName, tried, fix);
     }
 
-    private static LoadedLibrary tryLoad(String name, Path candidate, String step, String abiSymbol, int expectedAbi, List<String> tried) {
+    private static LoadedLibrary tryLoad(Class<?> owner, String name, Path candidate, String step, String abiSymbol, int expectedAbi, List<String> tried) {
         if (!Files.isRegularFile(candidate)) {
             tried.add(step + ": " + candidate + " does not exist");
             return null;
@@ -206,7 +208,11 @@ public final class NativeLibraryLoader {
         SymbolLookup lookup;
         try {
             lookup = SymbolLookup.libraryLookup(candidate, Arena.global());
-        } catch (IllegalArgumentException | IllegalCallerException e) {
+        } catch (IllegalCallerException e) {
+            // Native access denied: every other place would be refused the same way, and only a flag fixes it.
+            throw new NativeLibraryException(NativeAccess.deniedMessage("loading " + candidate.getFileName(), e,
+                    NativeLibraryLoader.class.getModule(), owner.getModule()));
+        } catch (IllegalArgumentException e) {
             tried.add(step + ": " + candidate + " exists but could not be loaded: " + e.getMessage());
             return null;
         }

@@ -7,6 +7,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import dev.lanehost.affinity.AffinityStatus;
 import dev.lanehost.affinity.CpuSet;
 import dev.lanehost.nativeloader.LoadedLibrary;
+import dev.lanehost.nativeloader.NativeAccess;
 import dev.lanehost.nativeloader.NativeLibraryException;
 import dev.lanehost.nativeloader.NativeLibraryLoader;
 import java.lang.foreign.Arena;
@@ -126,8 +127,12 @@ public final class AffinityLibrary {
                     "lanehost_affinity_abi_version", ABI_VERSION));
         } catch (NativeLibraryException e) {
             return new AffinityLibrary(e.getMessage());
+        } catch (IllegalCallerException e) {
+            // The loader had native access, this module has not: its downcall handles are refused.
+            return new AffinityLibrary(NativeAccess.deniedMessage("binding liblanehost_affinity", e,
+                    AffinityLibrary.class.getModule(), NativeLibraryLoader.class.getModule()));
         } catch (RuntimeException | LinkageError e) {
-            // A missing symbol (NoSuchElementException), native access denied (IllegalCallerException), ...
+            // A missing symbol (NoSuchElementException), ...
             return new AffinityLibrary("liblanehost_affinity could not be bound: " + e);
         }
     }

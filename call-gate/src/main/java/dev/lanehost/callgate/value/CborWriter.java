@@ -7,8 +7,8 @@ import java.util.Arrays;
 /**
  * A walk written as CBOR (RFC 8949) into a growable array that one thread reuses from call to call: every string and
  * container definite-length, every integer and length in its shortest head (preferred serialization), floats at the
- * width the value has (single for {@code float}, double for {@code double}), bignums as tag 2 or 3 over the shortest
- * magnitude.
+ * width the value has (single for {@code float}, double for {@code double}), integers outside 64 bits signed as
+ * major type 0 or 1 while they fit its 8-byte argument and as tag 2 or 3 over the shortest magnitude beyond.
  *
  * <p>A write past {@link #limit} is refused whole ({@link Refused}, {@code OUT_OF_MEMORY}) before anything of it is
  * written, so an encoding bound for a caller's buffer never grows past that buffer's size.
@@ -94,8 +94,14 @@ final class CborWriter implements PlainSink {
 
     @Override
     public void writeBigInteger(BigInteger value) throws IOException {
-        if (value.bitLength() == Long.SIZE && value.signum() > 0) {
-            head(0, value.longValue()); // 2^63 .. 2^64-1: major type 0, what a C uint64_t sends
+        if (value.bitLength() == Long.SIZE) {
+            // 2^63 .. 2^64-1 and -2^64 .. -2^63-1 fit a full 8-byte argument, which RFC 8949 preferred
+            // serialization takes over a bignum: what a C uint64_t sends, and what C's major type 1 reads.
+            if (value.signum() > 0) {
+                head(0, value.longValue());
+            } else {
+                head(1, value.not().longValue()); // -1 - n, unsigned 2^63 .. 2^64-1
+            }
             return;
         }
         boolean negative = value.signum() < 0;

@@ -63,8 +63,8 @@ final class CopySink implements PlainSink {
 
     @Override
     public void writeBigInteger(BigInteger value) {
-        if (value.bitLength() == Long.SIZE && value.signum() > 0) {
-            encodedLength += 9; // major type 0, eight bytes
+        if (value.bitLength() == Long.SIZE) {
+            encodedLength += 9; // major type 0 or 1, eight bytes
         } else {
             // A tag (one byte: 2 or 3) over the magnitude's shortest byte string.
             int magnitudeBytes = ((value.signum() < 0 ? value.not() : value).bitLength() + 7) / 8;

@@ -108,7 +108,7 @@ final class PlainValueWriter {
         if (bits < Long.SIZE) {
             out.writeInteger(value.longValue());
         } else if (bits <= PlainCodec.MAX_BIG_INTEGER_BITS) {
-            out.writeBigInteger(value); // 2^63 .. 2^64-1 as a C uint64_t sends it, a bignum beyond
+            out.writeBigInteger(value); // 64 bits plus sign as major type 0 or 1, a bignum beyond
         } else {
             throw notSerializable("integer at " + path() + " has " + bits + " bits; plain integers have at most "
                     + PlainCodec.MAX_BIG_INTEGER_BITS + " bits plus sign");

@@ -8,6 +8,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A walk written as CBOR through Jackson's generator, configured as lanehost's codec used it before it wrote CBOR
@@ -20,18 +22,28 @@ final class JacksonCborSink implements PlainSink {
             .build();
 
     private final CBORGenerator out;
+    private final ByteArrayOutputStream target;
+    /** Where an 8-byte major type 0 head was written that stands for major type 1 (see writeBigInteger). */
+    private final List<Integer> majorTypeOneHeads = new ArrayList<>();
 
     /** {@code value} as Jackson writes it, through the same walk as {@link PlainCodec#encode(Object)}. */
     static byte[] encode(Object value) throws IOException, PlainValueException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        JacksonCborSink sink;
         try (CBORGenerator generator = FACTORY.createGenerator(bytes)) {
-            new PlainValueWriter(new JacksonCborSink(generator)).write(value);
+            sink = new JacksonCborSink(generator, bytes);
+            new PlainValueWriter(sink).write(value);
         }
-        return bytes.toByteArray();
+        byte[] encoded = bytes.toByteArray();
+        for (int i = 0; i < sink.majorTypeOneHeads.size(); i++) {
+            encoded[sink.majorTypeOneHeads.get(i)] = 0x3b; // major type 1, 8-byte argument: 0x1b plus 0x20
+        }
+        return encoded;
     }
 
-    JacksonCborSink(CBORGenerator out) {
+    private JacksonCborSink(CBORGenerator out, ByteArrayOutputStream target) {
         this.out = out;
+        this.target = target;
     }
 
     @Override
@@ -53,6 +65,14 @@ final class JacksonCborSink implements PlainSink {
     public void writeBigInteger(BigInteger value) throws IOException {
         if (value.bitLength() == Long.SIZE && value.signum() > 0) {
             out.writeNumberUnsigned(value.longValue()); // 2^63 .. 2^64-1: major type 0, what a C uint64_t sends
+            return;
+        }
+        if (value.bitLength() == Long.SIZE) {
+            // -2^64 .. -2^63-1: major type 1 over -1-n (RFC 8949 preferred serialization). Jackson has no call that
+            // writes a 64-bit major type 1 argument, so it writes the same argument as major type 0 (counted as an
+            // item by its container checks) and encode() turns that head's first byte into major type 1.
+            majorTypeOneHeads.add(target.size() + out.getOutputBuffered());
+            out.writeNumberUnsigned(value.not().longValue());
             return;
         }
         // Tag 2 over n, or tag 3 over −1 − n, with the magnitude in as few bytes as hold it (RFC 8949 preferred

@@ -262,7 +262,7 @@ class PlainCodecLibcborInteropTest {
             case 0 -> { // 2^63 .. 2^64-1: major type 0 with a full 8-byte argument
                 return BigInteger.ONE.shiftLeft(63).add(randomBits(random, 63));
             }
-            case 1 -> { // -2^64 .. -2^63-1: written as a bignum by the codec, major type 1 by libcbor
+            case 1 -> { // -2^64 .. -2^63-1: major type 1 with a full 8-byte argument
                 return BigInteger.ONE.shiftLeft(63).add(randomBits(random, 63)).not();
             }
             case 2 -> {

@@ -48,12 +48,21 @@ class PlainCodecRfcExamplesTest {
     }
 
     @Test
-    void aFullWidthNegativeIntegerDecodes() throws PlainValueException {
-        // Jackson has no way to write a 64-bit major type 1 argument, so the encoder writes this one as a
-        // tag-3 bignum; decoding must still accept the RFC's form.
-        assertDecodes("3bffffffffffffffff", new BigInteger("-18446744073709551616"));
-        // Its magnitude -1-n is 2^64-1: eight bytes, no sign byte in front.
-        assertEncodes(new BigInteger("-18446744073709551616"), "c348ffffffffffffffff");
+    void aFullWidthNegativeIntegerIsMajorTypeOneBothWays() throws PlainValueException {
+        // Appendix A: -2^64 is 3bffffffffffffffff; preferred serialization takes major type 1 over a bignum
+        // for every integer its 8-byte argument holds (section 3.4.3).
+        assertEncodes(new BigInteger("-18446744073709551616"), "3bffffffffffffffff");
+        assertEncodes(new BigInteger("-9223372036854775809"), "3b8000000000000000");
+        assertEncodes(List.of(new BigInteger("-18446744073709551616")), "813bffffffffffffffff");
+    }
+
+    @Test
+    void aFullWidthNegativeIntegerAsATagThreeBignumStillDecodesToTheSameValue() throws PlainValueException {
+        // What earlier versions wrote for the same values: tag 3 over the magnitude -1-n.
+        assertDecodes("c348ffffffffffffffff", new BigInteger("-18446744073709551616"));
+        assertDecodes("c3488000000000000000", new BigInteger("-9223372036854775809"));
+        assertPlainEquals(codec.decode(PlainValues.hex("3bffffffffffffffff")),
+                codec.decode(PlainValues.hex("c348ffffffffffffffff")));
     }
 
     @Test
