@@ -156,9 +156,10 @@ LANEHOST_EXPORT int32_t lanehost_embed_stop(lanehost_embed *embed);
 /*
  * Ends the JVM this library created (DestroyJavaVM): runs its shutdown hooks, waits for its non-daemon threads.
  * Call it once before the process exits, after every lanehost_embed_stop and once no host thread is inside a
- * call of any table. First it points every entry of every table a start handed out at a C function that answers
- * LANEHOST_CLOSED (last_error: "lanehost_embed_shutdown ended the JVM ..."), so a table called later still
- * answers without entering Java, where an upcall would abort the process. A call still running inside Java when
+ * call of any table. First it closes every entry of every table in the process for good (the entries are C
+ * functions of liblanehost that then answer LANEHOST_CLOSED; last_error: "lanehost_embed_shutdown ended the JVM
+ * ..."), so a table, a copy of one or a function pointer kept from one, called later, still answers without
+ * entering Java, where an upcall would abort the process. A call still running inside Java when
  * the shutdown begins is not covered: its thread may never come back (it blocks at the JVM's last safepoint, so a
  * pthread_join on it hangs), so join every thread that calls a table before calling this. Exiting without it works but skips the shutdown hooks and lets C++ static
  * destructors in libjvm race the JVM's own threads at exit.

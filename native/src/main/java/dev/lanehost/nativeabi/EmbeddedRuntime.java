@@ -68,6 +68,9 @@ final class EmbeddedRuntime {
         HostAbi abi;
         try {
             abi = HostAbi.open(runtime);
+        } catch (HostTables.Exhausted exhausted) {
+            runtime.close();
+            throw new EmbedFailure(CallStatus.REFUSED, exhausted.getMessage());
         } catch (Throwable fault) {
             runtime.close();
             throw fault;

@@ -53,17 +53,24 @@ final class HostTables {
     private HostTables() {
     }
 
+    /** The process has opened every host ABI it can (or the JVM is ending): the message says which. */
+    static final class Exhausted extends IllegalStateException {
+        Exhausted(String message) {
+            super(message);
+        }
+    }
+
     /**
      * Takes the next of the process's trampoline sets: its number is the new table's instance.
      *
-     * @throws IllegalStateException when the process has opened every table it can
+     * @throws Exhausted when the process has opened every table it can
      */
     static int reserve() {
         try (Arena call = Arena.ofConfined()) {
             MemorySegment instance = call.allocate(JAVA_INT);
             int status = (int) RESERVE.invokeExact(instance);
             if (status != CallStatus.OK.code()) {
-                throw new IllegalStateException(lastError());
+                throw new Exhausted(lastError());
             }
             return instance.get(JAVA_INT, 0);
         } catch (RuntimeException | Error e) {
