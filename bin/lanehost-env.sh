@@ -55,6 +55,11 @@ lanehost_require_tools() {
         gcc -x c -o /dev/null - -lcbor >/dev/null 2>&1; then
         missing="$missing libcbor-dev"
     fi
+    # cmocka, for the samples' C test harness (test_shop; skipped without it).
+    if command -v gcc >/dev/null 2>&1 && ! printf '#include <stdarg.h>\n#include <stddef.h>\n#include <setjmp.h>\n#include <stdint.h>\n#include <cmocka.h>\nint main(void){return 0;}\n' |
+        gcc -x c -o /dev/null - -lcmocka >/dev/null 2>&1; then
+        missing="$missing libcmocka-dev"
+    fi
     # A JACK server and libjack's headers, for the JACK host sample and its test (skipped without them).
     command -v jackd >/dev/null 2>&1 || missing="$missing jackd2"
     if command -v gcc >/dev/null 2>&1 && ! echo '#include <jack/jack.h>' | gcc -x c -E -o /dev/null - >/dev/null 2>&1; then
