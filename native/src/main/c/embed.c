@@ -27,6 +27,7 @@
  */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "lanehost/lanehost_embed.h"
+#include "embed_internal.h"
 
 #include <dlfcn.h>
 #include <jni.h>
@@ -41,17 +42,10 @@
 #error "liblanehost_embed needs the JNI headers of JDK 24 or newer (JNI_VERSION_24)"
 #endif
 
-/* The JNI version asked of the JVM: JDK 24 is the first to know it, so an older JDK is refused at creation
- * with a clear sentence instead of failing later on lanehost's class files (which need 25). */
-#define EMBED_JNI_VERSION JNI_VERSION_24
 /* More options than this is a garbage count, not a JVM command line. */
 #define EMBED_MAX_JVM_OPTIONS 4096u
 #define EMBED_NATIVE_ACCESS "--enable-native-access=ALL-UNNAMED"
 #define EMBED_BOOTSTRAP "dev.lanehost.nativeabi.EmbeddedRuntime"
-/* Sized for a sentence that quotes a class path or a JVM path. */
-#define EMBED_ERROR_CAPACITY 4096
-/* Local references one start or stop creates at most; the frame is popped before returning. */
-#define EMBED_LOCAL_FRAME 32
 
 typedef jint(JNICALL *create_java_vm_fn)(JavaVM **, void **, void *);
 typedef jint(JNICALL *get_created_java_vms_fn)(JavaVM **, jsize, jsize *);
@@ -85,9 +79,9 @@ struct handed_out_table {
 };
 static struct handed_out_table *handed_out_tables;
 
-static _Thread_local char last_error[EMBED_ERROR_CAPACITY];
+_Thread_local char last_error[EMBED_ERROR_CAPACITY];
 
-static int32_t fail(int32_t status, const char *format, ...) {
+int32_t fail(int32_t status, const char *format, ...) {
     va_list arguments;
     va_start(arguments, format);
     vsnprintf(last_error, sizeof last_error, format, arguments);
@@ -279,7 +273,7 @@ static JavaVM *running_jvm(void) {
     return NULL;
 }
 
-static void release_jvm_user(void) {
+void release_jvm_user(void) {
     pthread_mutex_lock(&jvm_lock);
     jvm_users--;
     pthread_mutex_unlock(&jvm_lock);
@@ -289,7 +283,7 @@ static void release_jvm_user(void) {
  * Step 2: the process's JVM, the calling thread attached to it; *attached says whether this call attached it
  * (and so must detach it). On OK the caller is counted in jvm_users until it calls release_jvm_user.
  */
-static int32_t enter_jvm(const lanehost_embed_options *options, JNIEnv **env_out, int *attached) {
+int32_t enter_jvm(const lanehost_embed_options *options, JNIEnv **env_out, int *attached) {
     *attached = 0;
     pthread_mutex_lock(&jvm_lock);
     int32_t status = LANEHOST_OK;
@@ -363,7 +357,7 @@ static int32_t enter_jvm(const lanehost_embed_options *options, JNIEnv **env_out
     return LANEHOST_OK;
 }
 
-static void leave_jvm(int attached) {
+void leave_jvm(int attached) {
     if (attached) {
         (*process_jvm)->DetachCurrentThread(process_jvm);
     }
@@ -372,7 +366,7 @@ static void leave_jvm(int attached) {
 /* ---------------------------------------------------------------- exceptions and strings */
 
 /* Copies a Java string (modified UTF-8) into buffer; "" on NULL or failure. Clears what it raises. */
-static void copy_string(JNIEnv *env, jstring string, char *buffer, size_t capacity) {
+void copy_string(JNIEnv *env, jstring string, char *buffer, size_t capacity) {
     buffer[0] = '\0';
     if (string == NULL) {
         return;
@@ -405,7 +399,7 @@ static void call_string_method(JNIEnv *env, jobject target, const char *class_na
  * "class: message" of the pending exception, which is cleared. Runs no user code but getMessage(), whose own
  * exception is cleared too. Never leaves an exception pending.
  */
-static void describe_exception(JNIEnv *env, char *buffer, size_t capacity) {
+void describe_exception(JNIEnv *env, char *buffer, size_t capacity) {
     jthrowable thrown = (*env)->ExceptionOccurred(env);
     (*env)->ExceptionClear(env);
     if (thrown == NULL) {
@@ -424,11 +418,11 @@ static void describe_exception(JNIEnv *env, char *buffer, size_t capacity) {
 /* ---------------------------------------------------------------- start and stop */
 
 /*
- * The bootstrap class, from the application class loader. Not FindClass: it picks the loader of the Java
+ * A class of the class path (the bootstrap class, the guests' runtime), from the application class loader. Not FindClass: it picks the loader of the Java
  * frame below the caller, and a thread inside an FFM downcall has only the JDK's own frames there (the boot
  * loader, which cannot see the class path). NULL with the exception pending if it cannot be loaded.
  */
-static jclass load_bootstrap(JNIEnv *env) {
+jclass load_class(JNIEnv *env, const char *class_name) {
     jclass loader_class = (*env)->FindClass(env, "java/lang/ClassLoader");
     jmethodID system_loader = loader_class == NULL ? NULL
         : (*env)->GetStaticMethodID(env, loader_class, "getSystemClassLoader", "()Ljava/lang/ClassLoader;");
@@ -438,7 +432,7 @@ static jclass load_bootstrap(JNIEnv *env) {
         return NULL;
     }
     jobject loader = (*env)->CallStaticObjectMethod(env, loader_class, system_loader);
-    jstring name = (*env)->ExceptionCheck(env) ? NULL : (*env)->NewStringUTF(env, EMBED_BOOTSTRAP);
+    jstring name = (*env)->ExceptionCheck(env) ? NULL : (*env)->NewStringUTF(env, class_name);
     if (name == NULL) {
         return NULL;
     }
@@ -448,7 +442,7 @@ static jclass load_bootstrap(JNIEnv *env) {
 /* Step 3 on an attached thread inside a local frame: the EmbeddedRuntime, or a status and last error. */
 static int32_t start_runtime(JNIEnv *env, const char *setup_class, jobject *runtime_out, const lanehost_api **api_out) {
     char exception[2048];
-    jclass bootstrap = load_bootstrap(env);
+    jclass bootstrap = load_class(env, EMBED_BOOTSTRAP);
     if (bootstrap == NULL || (*env)->ExceptionCheck(env)) {
         describe_exception(env, exception, sizeof exception);
         return fail(LANEHOST_INVALID_ARGUMENT,
@@ -650,7 +644,7 @@ static int32_t close_every_table(JavaVM *jvm) {
         describe_exception(env, exception, sizeof exception);
         status = fail(LANEHOST_OUT_OF_MEMORY, "no memory for JNI local references (%s)", exception);
     } else {
-        jclass bootstrap = load_bootstrap(env);
+        jclass bootstrap = load_class(env, EMBED_BOOTSTRAP);
         if (bootstrap == NULL || (*env)->ExceptionCheck(env)) {
             (*env)->ExceptionClear(env); /* no lanehost on the class path: no table was ever opened */
             (*env)->PopLocalFrame(env, NULL);

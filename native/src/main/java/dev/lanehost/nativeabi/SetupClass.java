@@ -6,7 +6,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Modifier;
 
 /**
- * The user's {@link HostSetup}, found by name on the JVM's class path and created. A name that does not lead
+ * The user's {@link HostSetup} or {@link GuestSetup}, found by name on the JVM's class path and created. A name that does not lead
  * to a usable class is the host's mistake ({@code INVALID_ARGUMENT}); a constructor or static initializer
  * that throws is the setup's own failure ({@code CALLBACK_FAILED}).
  */
@@ -15,6 +15,10 @@ final class SetupClass {
     }
 
     static HostSetup instantiate(String name) throws EmbedFailure {
+        return instantiate(name, HostSetup.class);
+    }
+
+    static <T> T instantiate(String name, Class<T> kind) throws EmbedFailure {
         if (name == null || name.isBlank()) {
             throw invalid("the setup class name is empty");
         }
@@ -32,16 +36,16 @@ final class SetupClass {
         } catch (LinkageError e) {
             throw invalid("the setup class " + name + " cannot be loaded: " + ThrowableSummary.of(e));
         }
-        if (!HostSetup.class.isAssignableFrom(type)) {
-            throw invalid("the setup class " + name + " does not implement " + HostSetup.class.getName());
+        if (!kind.isAssignableFrom(type)) {
+            throw invalid("the setup class " + name + " does not implement " + kind.getName());
         }
         int modifiers = type.getModifiers();
         if (!Modifier.isPublic(modifiers) || Modifier.isAbstract(modifiers)) {
             throw invalid("the setup class " + name + " must be public and not abstract");
         }
-        Constructor<? extends HostSetup> constructor;
+        Constructor<? extends T> constructor;
         try {
-            constructor = type.asSubclass(HostSetup.class).getConstructor();
+            constructor = type.asSubclass(kind).getConstructor();
         } catch (NoSuchMethodException e) {
             throw invalid("the setup class " + name + " has no public no-argument constructor");
         }
