@@ -23,7 +23,8 @@
  *  - Finds itself. The bundle is the directory of the shared library that holds `anchor` (dladdr). Its jars are
  *    every *.jar in <bundle>/lib, in name order (or `class_path` if set). The JDK (25 or newer) is, in this order:
  *    `java_home` if set; `java_home=` in <bundle>/lanehost.conf; $JAVA_HOME; the newest JDK 25+ under
- *    /usr/lib/jvm, /usr/local/lib/jvm, /opt/java and /usr/java. When none is found, instantiate fails with one
+ *    /usr/lib/jvm, /usr/local/lib/jvm, /opt/java and /usr/java (or, if set, under the
+ *    ':'-separated directories of $LANEHOST_JDK_DIRS instead). When none is found, instantiate fails with one
  *    sentence that names every place it looked, and nothing is started.
  *  - One JVM and one runtime per process. The first instance starts the JVM (or joins one already running) and a
  *    HOSTED runtime with its host ABI; every later instance, of this plugin or another bundle's, shares them. Each

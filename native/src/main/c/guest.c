@@ -223,9 +223,21 @@ static int32_t find_jdk(const char *bundle, const char *explicit, const char *co
     } else {
         looked_at(looked, "JAVA_HOME", "not set");
     }
-    for (size_t i = 0; i < sizeof JDK_PARENTS / sizeof JDK_PARENTS[0]; i++) {
-        if (newest_under(JDK_PARENTS[i], out, looked)) {
-            return LANEHOST_OK;
+    const char *directories = getenv("LANEHOST_JDK_DIRS"); /* replaces the usual directories when set */
+    if (directories != NULL) {
+        char copy[PATH_MAX];
+        snprintf(copy, sizeof copy, "%s", directories);
+        for (char *saved = NULL, *parent = strtok_r(copy, ":", &saved); parent != NULL;
+             parent = strtok_r(NULL, ":", &saved)) {
+            if (newest_under(parent, out, looked)) {
+                return LANEHOST_OK;
+            }
+        }
+    } else {
+        for (size_t i = 0; i < sizeof JDK_PARENTS / sizeof JDK_PARENTS[0]; i++) {
+            if (newest_under(JDK_PARENTS[i], out, looked)) {
+                return LANEHOST_OK;
+            }
         }
     }
     return fail(LANEHOST_INVALID_ARGUMENT, "lanehost found no JDK 25 or newer; it looked at: %s. Install one or name it "
