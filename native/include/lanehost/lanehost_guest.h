@@ -26,6 +26,9 @@
  *    /usr/lib/jvm, /usr/local/lib/jvm, /opt/java and /usr/java (or, if set, under the
  *    ':'-separated directories of $LANEHOST_JDK_DIRS instead). When none is found, instantiate fails with one
  *    sentence that names every place it looked, and nothing is started.
+ *  - Starts fast. When the bundle holds lanehost.aot, an ahead-of-time cache (JDK 25, -XX:AOTCache) made by
+ *    dev.lanehost.nativeabi.GuestTraining with the bundle's class path, the JVM starts from it. Later instances
+ *    join the running JVM in milliseconds.
  *  - One JVM and one runtime per process. The first instance starts the JVM (or joins one already running) and a
  *    HOSTED runtime with its host ABI; every later instance, of this plugin or another bundle's, shares them. Each
  *    instance gets a name of its own ("<setup class's simple name>#<n>", n never reused in the process) and

@@ -362,10 +362,16 @@ int32_t lanehost_guest_instantiate(const lanehost_guest_options *options, const 
     if (status == LANEHOST_OK && options->class_path == NULL) {
         status = jars_of(bundle, &class_path);
     }
-    const char *jvm_options[MAX_CONF_OPTIONS + 1];
-    jvm_options[0] = "-Xrs"; /* SIGINT, SIGTERM, SIGHUP, SIGQUIT stay the host's */
+    const char *jvm_options[MAX_CONF_OPTIONS + 2];
+    uint32_t option_count = 0;
+    jvm_options[option_count++] = "-Xrs"; /* SIGINT, SIGTERM, SIGHUP, SIGQUIT stay the host's */
+    static char aot_option[PATH_MAX + 32]; /* under guest_lock */
+    snprintf(aot_option, sizeof aot_option, "-XX:AOTCache=%.4000s/lanehost.aot", bundle);
+    if (status == LANEHOST_OK && access(aot_option + strlen("-XX:AOTCache="), R_OK) == 0) {
+        jvm_options[option_count++] = aot_option; /* the bundle's ahead-of-time cache: a faster first instance */
+    }
     for (uint32_t i = 0; i < conf_count; i++) {
-        jvm_options[i + 1] = conf_options[i];
+        jvm_options[option_count++] = conf_options[i];
     }
     JNIEnv *env = NULL;
     int attached = 0;
@@ -374,7 +380,7 @@ int32_t lanehost_guest_instantiate(const lanehost_guest_options *options, const 
         embed.java_home = jdk;
         embed.class_path = options->class_path != NULL ? options->class_path : class_path;
         embed.jvm_options = jvm_options;
-        embed.jvm_option_count = conf_count + 1;
+        embed.jvm_option_count = option_count;
         status = enter_jvm(&embed, &env, &attached);
     }
     free(class_path);

@@ -152,6 +152,32 @@ class GuestHostTest {
         assertTrue(number(output, "idle: (\\d+)\\.\\d ms of CPU") < 200, output);
     }
 
+    /**
+     * A bundle's ahead-of-time cache, made by GuestTraining with the class path the guest builds, is what the first
+     * instance's JVM starts from (how much sooner is measured in benchmarks/RESULTS.md, not here).
+     */
+    @Test
+    void aBundlesAheadOfTimeCacheIsUsedByTheFirstInstancesJvm() throws Exception {
+        Path cache = bundle.resolve("lanehost.aot");
+        List<String> jars = new ArrayList<>();
+        try (Stream<Path> lib = Files.list(bundle.resolve("lib"))) {
+            lib.map(Path::toString).filter(name -> name.endsWith(".jar")).sorted().forEach(jars::add);
+        }
+        Path training = bundle.resolve("training.txt");
+        Process process = new ProcessBuilder(ChildJvm.java(), "-XX:AOTCacheOutput=" + cache, "--enable-native-access=ALL-UNNAMED",
+                "-Xrs", "-cp", String.join(File.pathSeparator, jars), GuestTraining.class.getName(), TestGuestSetup.class.getName())
+                .redirectErrorStream(true).redirectOutput(training.toFile()).start();
+        assertTrue(process.waitFor(DEADLINE_SECONDS, TimeUnit.SECONDS), "the training run did not end");
+        assertEquals(0, process.exitValue(), Files.readString(training));
+        try {
+            String output = passes(Map.of("JAVA_TOOL_OPTIONS", "-Xlog:aot"), "start");
+            assertTrue(output.contains("Opened AOT cache " + cache), output);
+            assertTrue(output.contains("Using AOT-linked classes: true"), output);
+        } finally {
+            Files.delete(cache);
+        }
+    }
+
     @Test
     void theHostsSignalHandlersInstalledBeforeTheJvmStartsKeepWorkingAndSoDoesTheJvms() throws Exception {
         assertTrue(passes("signals", "before").contains("SIGINT 2, SIGTERM 1, own faults 3, Java stack overflows 20"));
