@@ -22,8 +22,18 @@ import java.util.random.RandomGenerator;
  * serves a band in rounds — the actors queued when a round begins, each once, in an order the seed chooses
  * (a {@link SchedulePolicy} may record or force each pick) — and an actor queued meanwhile waits for the next
  * round. So a ready actor runs within two rounds: the seed decides the order, never whether it runs.
+ *
+ * <h2>Layout</h2>
+ * Grouped by who writes, as {@link dev.lanehost.lanes.internal.MpscQueue} is (a superclass's fields come first):
+ * <pre>
+ *   RunQueuePadBeforeConsumer  128 bytes
+ *   RunQueueConsumerFields     running, turnsStarted, turnEndClock, consumerLock  (the consumer, each turn or poll)
+ *   RunQueuePadAfterConsumer   128 bytes
+ *   RunQueue                   bands, work, waker, ...  (written once; every sender's offer reads them)
+ * </pre>
+ * So a turn's two stores never invalidate the line a sender on another core reads the bands and the waker from.
  */
-final class RunQueue {
+final class RunQueue extends RunQueuePadAfterConsumer {
     /** Elements of {@link #pooled}: written by the consumer (release), read by observers (acquire). */
     private static final VarHandle POOLED = MethodHandles.arrayElementVarHandle(long[].class);
     private static final VarHandle RUNNING;
@@ -33,9 +43,9 @@ final class RunQueue {
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            RUNNING = lookup.findVarHandle(RunQueue.class, "running", ActorCell.class);
-            TURNS_STARTED = lookup.findVarHandle(RunQueue.class, "turnsStarted", long.class);
-            CONSUMER_LOCK = lookup.findVarHandle(RunQueue.class, "consumerLock", int.class);
+            RUNNING = lookup.findVarHandle(RunQueueConsumerFields.class, "running", ActorCell.class);
+            TURNS_STARTED = lookup.findVarHandle(RunQueueConsumerFields.class, "turnsStarted", long.class);
+            CONSUMER_LOCK = lookup.findVarHandle(RunQueueConsumerFields.class, "consumerLock", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -64,29 +74,11 @@ final class RunQueue {
     private final List<List<ActorCell>> pools;
     /** Simulated profile only (else null): the size of each pool, for observers on other threads. Consumer-written. */
     private final long[] pooled;
-    /** The actor whose turn the consumer is running, or null: the turn slot the budget watch reads. */
-    @SuppressWarnings("unused")
-    private volatile ActorCell running;
-    /**
-     * SINGLE_THREAD: the runtime clock when the consumer's last turn ended (the after-the-turn budget reads it
-     * there), so the next turn of the same drive starts at it instead of reading the clock again; 0 outside a
-     * drive. Consumer only.
-     */
-    private long turnEndClock;
     /**
      * The one thread that runs this queue's turns, if it is fixed (a worker's queues): the budget watch reads its
      * CPU time. Null for a lane's queue (the lane's bound thread runs it) and where no watch looks.
      */
     private volatile Thread consumer;
-    /** Turns the consumer has started, so the budget watch can tell a busy queue from an idle one. */
-    @SuppressWarnings("unused")
-    private volatile long turnsStarted;
-    /**
-     * A worker's shared queue has several consumers (its worker and thieves), one at a time: each poll takes
-     * this lock for the poll alone ({@link #pollShared()}), never for the turn that follows.
-     */
-    @SuppressWarnings("unused")
-    private volatile int consumerLock;
 
     RunQueue(String name, SchedulePolicy policy, Runnable waker, WorkFlag work) {
         this.name = name;
@@ -333,4 +325,52 @@ final class RunQueue {
     long turnsStarted() {
         return (long) TURNS_STARTED.getOpaque(this);
     }
+}
+
+/** Keeps the consumer's fields off the line with the object's header and whatever the allocator put before it. */
+abstract class RunQueuePadBeforeConsumer {
+    @SuppressWarnings("unused")
+    private byte b000, b001, b002, b003, b004, b005, b006, b007, b008, b009, b010, b011, b012, b013, b014, b015,
+                 b016, b017, b018, b019, b020, b021, b022, b023, b024, b025, b026, b027, b028, b029, b030, b031,
+                 b032, b033, b034, b035, b036, b037, b038, b039, b040, b041, b042, b043, b044, b045, b046, b047,
+                 b048, b049, b050, b051, b052, b053, b054, b055, b056, b057, b058, b059, b060, b061, b062, b063,
+                 b064, b065, b066, b067, b068, b069, b070, b071, b072, b073, b074, b075, b076, b077, b078, b079,
+                 b080, b081, b082, b083, b084, b085, b086, b087, b088, b089, b090, b091, b092, b093, b094, b095,
+                 b096, b097, b098, b099, b100, b101, b102, b103, b104, b105, b106, b107, b108, b109, b110, b111,
+                 b112, b113, b114, b115, b116, b117, b118, b119, b120, b121, b122, b123, b124, b125, b126, b127;
+}
+
+/** Written by the consumer at each turn (and each poll, for the lock), read by the budget watch and thieves. */
+abstract class RunQueueConsumerFields extends RunQueuePadBeforeConsumer {
+    /** The actor whose turn the consumer is running, or null: the turn slot the budget watch reads. */
+    @SuppressWarnings("unused")
+    volatile ActorCell running;
+    /** Turns the consumer has started, so the budget watch can tell a busy queue from an idle one. */
+    @SuppressWarnings("unused")
+    volatile long turnsStarted;
+    /**
+     * SINGLE_THREAD: the runtime clock when the consumer's last turn ended (the after-the-turn budget reads it
+     * there), so the next turn of the same drive starts at it instead of reading the clock again; 0 outside a
+     * drive. Consumer only.
+     */
+    long turnEndClock;
+    /**
+     * A worker's shared queue has several consumers (its worker and thieves), one at a time: each poll takes
+     * this lock for the poll alone ({@code pollShared()}), never for the turn that follows.
+     */
+    @SuppressWarnings("unused")
+    volatile int consumerLock;
+}
+
+/** Keeps the consumer's fields off the senders' line: the fields {@link RunQueue} reads in every offer. */
+abstract class RunQueuePadAfterConsumer extends RunQueueConsumerFields {
+    @SuppressWarnings("unused")
+    private byte b000, b001, b002, b003, b004, b005, b006, b007, b008, b009, b010, b011, b012, b013, b014, b015,
+                 b016, b017, b018, b019, b020, b021, b022, b023, b024, b025, b026, b027, b028, b029, b030, b031,
+                 b032, b033, b034, b035, b036, b037, b038, b039, b040, b041, b042, b043, b044, b045, b046, b047,
+                 b048, b049, b050, b051, b052, b053, b054, b055, b056, b057, b058, b059, b060, b061, b062, b063,
+                 b064, b065, b066, b067, b068, b069, b070, b071, b072, b073, b074, b075, b076, b077, b078, b079,
+                 b080, b081, b082, b083, b084, b085, b086, b087, b088, b089, b090, b091, b092, b093, b094, b095,
+                 b096, b097, b098, b099, b100, b101, b102, b103, b104, b105, b106, b107, b108, b109, b110, b111,
+                 b112, b113, b114, b115, b116, b117, b118, b119, b120, b121, b122, b123, b124, b125, b126, b127;
 }

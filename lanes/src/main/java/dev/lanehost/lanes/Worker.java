@@ -46,8 +46,11 @@ import java.util.concurrent.locks.LockSupport;
  *       CAS on {@code parked}, so a burst of sends makes one unpark call, not one each. Both sides write then
  *       read volatiles, so one of them sees the other: no wake-up is lost.</li>
  * </ol>
+ *
+ * <p>Its fields are laid out by who writes them ({@link WorkerLayout}): a sender reading {@code parked} after its
+ * offer never misses on the line this worker writes at every run.
  */
-final class Worker extends Thread {
+final class Worker extends WorkerLayout.PadAfterWake {
     /** Runs from the {@code next} slot in a row before the shared queue is served again. */
     static final int NEXT_RUNS = 16;
     /** Sightings of the same actor in a victim's slot, the victim in the same run, before a thief takes it. */
@@ -72,15 +75,15 @@ final class Worker extends Thread {
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            TURNS = lookup.findVarHandle(Worker.class, "turns", long.class);
-            STEAL_ATTEMPTS = lookup.findVarHandle(Worker.class, "stealAttempts", long.class);
-            STEALS = lookup.findVarHandle(Worker.class, "steals", long.class);
-            WAKE_UPS = lookup.findVarHandle(Worker.class, "wakeUps", long.class);
-            NEXT = lookup.findVarHandle(Worker.class, "next", ActorCell.class);
-            RUNS = lookup.findVarHandle(Worker.class, "runs", long.class);
-            PARKED = lookup.findVarHandle(Worker.class, "parked", boolean.class);
-            WOKEN_AT = lookup.findVarHandle(Worker.class, "wokenAt", long.class);
-            HAND_OFFS = lookup.findVarHandle(Worker.class, "handOffs", long.class);
+            TURNS = lookup.findVarHandle(WorkerLayout.RunFields.class, "turns", long.class);
+            STEAL_ATTEMPTS = lookup.findVarHandle(WorkerLayout.RunFields.class, "stealAttempts", long.class);
+            STEALS = lookup.findVarHandle(WorkerLayout.RunFields.class, "steals", long.class);
+            WAKE_UPS = lookup.findVarHandle(WorkerLayout.WakeFields.class, "wakeUps", long.class);
+            NEXT = lookup.findVarHandle(WorkerLayout.RunFields.class, "next", ActorCell.class);
+            RUNS = lookup.findVarHandle(WorkerLayout.RunFields.class, "runs", long.class);
+            PARKED = lookup.findVarHandle(WorkerLayout.WakeFields.class, "parked", boolean.class);
+            WOKEN_AT = lookup.findVarHandle(WorkerLayout.WakeFields.class, "wokenAt", long.class);
+            HAND_OFFS = lookup.findVarHandle(WorkerLayout.RunFields.class, "handOffs", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -90,46 +93,14 @@ final class Worker extends Thread {
     final WorkerPool pool;
     final RunQueue shared;
     final RunQueue pinned;
-    /** Set while the worker parks (step 1 of the park protocol); senders read it after their offer. */
-    volatile boolean parked;
-    /** Set while the worker spins or yields, idle: it steals by itself, so a sender need wake nobody. */
-    volatile boolean spinning;
     /** Open while the worker spins: a thread off the pool hands a runnable actor in here ({@link HandOff}). */
     final HandOff<ActorCell> handOff = new HandOff<>();
-    /** The actor to run after the run in progress (see the class comment). Written by this worker, or CAS'd away by a thief. */
-    @SuppressWarnings("unused")
-    private volatile ActorCell next;
-    /** Runs this worker has finished (opaque): a thief compares it across sightings of the slot. */
-    @SuppressWarnings("unused")
-    private volatile long runs;
     /** This worker's memory, as a thief, of an actor seen in a victim's slot, and at a victim's door. */
     private final Sightings inSlots;
     private final Sightings atDoors;
-    /** Runs from {@code next} since this worker last polled a queue. */
-    private int nextRuns;
-    /** Which queue this worker looks at first next time: they alternate, so neither starves the other. */
-    private boolean pinnedFirst;
-    /** Where the next steal starts looking, so thieves spread over victims. */
-    private int nextVictim;
-    // Written by this worker (opaque), read by observers.
-    @SuppressWarnings("unused")
-    private long turns;
-    @SuppressWarnings("unused")
-    private long stealAttempts;
-    @SuppressWarnings("unused")
-    private long steals;
-    /** When a sender last called this worker's wake-up ({@link System#nanoTime()}); written by the waker. */
-    @SuppressWarnings("unused")
-    private long wokenAt;
-    /** Times a sender unparked this worker. */
-    @SuppressWarnings("unused")
-    private long wakeUps;
-    /** Actors handed in at the door. */
-    @SuppressWarnings("unused")
-    private long handOffs;
 
     Worker(WorkerPool pool, int index, String name) {
-        super(name);
+        super(name); // WorkerLayout's chain: the fields other threads read are grouped by who writes them
         setDaemon(true);
         this.pool = pool;
         this.index = index;
