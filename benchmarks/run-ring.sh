@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the benchmarks and runs the SPSC ring comparison: placement probe, JMH throughput
 # (RingThroughputBenchmark), placement probe, latency (RingLatency), placement probe. Everything
-# printed is also written under benchmarks/results/<UTC date and time>[-mode]/: run-ring.txt (everything),
+# printed is also written under $LANEHOST_RESULTS/<UTC date and time>[-mode]/: run-ring.txt (everything),
 # environment.txt, ring-throughput.{json,txt}, ring-throughput-summary.md, ring-latency.txt, cpu-monitor.txt
 # (what else ran), runtime-log.txt (the runtime's own log lines), build.txt.
 #
