@@ -11,7 +11,7 @@
 #                                    N rounds (about a minute a size) of every transport at each size (default
 #                                    "4096 65536"), 6 x 0.5 s iterations a trial, in r<N>-c<size>/, pooled by
 #                                    ThroughputSummary. Close placement seldom lasts long on a shared host: pooled
-#                                    rounds give each placement enough iterations (RESULTS.md's 43-round tables).
+#                                    rounds give each placement enough iterations (RESULTS.md's 43-round figures).
 #   benchmarks/run-ring.sh --before OLD.jar [ROUNDS]
 #                                    before/after: for each round (default 2) and each size, the old
 #                                    build's own transports, then this build's eight, back to back, so
