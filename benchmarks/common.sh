@@ -1,8 +1,8 @@
 # Sourced by the run-*.sh scripts: what every run needs, said once. After it the working directory is the
 # repository's root, and these are set:
 #   JAVA, JAR        the JDK 25 java (JAVA_HOME_25, by default the Temurin 25 under /usr/lib/jvm) and the benchmarks jar
-#   start_run NAME   makes OUT=$LANEHOST_RESULTS/<UTC date and time>-NAME (LANEHOST_RESULTS: benchmarks/results
-#                    unless set; point it elsewhere to keep your runs out of the source tree)
+#   start_run NAME   makes OUT=$LANEHOST_RESULTS/<UTC date and time>-NAME (LANEHOST_RESULTS: benchmarks/target/results
+#                    unless set, ignored by git and removed by `mvn clean`; point it elsewhere to keep your runs)
 #   build            packages the benchmarks jar and what it depends on (never `mvn install`) into $OUT/build.txt
 #   describe_machine writes $OUT/machine.txt: CPU, kernel, JDK, commit, load
 #   probe LABEL      appends `uptime` to $OUT/uptime.txt and the placement probe's line to $OUT/placement.txt (and prints it)
@@ -18,7 +18,7 @@ JAVA="$JAVA_HOME/bin/java"
 JAR=benchmarks/target/benchmarks.jar
 
 start_run() {
-    OUT="${LANEHOST_RESULTS:-benchmarks/results}/$(date -u +%Y-%m-%dT%H%MZ)${1:+-$1}"
+    OUT="${LANEHOST_RESULTS:-benchmarks/target/results}/$(date -u +%Y-%m-%dT%H%MZ)${1:+-$1}"
     mkdir -p "$OUT"
     OUT=$(cd "$OUT" && pwd)
     FORK_ARGS=(-jvmArgsPrepend "--sun-misc-unsafe-memory-access=allow -Djava.util.logging.config.class=dev.lanehost.benchmarks.RuntimeLogFile -Dlanehost.benchmarks.log=$OUT/runtime-log.txt")

@@ -2,7 +2,7 @@
 # Runs the actor benchmarks against Apache Pekko (dev.lanehost.benchmarks.actors: ping-pong, fan-out/fan-in, spawn
 # storm, unbalanced load, round trip; each with lanehost, pekkoDefault and pekkoTuned in the same JMH run), with a
 # placement probe and `uptime` before and after each, then the idle-CPU probe for a bare JVM, lanehost and both
-# Pekko configurations, writing everything to benchmarks/results/<UTC time>-actors/.
+# Pekko configurations, writing everything to $LANEHOST_RESULTS/<UTC time>-actors/.
 #
 #   benchmarks/run-actors.sh           about 5 minutes on 2 vCPUs
 #

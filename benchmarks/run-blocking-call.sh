@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The blocking gate call against its floor, every call timed, in one JVM (BlockingCallLatency): RUNS JVMs (default 4)
 # of ROUNDS rounds (default 5) after one warm-up round each, then the close and far summaries of every run.
-# Writes benchmarks/results/<UTC time>-blocking-call/.
+# Writes $LANEHOST_RESULTS/<UTC time>-blocking-call/.
 #
 #   benchmarks/run-blocking-call.sh            about 1.5 minutes on 2 vCPUs, build included
 #   RUNS=8 ROUNDS=3 benchmarks/run-blocking-call.sh

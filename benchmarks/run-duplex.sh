@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the audio-duplex sample for 10 minutes under one collector, with `uptime` and the placement probe before and
-# after, into benchmarks/results/<UTC time>-duplex-<gc>/ (the sample's output, gc.log and jackd's log gzipped, the
+# after, into $LANEHOST_RESULTS/<UTC time>-duplex-<gc>/ (the sample's output, gc.log and jackd's log gzipped, the
 # plot, jackd's dated late-cycle lines). Build first: mvn -B -pl samples,benchmarks -am package -DskipTests
 #
 #   benchmarks/run-duplex.sh zgc|shenandoah|g1 [sample options, default: 600 --lead 3 --allocate 100]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The lane and gate targets' check as RESULTS.md part 2 quotes it ("re-checked on the final code"): ROUNDS rounds
+# The lane and gate targets' check as RESULTS.md's lane and gate rows quote it: ROUNDS rounds
 # (default 3) of the lane-drive and call-gate benchmarks with -prof gc, a placement probe before and after each
-# benchmark run, then each round's ratios against the raw FFM upcall. Writes benchmarks/results/<UTC time>-final-check/.
+# benchmark run, then each round's ratios against the raw FFM upcall. Writes $LANEHOST_RESULTS/<UTC time>-final-check/.
 #
 #   benchmarks/run-final-check.sh            about 4.5 minutes a round on 2 vCPUs
 #   ROUNDS=1 benchmarks/run-final-check.sh

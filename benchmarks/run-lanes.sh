@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the lane and call-gate benchmarks (LaneDriveBenchmark, CallGateBenchmark) once each, with a placement probe
 # before and after each, then prints the lane targets' ratios (an empty drive against a raw FFM upcall, directly
-# and through the host ABI's table). Writes everything to benchmarks/results/<UTC time>-lanes/.
+# and through the host ABI's table). Writes everything to $LANEHOST_RESULTS/<UTC time>-lanes/.
 #
 #   benchmarks/run-lanes.sh            about 4.5 minutes on 2 vCPUs
 #

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the benchmarks and runs the SPSC ring comparison: placement probe, JMH throughput
 # (RingThroughputBenchmark), placement probe, latency (RingLatency), placement probe. Everything
-# printed is also written under benchmarks/results/<UTC date and time>[-mode]/: run-ring.txt (everything),
+# printed is also written under $LANEHOST_RESULTS/<UTC date and time>[-mode]/: run-ring.txt (everything),
 # environment.txt, ring-throughput.{json,txt}, ring-throughput-summary.md, ring-latency.txt, cpu-monitor.txt
 # (what else ran), runtime-log.txt (the runtime's own log lines), build.txt.
 #
@@ -11,7 +11,7 @@
 #                                    N rounds (about a minute a size) of every transport at each size (default
 #                                    "4096 65536"), 6 x 0.5 s iterations a trial, in r<N>-c<size>/, pooled by
 #                                    ThroughputSummary. Close placement seldom lasts long on a shared host: pooled
-#                                    rounds give each placement enough iterations (RESULTS.md's 43-round tables).
+#                                    rounds give each placement enough iterations (RESULTS.md's 43-round figures).
 #   benchmarks/run-ring.sh --before OLD.jar [ROUNDS]
 #                                    before/after: for each round (default 2) and each size, the old
 #                                    build's own transports, then this build's eight, back to back, so

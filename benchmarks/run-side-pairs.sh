@@ -2,7 +2,7 @@
 # A Java side of the SPSC ring against a C side, window by window in the same placement (RingSidePairs): for each
 # of RUNS JVMs, the writer comparison then the reader comparison, each 40 groups of 100 ms windows at the distances
 # 0, 64, 448, 512, 1024 and 2048 bytes; then each side's windows pooled over all the JVMs. About 2 minutes a run.
-# Output under benchmarks/results/<UTC date and time>-side-pairs/: writer-run<N>.txt, reader-run<N>.txt (every
+# Output under $LANEHOST_RESULTS/<UTC date and time>-side-pairs/: writer-run<N>.txt, reader-run<N>.txt (every
 # window), pooled-writer.txt, pooled-reader.txt, build.txt.
 #
 #   benchmarks/run-side-pairs.sh [RUNS=12] [CHUNK=4096]

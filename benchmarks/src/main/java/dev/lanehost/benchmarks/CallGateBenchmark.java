@@ -73,7 +73,7 @@ import org.jctools.queues.MpscArrayQueue;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 // A fixed, pre-touched heap: with the JVM's default heap the object entries' allocations keep touching fresh pages,
-// and each first touch (a page fault, ~10 us in a VM) lands in the tail (RESULTS part 3, "The object entry's tail").
+// and each first touch (a page fault, ~10 us in a VM) lands in the tail (benchmarks/HISTORY.md, "Call gates").
 @Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-Djava.awt.headless=true",
         "-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch"})
 public class CallGateBenchmark {

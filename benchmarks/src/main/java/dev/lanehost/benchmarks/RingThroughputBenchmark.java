@@ -40,7 +40,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>One operation is one byte: each benchmark call moves exactly {@link #BATCH} bytes in transfers of
  * {@code chunk} bytes and is declared as {@code BATCH} operations, so JMH's score in ops/us is
- * bytes/us, that is MB/s (10^6 bytes per second); {@code RESULTS.md} divides by 1000 for GB/s.
+ * bytes/us, that is MB/s (10^6 bytes per second); the figures in {@code benchmarks/HISTORY.md} are GB/s (divided by 1000).
  *
  * <p>The JMH thread is one side; the other side is free-running for the whole trial (started in
  * {@code @Setup(Level.Trial)}, stopped in {@code @TearDown}): a Java thread, or a C pthread of the test

@@ -13,8 +13,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Turns the JSON of a {@link RingThroughputBenchmark} run into the Markdown tables of
- * {@code RESULTS.md}: per transport and size, the median of the measurement iterations in GB/s
+ * Turns the JSON of a {@link RingThroughputBenchmark} run into the Markdown tables the ring's figures in
+ * {@code RESULTS.md} come from: per transport and size, the median of the measurement iterations in GB/s
  * (10^9 bytes per second) over all iterations, over the undisturbed iterations that ran on close vCPUs
  * (both placement probes around the iteration below {@link PlacementProbe#CLOSE_BELOW_NANOS}) and over
  * those that ran on far ones; JMH's own score and error; the ratios the targets are stated in, per

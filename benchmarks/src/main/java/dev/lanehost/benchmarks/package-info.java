@@ -14,7 +14,7 @@
  *   <li>{@link dev.lanehost.benchmarks.CpuShare}: the CPU other processes and the hypervisor took
  *       during a measurement, because the machine is shared.</li>
  *   <li>{@link dev.lanehost.benchmarks.ThroughputSummary} and {@link dev.lanehost.benchmarks.LatencySummary}
- *       (plain mains): turn one or several runs' output into the median tables of {@code RESULTS.md},
+ *       (plain mains): turn one or several runs' output into the median tables the ring's figures come from,
  *       stratified by placement and disturbance.</li>
  * </ul>
  *

@@ -15,7 +15,7 @@ import java.util.concurrent.locks.LockSupport;
  * when the consumer takes it, the head. Once the collector has moved the queue to the old generation (a long-lived
  * actor's mailbox always gets there), each such store of a young element into an old object takes G1's write
  * barrier's slow path, a fence. Here the element is stored once, into a slot, and the positions are numbers: on a
- * lane turn that sends itself the next message, 31 ns instead of 42 (benchmarks RESULTS.md, part 2). The position is
+ * lane turn that sends itself the next message, 31 ns instead of 42 (benchmarks/HISTORY.md, "Execution lanes"). The position is
  * also the count: an offer is one compare-and-set, where a counted linked queue takes an atomic add and an exchange.
  *
  * <h2>The consumer's idle mark</h2>
