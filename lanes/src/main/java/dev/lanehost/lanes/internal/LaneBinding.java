@@ -47,6 +47,10 @@ public final class LaneBinding {
     private volatile long binds;
     /** Binds an observer has logged (or the first bind: it is no rebind); fewer than {@link #binds} means a rebind waits. */
     private volatile long loggedBinds = 1;
+    /** The first bind's thread: the thread an observer compares a rebind with before it has logged one. */
+    private volatile long firstBoundId;
+    /** Observers only: the thread the last logged line bound the lane to (0: none logged yet). */
+    private long loggedToId;
     /** Name and id of the thread that last released the lane, for the rebind log line. */
     private String releasedBy;
     private long releasedById;
@@ -137,6 +141,9 @@ public final class LaneBinding {
      * The latest rebind's log line, once; null if there is none to log now. Observers only. If rebinds follow each
      * other faster than observers look, the line describes the latest (two observers racing may both log it). The
      * facts come from one bind: read while a bind writes them, they are dropped and the next look logs that bind.
+     * A rebind that leaves the lane on the thread it was on when last logged (or first bound) is counted in
+     * {@link #rebinds()} and not logged: a host that releases its lane after every buffer so that whichever thread its
+     * framework streams on next can bind it (GStreamer's task pool) would otherwise log a line a frame.
      */
     public String takeUnloggedRebind() {
         long version = factsVersion;
@@ -154,9 +161,14 @@ public final class LaneBinding {
             return null; // a bind wrote them meanwhile
         }
         loggedBinds = count;
-        if (!fromEnded && fromId == to.threadId()) {
-            return "lane '" + laneName + "' bound again to thread " + to.getName() + " #" + fromId + ", which had released it; "
-                    + queued + " letter(s) queued carried over";
+        long last = loggedToId != 0 ? loggedToId : firstBoundId;
+        loggedToId = to.threadId();
+        if (to.threadId() == last) {
+            return null; // the thread it had: nothing a reader of the log needs to know
+        }
+        if (!fromEnded && fromId == to.threadId()) { // it moved and came back between two looks
+            return "lane '" + laneName + "' rebound to thread " + to.getName() + " #" + fromId + " (from #" + last
+                    + ", bound last when logged); " + queued + " letter(s) queued carried over";
         }
         return "lane '" + laneName + "' rebound from thread " + from + " #" + fromId + (fromEnded ? " (ended)" : " (released)")
                 + " to " + to.getName() + " #" + to.threadId() + "; " + queued + " letter(s) queued carried over";
@@ -168,6 +180,9 @@ public final class LaneBinding {
      */
     private void bound(Thread previous, Thread current) {
         boolean ended = previous != null; // else unbound: released, or never bound
+        if (binds == 0) {
+            firstBoundId = current.threadId(); // published by the volatile store of binds below
+        }
         long version = factsVersion; // only bind winners write it, one at a time
         factsVersion = version + 1; // odd: the facts are being written
         VarHandle.releaseFence(); // the odd version is stored before any of the facts
