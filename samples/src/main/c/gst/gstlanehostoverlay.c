@@ -182,12 +182,16 @@ static gboolean gst_lanehost_overlay_start(GstBaseTransform *transform) {
                           ("%s", lanehost_guest_last_error()));
         return FALSE;
     }
+    GST_OBJECT_LOCK(self); /* the property "instance" reads it from any thread */
     self->guest = guest;
+    GST_OBJECT_UNLOCK(self);
     self->api = lanehost_guest_api(guest);
     if (!lookup(self, "frames", "lane", &self->lane) || !lookup(self, "overlay", "gate", &self->overlay_gate) ||
         !lookup(self, "frame", "gate", &self->frame_gate) || !lookup(self, "stats", "gate", &self->stats_gate)) {
-        lanehost_guest_free(guest);
+        GST_OBJECT_LOCK(self);
         self->guest = NULL;
+        GST_OBJECT_UNLOCK(self);
+        lanehost_guest_free(guest);
         return FALSE;
     }
     GST_INFO_OBJECT(self, "lanehost instance %s", lanehost_guest_name(guest));

@@ -4,16 +4,19 @@
  * for the test to compare; it exits 1 on an element error (printed as "<pipeline> <what failed>: <error> (<details>)")
  * or a stream that did not end.
  *
- *  1. Pipeline A, videotestsrc num-buffers=N ! RGBx 64x48 ! lanehostoverlay ! fakesink: PLAYING to end of stream,
- *     then READY, then PLAYING to end of stream again (the source starts over), then NULL.
+ *  1. Pipeline A, videotestsrc num-buffers=N ! RGBx 64x48 ! lanehostoverlay ! fakesink: round a1, PLAYING to end of
+ *     stream; READY; round a2, PLAYING until N/2 frames have come out of the element, then READY in mid-stream;
+ *     round a3, PLAYING to end of stream (the source starts over at each READY -> PAUSED); NULL.
  *  2. The element moves into pipeline B, built the same way. B's source task gets a task pool of our own that
  *     starts a new thread for it (GstTaskPool, set on the task when its stream-status CREATE message comes), while
  *     A's streaming thread is typically still alive, idle in GLib's thread pool: the lane must follow a thread
  *     change with its old thread still alive, which only a release lets it do.
- *  3. B PLAYING to end of stream, then NULL.
- * A probe on the element's src pad records the thread (gettid) that ran each frame and counts the frames that came
- * out; probes count the frames the sources pushed and the sinks received. With "keep-lane" after the frame count,
- * the element keeps its lane bound (release-lane=false): the control, whose round b must fail.
+ *  3. Round b, B PLAYING to end of stream; NULL.
+ * Per round it prints the frames the source pushed, that entered the element (its sink pad, past GStreamer's
+ * flushing check), that came out of it, that the sink received, and the element's "frames" (the actor's count), each
+ * as a difference over the round. A probe on the element's src pad records the thread (gettid) that ran each frame.
+ * With "keep-lane" after the frame count the element keeps its lane bound (release-lane=false): the control, which
+ * must fail when a new streaming thread comes.
  */
 #define _GNU_SOURCE
 #include <gst/gst.h>
@@ -26,10 +29,14 @@
 
 #define MAX_FRAMES 100000
 
+/* Written by the streaming threads, read by the main thread: atomics, and the main thread's wait under a lock. */
 static pid_t frame_threads[MAX_FRAMES];
-static gint frames_out;   /* frames out of the element, any thread (atomic) */
-static gint pushed;       /* frames the sources pushed (atomic) */
-static gint received;     /* frames the sinks received (atomic) */
+static gint pushed;       /* frames the sources pushed */
+static gint entered;      /* frames that entered the element */
+static gint frames_out;   /* frames that came out of the element */
+static gint received;     /* frames the sinks received */
+static GMutex out_lock;
+static GCond out_changed;
 
 /* ---------------------------------------------------------------- a task pool that starts a new thread per task */
 
@@ -117,11 +124,27 @@ static GstPadProbeReturn record_thread(GstPad *pad, GstPadProbeInfo *info, gpoin
     (void)pad;
     (void)info;
     (void)unused;
+    g_mutex_lock(&out_lock);
     gint n = g_atomic_int_add(&frames_out, 1);
     if (n < MAX_FRAMES) {
         frame_threads[n] = (pid_t)syscall(SYS_gettid);
     }
+    g_cond_broadcast(&out_changed);
+    g_mutex_unlock(&out_lock);
     return GST_PAD_PROBE_OK;
+}
+
+/* Waits until `count` frames have come out of the element in all; exits if that takes over 120 s. */
+static void await_frames_out(gint count) {
+    gint64 deadline = g_get_monotonic_time() + 120 * G_TIME_SPAN_SECOND;
+    g_mutex_lock(&out_lock);
+    while (g_atomic_int_get(&frames_out) < count) {
+        if (!g_cond_wait_until(&out_changed, &out_lock, deadline)) {
+            printf("round a2 did not reach %d frames within 120 s\n", count);
+            exit(1);
+        }
+    }
+    g_mutex_unlock(&out_lock);
 }
 
 static void probe(GstElement *element, const char *pad_name, GstPadProbeCallback callback, gpointer data) {
@@ -179,8 +202,29 @@ static void set_state(GstElement *pipeline, GstState state) {
     }
 }
 
-/* PLAYING until end of stream; prints the round's counts and the element's own statistics. */
+/* What the counters were at a round's start. */
+struct counts {
+    gint pushed, entered, out, received;
+    guint64 frames;
+};
+
+static struct counts counts_now(GstElement *overlay) {
+    struct counts now = {g_atomic_int_get(&pushed), g_atomic_int_get(&entered), g_atomic_int_get(&frames_out),
+                         g_atomic_int_get(&received), 0};
+    g_object_get(overlay, "frames", &now.frames, NULL);
+    return now;
+}
+
+static void print_round(const char *round, struct counts start, GstElement *overlay) {
+    struct counts end = counts_now(overlay);
+    printf("round %s pushed %d entered %d out %d received %d frames-property %" G_GUINT64_FORMAT "\n", round,
+           end.pushed - start.pushed, end.entered - start.entered, end.out - start.out, end.received - start.received,
+           end.frames - start.frames);
+}
+
+/* A round that plays to end of stream; prints its counts and the element's own statistics message. */
 static void play_round(const char *round, GstElement *pipeline, GstElement *overlay) {
+    struct counts start = counts_now(overlay);
     set_state(pipeline, GST_STATE_PLAYING);
     GstBus *bus = gst_element_get_bus(pipeline);
     gboolean ended = FALSE;
@@ -188,7 +232,7 @@ static void play_round(const char *round, GstElement *pipeline, GstElement *over
         GstMessage *message = gst_bus_timed_pop_filtered(bus, 120 * GST_SECOND,
                                                          GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_ELEMENT);
         if (message == NULL) {
-            fprintf(stderr, "gst_rebind_check: round %s did not end within 120 s\n", round);
+            printf("round %s did not end within 120 s\n", round);
             exit(1);
         }
         if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR) {
@@ -206,10 +250,16 @@ static void play_round(const char *round, GstElement *pipeline, GstElement *over
         gst_message_unref(message);
     }
     gst_object_unref(bus);
-    guint64 frames;
-    g_object_get(overlay, "frames", &frames, NULL);
-    printf("round %s pushed %d out %d received %d frames-property %" G_GUINT64_FORMAT "\n", round,
-           g_atomic_int_get(&pushed), g_atomic_int_get(&frames_out), g_atomic_int_get(&received), frames);
+    print_round(round, start, overlay);
+}
+
+/* Round a2: PLAYING until `frames` more have come out of the element, then READY while the source still pushes. */
+static void play_round_stopped_midway(GstElement *pipeline, GstElement *overlay, gint frames) {
+    struct counts start = counts_now(overlay);
+    set_state(pipeline, GST_STATE_PLAYING);
+    await_frames_out(start.out + frames);
+    set_state(pipeline, GST_STATE_READY);
+    print_round("a2", start, overlay);
 }
 
 static gboolean thread_alive(pid_t tid) {
@@ -227,6 +277,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     gst_object_ref_sink(overlay); /* ours, across both pipelines */
+    probe(overlay, "sink", count_frame, &entered);
     probe(overlay, "src", record_thread, NULL);
     if (argc > 2 && strcmp(argv[2], "keep-lane") == 0) {
         g_object_set(overlay, "release-lane", FALSE, NULL); /* the control: the lane stays with A's thread */
@@ -235,7 +286,8 @@ int main(int argc, char **argv) {
     GstElement *a = pipeline_around("a", overlay, frames);
     play_round("a1", a, overlay);
     set_state(a, GST_STATE_READY);
-    play_round("a2", a, overlay);
+    play_round_stopped_midway(a, overlay, frames / 2);
+    play_round("a3", a, overlay);
     set_state(a, GST_STATE_NULL);
     pid_t last_a = frame_threads[g_atomic_int_get(&frames_out) - 1];
     gst_bin_remove(GST_BIN(a), overlay);
@@ -246,7 +298,7 @@ int main(int argc, char **argv) {
     GstBus *bus = gst_element_get_bus(b);
     gst_bus_set_sync_handler(bus, on_stream_status, pool, NULL);
     gst_object_unref(bus);
-    printf("moved old-thread-alive %s\n", thread_alive(last_a) ? "yes" : "no");
+    printf("moved at-frame %d old-thread-alive %s\n", g_atomic_int_get(&frames_out), thread_alive(last_a) ? "yes" : "no");
     play_round("b", b, overlay);
     set_state(b, GST_STATE_NULL);
 

@@ -62,30 +62,38 @@ class GstOverlayTest {
         Run run = run(List.of(TARGET.resolve("cmake/gst_rebind_check").toString(), "100"));
         assertEquals(0, run.exitCode(), run.output());
         String out = run.output();
-        for (String[] round : new String[][] {{"a1", "100"}, {"a2", "200"}, {"b", "300"}}) {
-            String n = round[1];
-            assertTrue(out.contains("round " + round[0] + " actor-frames " + n + " sequence-errors 0"), out);
-            assertTrue(out.contains("round " + round[0] + " pushed " + n + " out " + n + " received " + n
-                    + " frames-property " + n), "every frame pushed went through the actor once and reached the sink:\n" + out);
+        // Rounds to end of stream: every frame the source pushed went through the actor once and reached the sink.
+        for (String[] round : new String[][] {{"a1", "100"}, {"a3", "250"}, {"b", "350"}}) {
+            assertTrue(out.contains("round " + round[0] + " actor-frames " + round[1] + " sequence-errors 0"), out);
+            assertTrue(out.contains("round " + round[0] + " pushed 100 entered 100 out 100 received 100 frames-property 100"),
+                    "round " + round[0] + ":\n" + out);
         }
-        assertTrue(out.contains("moved old-thread-alive yes"), "pipeline A's streaming thread was alive at the move:\n" + out);
+        // READY in mid-stream: every frame that entered the element was processed once and came out; GStreamer's
+        // flush may drop what was still on its way into the element or the sink, which is not the element's to keep.
+        Matcher midway = Pattern.compile("round a2 pushed (\\d+) entered (\\d+) out (\\d+) received (\\d+) "
+                + "frames-property (\\d+)").matcher(out);
+        assertTrue(midway.find(), out);
+        assertTrue(Integer.parseInt(midway.group(2)) >= 50, "round a2 ran until 50 frames came out:\n" + out);
+        assertEquals(midway.group(2), midway.group(3), "frames into and out of the element in round a2");
+        assertEquals(midway.group(2), midway.group(5), "frames the actor counted in round a2");
+        assertTrue(out.contains("old-thread-alive yes"), "pipeline A's streaming thread was alive at the move:\n" + out);
+        Matcher moved = Pattern.compile("moved at-frame (\\d+)").matcher(out);
         Matcher threads = Pattern.compile("threads((?: \\d+@\\d+)+)").matcher(out);
-        assertTrue(threads.find(), out);
+        assertTrue(moved.find() && threads.find(), out);
         List<String> runs = List.of(threads.group(1).trim().split(" "));
-        assertTrue(runs.size() >= 2, "frames ran on more than one thread: " + runs);
-        String first = runs.get(0).split("@")[0];
-        String moved = runs.stream().filter(r -> r.endsWith("@200")).findFirst().orElse("");
-        assertNotEquals("", moved, "pipeline B's first frame ran on a thread of its own: " + runs);
-        assertNotEquals(first, moved.split("@")[0], "B's thread is not A's: " + runs);
+        int at = runs.indexOf(runs.stream().filter(r -> r.endsWith("@" + moved.group(1))).findFirst().orElse(""));
+        assertTrue(at > 0, "pipeline B's first frame ran on another thread than A's last: " + runs);
+        assertNotEquals(runs.get(at - 1).split("@")[0], runs.get(at).split("@")[0], runs.toString());
+        System.out.println("lanehostoverlay: frames by streaming thread (tid@first frame): " + runs);
     }
 
     @Test
     void withoutTheReleaseANewStreamingThreadIsRefusedTheLane() throws Exception {
         Run run = run(List.of(TARGET.resolve("cmake/gst_rebind_check").toString(), "20", "keep-lane"));
         assertEquals(1, run.exitCode(), run.output());
-        assertTrue(run.output().contains("round a1 pushed 20 out 20"), run.output());
+        assertTrue(run.output().contains("round a1 pushed 20 entered 20 out 20 received 20"), run.output());
         // A new streaming thread comes at the move to B at the latest; GLib's pool may hand out one already at a2.
-        assertTrue(run.output().contains(" could not start playing: the Java actor's gate \"frame\" answered status 8")
+        assertTrue(run.output().contains(": the Java actor's gate \"frame\" answered status 8")
                 && run.output().contains("WRONG_THREAD: gate_call_on_lane must run on lane"),
                 "a new streaming thread's first frame was refused with WRONG_THREAD:\n" + run.output());
     }
