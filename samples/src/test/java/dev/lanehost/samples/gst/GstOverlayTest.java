@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -30,7 +31,8 @@ class GstOverlayTest {
     private static final Path BUNDLE = TARGET.resolve("gst-bundle");
     private static final int FRAMES = 600;
     private static final int FRAME_BYTES = 320 * 240 * 4; // videotestsrc's default size, RGBx
-    private static final String SOURCE = "videotestsrc num-buffers=" + FRAMES + " horizontal-speed=3";
+    /** A moving test pattern (3 pixels a frame), so that every frame differs and a lost or repeated one changes the CRC. */
+    private static final List<String> SOURCE = List.of("videotestsrc", "num-buffers=" + FRAMES, "horizontal-speed=3");
     private static final long TIMEOUT_SECONDS = 300;
 
     @BeforeEach
@@ -41,8 +43,8 @@ class GstOverlayTest {
 
     @Test
     void gstLaunchProcessesEveryFrameOnceAndMatchesTheReference() throws Exception {
-        Run run = run(List.of("gst-launch-1.0", "-m", SOURCE.split(" ")[0], SOURCE.split(" ")[1], SOURCE.split(" ")[2],
-                "!", "lanehostoverlay", "color=0x3366CC", "strength=100", "!", "fakesink"));
+        Run run = run(command(List.of("gst-launch-1.0", "-m"), SOURCE,
+                List.of("!", "lanehostoverlay", "color=0x3366CC", "strength=100", "!", "fakesink")));
         assertEquals(0, run.exitCode(), run.output());
         Matcher stats = Pattern.compile("lanehost-overlay-stats, frames=\\(guint64\\)(\\d+), crc32=\\(uint\\)(\\d+), "
                 + "sequence-errors=\\(guint64\\)(\\d+), handed=\\(guint64\\)(\\d+), call-ns=\\(guint64\\)(\\d+), "
@@ -110,8 +112,8 @@ class GstOverlayTest {
 
     /** The CRC-32 of all frames out of the element, computed from videotestsrc's own frames with the blend below. */
     private static long referenceCrc(int color, int strength) throws Exception {
-        Process source = start(List.of("gst-launch-1.0", "-q", SOURCE.split(" ")[0], SOURCE.split(" ")[1],
-                SOURCE.split(" ")[2], "!", "video/x-raw,format=RGBx", "!", "fdsink", "fd=1"));
+        Process source = start(command(List.of("gst-launch-1.0", "-q"), SOURCE,
+                List.of("!", "video/x-raw,format=RGBx", "!", "fdsink", "fd=1")));
         CRC32 crc = new CRC32();
         byte[] frame = new byte[FRAME_BYTES];
         int frames = 0;
@@ -139,6 +141,11 @@ class GstOverlayTest {
     }
 
     private record Run(int exitCode, String output) {
+    }
+
+    @SafeVarargs
+    private static List<String> command(List<String>... parts) {
+        return Arrays.stream(parts).flatMap(List::stream).toList();
     }
 
     private static Run run(List<String> command) throws Exception {
