@@ -13,8 +13,9 @@
  *     itself until its call is answered, so the actor's turns run right here, in frame order.
  *  3. After each buffer, lane_release (property release-lane): the lane binds to the first thread that drives it
  *     and is never taken from a live one, and GStreamer's streaming threads come from a task pool whose threads
- *     live on after the element stops streaming. Released, the lane binds to whichever streaming thread brings
- *     the next buffer; the cost is measured in samples/README.md.
+ *     live on after the element stops streaming. No callback of the element runs on the streaming thread when it
+ *     stops (stop() runs on the application's thread, after it has left), so each buffer lets go. Released, the
+ *     lane binds to whichever streaming thread brings the next buffer; the cost is measured in samples/README.md.
  *  4. End of stream (the streaming thread): gate "stats", posted as the element message lanehost-overlay-stats.
  *  5. finalize (whoever drops the last reference, after streaming has ended): lanehost_guest_free, then one drive
  *     from this thread, which runs the actor's teardown the free queued on its lane, and a release.
