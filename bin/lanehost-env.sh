@@ -65,6 +65,19 @@ lanehost_require_tools() {
     if command -v gcc >/dev/null 2>&1 && ! echo '#include <jack/jack.h>' | gcc -x c -E -o /dev/null - >/dev/null 2>&1; then
         missing="$missing libjack-jackd2-dev"
     fi
+    # GStreamer, for the GStreamer element sample and its tests (skipped without them): pkg-config, through which CMake
+    # finds gstreamer-1.0 and gstreamer-check-1.0 (libgstreamer1.0-dev, which also holds gst-check's GstHarness) and
+    # gstreamer-video-1.0 (libgstreamer-plugins-base1.0-dev); gst-launch-1.0 and gst-inspect-1.0 (gstreamer1.0-tools);
+    # videotestsrc (gstreamer1.0-plugins-base; fakesink and capsfilter come with the library itself).
+    command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
+    if command -v pkg-config >/dev/null 2>&1; then
+        pkg-config --exists gstreamer-1.0 gstreamer-check-1.0 || missing="$missing libgstreamer1.0-dev"
+        pkg-config --exists gstreamer-video-1.0 || missing="$missing libgstreamer-plugins-base1.0-dev"
+    else
+        missing="$missing libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev"
+    fi
+    command -v gst-launch-1.0 >/dev/null 2>&1 || missing="$missing gstreamer1.0-tools"
+    compgen -G '/usr/lib/*/gstreamer-1.0/libgstvideotestsrc.so' >/dev/null || missing="$missing gstreamer1.0-plugins-base"
     # A font, so the demo can draw its plot (a headless JDK draws text through fontconfig).
     if ! command -v fc-list >/dev/null 2>&1 || [ -z "$(fc-list 2>/dev/null | head -n 1)" ]; then
         missing="$missing fontconfig fonts-dejavu-core"
