@@ -115,6 +115,11 @@ lanehost_run_sample() {
         echo "lanehost: the samples are not built; run: JAVA_HOME=$JAVA_HOME mvn -B -pl samples -am package -DskipTests" >&2
         return 1
     fi
+    if [ ! -f "samples/target/classes/dev/lanehost/samples/$main.class" ]; then
+        echo "lanehost: no sample named '$main'; the samples (samples/README.md says what each shows):" >&2
+        grep -l 'void main(' samples/src/main/java/dev/lanehost/samples/*.java | xargs -n1 basename | sed 's/\.java$//; s/^/  /' >&2
+        return 2
+    fi
     # lanehost logs through java.util.logging: one line a record (its exception after it), not the default two.
     # shellcheck disable=SC2086 # LANEHOST_JAVA_OPTS is a list of options
     exec "$JAVA_HOME/bin/java" '-Djava.util.logging.SimpleFormatter.format=lanehost %4$s: %5$s%6$s%n' \
