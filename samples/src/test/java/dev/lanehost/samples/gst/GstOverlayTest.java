@@ -64,20 +64,27 @@ class GstOverlayTest {
         Run run = run(List.of(TARGET.resolve("cmake/gst_rebind_check").toString(), "100"));
         assertEquals(0, run.exitCode(), run.output());
         String out = run.output();
-        // Rounds to end of stream: every frame the source pushed went through the actor once and reached the sink.
-        for (String[] round : new String[][] {{"a1", "100"}, {"a3", "250"}, {"b", "350"}}) {
-            assertTrue(out.contains("round " + round[0] + " actor-frames " + round[1] + " sequence-errors 0"), out);
-            assertTrue(out.contains("round " + round[0] + " pushed 100 entered 100 out 100 received 100 frames-property 100"),
-                    "round " + round[0] + ":\n" + out);
-        }
-        // READY in mid-stream: every frame that entered the element was processed once and came out; GStreamer's
-        // flush may drop what was still on its way into the element or the sink, which is not the element's to keep.
+        // READY in mid-stream: every frame that entered the element was processed by the actor once; GStreamer's flush
+        // may drop what was still on its way into the element, or a processed frame on its way out to the sink (seen
+        // here: 57 in, 57 processed, 56 out), which is not the element's to keep. The round stops once 50 frames came
+        // out, so a few more may have entered by then.
         Matcher midway = Pattern.compile("round a2 pushed (\\d+) entered (\\d+) out (\\d+) received (\\d+) "
                 + "frames-property (\\d+)").matcher(out);
         assertTrue(midway.find(), out);
-        assertTrue(Integer.parseInt(midway.group(2)) >= 50, "round a2 ran until 50 frames came out:\n" + out);
-        assertEquals(midway.group(2), midway.group(3), "frames into and out of the element in round a2");
+        int enteredMidway = Integer.parseInt(midway.group(2));
+        assertTrue(enteredMidway >= 50, "round a2 ran until 50 frames came out:\n" + out);
         assertEquals(midway.group(2), midway.group(5), "frames the actor counted in round a2");
+        assertTrue(Integer.parseInt(midway.group(3)) <= enteredMidway && Integer.parseInt(midway.group(3)) >= enteredMidway - 1,
+                "frames out of the element in round a2: all that entered, or all but the one the flush caught:\n" + out);
+        // Rounds to end of stream: every frame the source pushed went through the actor once and reached the sink (the
+        // actor's count runs on across rounds).
+        int[] counted = {100, 100 + enteredMidway + 100, 100 + enteredMidway + 200};
+        String[] rounds = {"a1", "a3", "b"};
+        for (int i = 0; i < rounds.length; i++) {
+            assertTrue(out.contains("round " + rounds[i] + " actor-frames " + counted[i] + " sequence-errors 0"), out);
+            assertTrue(out.contains("round " + rounds[i] + " pushed 100 entered 100 out 100 received 100 frames-property 100"),
+                    "round " + rounds[i] + ":\n" + out);
+        }
         assertTrue(out.contains("old-thread-alive yes"), "pipeline A's streaming thread was alive at the move:\n" + out);
         Matcher moved = Pattern.compile("moved at-frame (\\d+)").matcher(out);
         Matcher threads = Pattern.compile("threads((?: \\d+@\\d+)+)").matcher(out);
