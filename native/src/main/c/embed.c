@@ -70,10 +70,9 @@ static char jvm_creation_failure[EMBED_ERROR_CAPACITY];
  * running when we came (then they are unknown and later starts must pass none). */
 static char *process_jvm_signature;
 
-/* Every table a start handed out, for lanehost_embed_shutdown to close (one node per start, kept for the life of
- * the process like the table itself). Under jvm_lock. */
+/* Every runtime a start handed out (one node per start, kept for the life of the process), so a stop can tell a
+ * handle it returned from one it did not. Under jvm_lock. */
 struct handed_out_table {
-    lanehost_api *table;
     lanehost_embed *embed;
     struct handed_out_table *next;
 };
@@ -547,7 +546,6 @@ int32_t lanehost_embed_start(const lanehost_embed_options *options, lanehost_emb
         *api_out = NULL;
         return status;
     }
-    node->table = (lanehost_api *)(uintptr_t)*api_out; /* the table is Java's memory, which lives forever */
     node->embed = embed;
     pthread_mutex_lock(&jvm_lock);
     node->next = handed_out_tables;
