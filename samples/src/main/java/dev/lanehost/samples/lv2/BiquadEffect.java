@@ -1,14 +1,11 @@
 package dev.lanehost.samples.lv2;
 
-import dev.lanehost.affinity.Affinity;
-import dev.lanehost.affinity.PriorityPolicy;
-import dev.lanehost.affinity.PriorityResult;
-import dev.lanehost.affinity.SchedClass;
 import dev.lanehost.lanes.ActorContext;
 import dev.lanehost.lanes.Behavior;
 import dev.lanehost.ring.SpscByteRing;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 
 /**
@@ -39,26 +36,35 @@ final class BiquadEffect implements Behavior {
      */
     static final Duration TICK = Duration.ofMillis(1);
     private static final int CHUNK_FRAMES = 4096;
-    /** The lowest real-time priority: below any real-time audio thread (JACK's clients run at 5 below its -P). */
-    private static final int REALTIME_PRIORITY = 1;
-    private static final System.Logger LOG = System.getLogger("dev.lanehost.samples.lv2");
 
     private final String name;
     private final SpscByteRing capture;
     private final SpscByteRing controls;
     private final SpscByteRing playback;
     private final BiquadLowPass filter;
-    private final ByteBuffer scratch = ByteBuffer.allocateDirect(CHUNK_FRAMES * FRAME_BYTES).order(ByteOrder.nativeOrder());
-    private final ByteBuffer recordBuffer = ByteBuffer.allocateDirect(ControlRecord.LENGTH).order(ByteOrder.nativeOrder());
+    // From the instance's arena, freed with it: direct buffers would wait for a GC, which a plugin that allocates
+    // nothing may never cause, so a host making instances without end would pile them up.
+    private final MemorySegment scratch;
+    private final MemorySegment recordMemory;
     private final ControlRecord pending = new ControlRecord();
 
     private boolean hasPending;
     private boolean held;
     private boolean active;
     private long processed;
+    private boolean priorityChosen;
 
-    BiquadEffect(String name, SpscByteRing capture, SpscByteRing controls, SpscByteRing playback, BiquadLowPass filter) {
+    /**
+     * @param arena           the scratch memory's, open while the effect runs
+     * @param choosesPriority whether the thread that first processes frames takes the effect's priority
+     *                        ({@link EffectPriority}): the plugin's effect does, a warm-up on the host's thread must not
+     */
+    BiquadEffect(String name, SpscByteRing capture, SpscByteRing controls, SpscByteRing playback, BiquadLowPass filter,
+                 Arena arena, boolean choosesPriority) {
         this.name = name;
+        this.priorityChosen = !choosesPriority;
+        this.scratch = arena.allocate((long) CHUNK_FRAMES * FRAME_BYTES, Long.BYTES);
+        this.recordMemory = arena.allocate(ControlRecord.LENGTH, Long.BYTES);
         this.capture = capture;
         this.controls = controls;
         this.playback = playback;
@@ -67,7 +73,6 @@ final class BiquadEffect implements Behavior {
 
     @Override
     public void started(ActorContext context) {
-        raisePriority();
         context.every(TICK, this::tick); // one repeating timer for the actor's life: a tick allocates nothing
     }
 
@@ -89,14 +94,10 @@ final class BiquadEffect implements Behavior {
         held = false;
         filter.set(cutoff, q);
         filter.reset();
-        scratch.clear();
-        while (scratch.hasRemaining()) {
-            scratch.putFloat(0f);
-        }
+        scratch.fill((byte) 0);
         for (int left = lead; left > 0; ) {
             int frames = Math.min(left, CHUNK_FRAMES);
-            scratch.clear().limit(frames * FRAME_BYTES);
-            playback.write(scratch);
+            playback.write(scratch, 0, (long) frames * FRAME_BYTES);
             left -= frames;
         }
         active = true;
@@ -115,9 +116,8 @@ final class BiquadEffect implements Behavior {
         long end = processed + capture.readable() / FRAME_BYTES;
         while (processed < end) {
             if (!hasPending && controls.readable() >= ControlRecord.LENGTH) {
-                recordBuffer.clear();
-                controls.read(recordBuffer);
-                pending.readFrom(recordBuffer);
+                controls.read(recordMemory, 0, ControlRecord.LENGTH);
+                pending.readFrom(recordMemory);
                 hasPending = true;
             }
             if (held && hasPending && !pending.hold) {
@@ -136,6 +136,10 @@ final class BiquadEffect implements Behavior {
                 }
                 until = Math.min(until, pending.position);
             }
+            if (!priorityChosen) {
+                priorityChosen = true; // frames flow: the host's audio thread runs, and its priority can be read
+                EffectPriority.choose(name);
+            }
             if (process(until - processed) == 0) {
                 break; // the playback ring is full: the plugin has stopped reading; the next tick goes on
             }
@@ -148,13 +152,11 @@ final class BiquadEffect implements Behavior {
         long done = 0;
         while (done < frames) {
             int chunk = (int) Math.min(frames - done, CHUNK_FRAMES);
-            scratch.clear().limit(chunk * FRAME_BYTES);
-            capture.read(scratch);
-            for (int i = 0; i < chunk * FRAME_BYTES; i += FRAME_BYTES) {
-                scratch.putFloat(i, filter.process(scratch.getFloat(i)));
+            capture.read(scratch, 0, (long) chunk * FRAME_BYTES);
+            for (int i = 0; i < chunk; i++) {
+                scratch.setAtIndex(ValueLayout.JAVA_FLOAT, i, filter.process(scratch.getAtIndex(ValueLayout.JAVA_FLOAT, i)));
             }
-            scratch.flip();
-            playback.write(scratch);
+            playback.write(scratch, 0, (long) chunk * FRAME_BYTES);
             done += chunk;
         }
         processed += done;
@@ -163,24 +165,7 @@ final class BiquadEffect implements Behavior {
 
     private void discard(SpscByteRing ring) {
         while (ring.readable() > 0) {
-            scratch.clear();
-            ring.read(scratch);
-        }
-    }
-
-    /**
-     * Real-time priority for the effect's thread where the system allows it, so that ordinary threads cannot hold it
-     * off the CPU for longer than the lead; said in the log when it does not.
-     */
-    private void raisePriority() {
-        PriorityResult result = PriorityPolicy.realtime(SchedClass.FIFO, REALTIME_PRIORITY, 0)
-                .applyToCurrentThread(Affinity.system());
-        if (result.isApplied()) {
-            LOG.log(System.Logger.Level.INFO, "lanehost LV2 " + name + ": the effect's thread runs SCHED_FIFO "
-                    + REALTIME_PRIORITY + ", below the host's real-time audio thread");
-        } else {
-            LOG.log(System.Logger.Level.WARNING, "lanehost LV2 " + name + ": the effect's thread keeps its normal "
-                    + "priority (" + result + "); a loaded machine may then hold it off the CPU longer than the lead");
+            ring.read(scratch, 0, scratch.byteSize());
         }
     }
 }

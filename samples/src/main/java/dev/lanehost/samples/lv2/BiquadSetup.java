@@ -8,8 +8,9 @@ import dev.lanehost.lanes.TurnBudget;
 import dev.lanehost.nativeabi.GuestInstance;
 import dev.lanehost.nativeabi.GuestSetup;
 import dev.lanehost.ring.SpscByteRing;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 import java.util.List;
 
@@ -49,8 +50,12 @@ public final class BiquadSetup implements GuestSetup {
         SpscByteRing capture = instance.exportRing("capture", AUDIO_RING_BYTES).ring();
         SpscByteRing controls = instance.exportRing("controls", CONTROL_RING_BYTES).ring();
         SpscByteRing playback = instance.exportRing("playback", AUDIO_RING_BYTES).ring();
+        // Shared: the effect's worker uses it; closed at the free, after the plugin stopped the effect (its cleanup
+        // calls the gate "stop" before freeing the instance), since the free closes the newest registrations first.
+        Arena arena = Arena.ofShared();
+        instance.onFree(arena::close);
         BiquadEffect effect = new BiquadEffect(instance.name(), capture, controls, playback,
-                new BiquadLowPass(rate, 1000, 0.707));
+                new BiquadLowPass(rate, 1000, 0.707), arena, true);
         // Pinned: the effect owns one side of each ring, and a ring side belongs to one thread for life.
         ActorRef actor = instance.own(instance.runtime().spawn(instance.exported("effect"), Placement.pinned(0),
                 SpawnOptions.DEFAULT.withBudget(BUDGET), () -> effect));
@@ -76,22 +81,22 @@ public final class BiquadSetup implements GuestSetup {
      */
     private static void warmUp(double rate) {
         int chunk = 2048;
-        try (SpscByteRing capture = SpscByteRing.allocate(1 << 16);
+        long bytes = (long) chunk * BiquadEffect.FRAME_BYTES;
+        try (Arena arena = Arena.ofConfined();
+             SpscByteRing capture = SpscByteRing.allocate(1 << 16);
              SpscByteRing controls = SpscByteRing.allocate(1 << 12);
              SpscByteRing playback = SpscByteRing.allocate(1 << 16)) {
-            BiquadEffect effect = new BiquadEffect("warm-up", capture, controls, playback, new BiquadLowPass(rate, 1000, 0.707));
+            BiquadEffect effect = new BiquadEffect("warm-up", capture, controls, playback,
+                    new BiquadLowPass(rate, 1000, 0.707), arena, false);
             effect.activate(0, 1000, 0.707);
-            ByteBuffer frames = ByteBuffer.allocateDirect(chunk * BiquadEffect.FRAME_BYTES).order(ByteOrder.nativeOrder());
+            MemorySegment frames = arena.allocate(bytes, Long.BYTES);
             for (int done = 0; done < WARM_UP_FRAMES; done += chunk) {
-                frames.clear();
                 for (int i = 0; i < chunk; i++) {
-                    frames.putFloat((float) Math.sin(0.01 * (done + i)));
+                    frames.setAtIndex(ValueLayout.JAVA_FLOAT, i, (float) Math.sin(0.01 * (done + i)));
                 }
-                frames.flip();
-                capture.write(frames);
+                capture.write(frames, 0, bytes);
                 effect.pump();
-                frames.clear();
-                playback.read(frames);
+                playback.read(frames, 0, bytes);
             }
         }
     }

@@ -1,6 +1,7 @@
 package dev.lanehost.samples.lv2;
 
-import java.nio.ByteBuffer;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /**
  * One record of the controls ring: what the plugin's {@code run()} writes when a control port changed, and the
@@ -31,11 +32,11 @@ final class ControlRecord {
     float q;
     boolean hold;
 
-    /** Reads the record at the start of {@code buffer} (native order). */
-    void readFrom(ByteBuffer buffer) {
-        position = buffer.getLong(POSITION_OFFSET);
-        cutoff = buffer.getFloat(CUTOFF_OFFSET);
-        q = buffer.getFloat(Q_OFFSET);
-        hold = buffer.getInt(HOLD_OFFSET) != 0;
+    /** Reads the record at the start of {@code memory} (native order, 8-byte aligned). */
+    void readFrom(MemorySegment memory) {
+        position = memory.get(ValueLayout.JAVA_LONG, POSITION_OFFSET);
+        cutoff = memory.get(ValueLayout.JAVA_FLOAT, CUTOFF_OFFSET);
+        q = memory.get(ValueLayout.JAVA_FLOAT, Q_OFFSET);
+        hold = memory.get(ValueLayout.JAVA_INT, HOLD_OFFSET) != 0;
     }
 }
