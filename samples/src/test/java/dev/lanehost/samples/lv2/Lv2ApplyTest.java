@@ -1,6 +1,7 @@
 package dev.lanehost.samples.lv2;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -39,6 +40,16 @@ class Lv2ApplyTest {
     @Test
     void theDefaultSettingsToo() throws Exception {
         applyAndCompare(-1, 1000, 0.707); // lead, cut-off and Q at the TTL's defaults: 1024, 1000, 0.707
+    }
+
+    @Test
+    void lv2infoFindsTheBundleAndItsLatencyPort() throws Exception {
+        Lv2Bundle.assumeBuilt();
+        Lv2Bundle.assumeOnPath("lv2info", "lilv-utils");
+        Lv2Bundle.Result result = Lv2Bundle.run(List.of("lv2info", Lv2Bundle.URI), Map.of(), Duration.ofSeconds(60));
+        result.assertExitedWith(0);
+        assertTrue(result.output().matches("(?s).*Has latency:\\s+yes, reported by port 7\\b.*"), result.output());
+        assertTrue(result.output().contains("http://lv2plug.in/ns/lv2core#freeWheeling"), result.output());
     }
 
     private void applyAndCompare(int lead, double cutoff, double q) throws Exception {
