@@ -19,9 +19,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The unmodified {@code jalv} runs the plugin for a minute as a JACK client of a private jackd (dummy driver, 48 kHz,
  * 128 frames; real-time {@code -R -P 70} where the system allows it), beside a second {@code jalv} running Debian's
- * plain C {@code eg-amp}. jackd's log says which client was late by its own fault ("state = Running"); the plugin's
- * output ports, read with jalv's {@code monitors} command at the end, say how many frames of silence it played and
- * how many late frames it dropped: none of either means every frame came out exactly the lead late.
+ * plain C {@code eg-amp}. jackd's log says which client was late by its own fault ("state = Running"). Two JACK
+ * clients around the plugin ({@code jack_delay_probe.c}) send it an impulse every half second and time each
+ * response: every delay must be the reported latency. The plugin's output ports, read with jalv's {@code monitors}
+ * command at the end, say it played no frame of silence and dropped no late frame in the whole run.
  */
 class Lv2JalvTest {
     private static final Duration RUN = Duration.ofSeconds(60);
@@ -31,13 +32,15 @@ class Lv2JalvTest {
     private static final Path EG_AMP_BUNDLE = Path.of("/usr/lib/lv2/eg-amp.lv2");
     private static final String BIQUAD_CLIENT = "lanehost-biquad";
     private static final String AMP_CLIENT = "eg-amp";
+    /** Half a second: longer than the lead, so an impulse's delay is its response's frame time modulo this. */
+    private static final int IMPULSE_SPACING = 24000;
 
     @TempDir
     Path work;
 
     @Test
     void aMinuteInJalvWithoutUnderrunsAndNoLateCycleThePlainPluginLacks() throws Exception {
-        Lv2Bundle.assumeBuilt();
+        Lv2Bundle.assumeBuilt("jack_delay_probe");
         Lv2Bundle.assumeOnPath("jalv", "jalv");
         Lv2Bundle.assumeOnPath("jackd", "jackd2");
         Lv2Bundle.skipUnless(Files.isDirectory(EG_AMP_BUNDLE), EG_AMP_BUNDLE + " is missing (apt-get install lv2-examples)");
@@ -47,21 +50,29 @@ class Lv2JalvTest {
                     Map.of("LV2_PATH", Lv2Bundle.DIRECTORY.toString()));
             Process amp = jalv(server, List.of(EG_AMP), AMP_CLIENT, Map.of());
             try {
-                // The run's length, not a synchronisation: both keep running unless they fail.
-                boolean ended = biquad.waitFor(RUN.toMillis(), TimeUnit.MILLISECONDS);
-                assertTrue(!ended && amp.isAlive(), "a jalv ended early:\n" + output(BIQUAD_CLIENT) + output(AMP_CLIENT));
+                // The probe measures for the run's length from the moment it joined the plugin's ports, then ends.
+                Lv2Bundle.Result probe = Lv2Bundle.run(List.of(Lv2Bundle.CMAKE.resolve("jack_delay_probe").toString(),
+                        Long.toString(RUN.toSeconds()), Integer.toString(IMPULSE_SPACING), BIQUAD_CLIENT + ":in",
+                        BIQUAD_CLIENT + ":out"), Map.of("JACK_DEFAULT_SERVER", server.name()), RUN.plusSeconds(40));
+                probe.assertExitedWith(0);
+                assertTrue(biquad.isAlive() && amp.isAlive(), "a jalv ended early:\n" + output(BIQUAD_CLIENT)
+                        + output(AMP_CLIENT));
+                String delays = probe.lines("impulses ").get(0);
                 send(biquad, "monitors\n");
                 quit(biquad); // jalv's output is buffered into the file: complete once it has exited
                 String monitors = output(BIQUAD_CLIENT);
                 JackServer.LateCycles biquadLate = server.lateCycles(BIQUAD_CLIENT);
                 JackServer.LateCycles ampLate = server.lateCycles(AMP_CLIENT);
-                System.out.printf("jalv %d s (jackd %s): %s; late cycles own fault / not scheduled: biquad %d / %d, "
+                System.out.printf("jalv %d s (jackd %s): %s; %s; late cycles own fault / not scheduled: biquad %d / %d, "
                                 + "eg-amp %d / %d%n", RUN.toSeconds(), server.realtimePriority() > 0
                                 ? "-R -P " + server.realtimePriority() : "--no-realtime",
-                        monitors.substring(monitors.lastIndexOf("latency =")).replace('\n', ' ').strip(),
+                        monitors.substring(monitors.lastIndexOf("latency =")).replace('\n', ' ').strip(), delays,
                         biquadLate.running(), biquadLate.triggered(), ampLate.running(), ampLate.triggered());
 
                 assertEquals(LEAD, last(monitors, "latency"), "the reported latency");
+                assertTrue(Lv2Bundle.field(delays, "impulses") >= RUN.toSeconds(), "impulses measured: " + delays);
+                assertEquals(LEAD, Lv2Bundle.field(delays, "delay_min"), "the shortest delay measured: " + delays);
+                assertEquals(LEAD, Lv2Bundle.field(delays, "delay_max"), "the longest delay measured: " + delays);
                 assertEquals(0, last(monitors, "underrun_frames"), "frames of silence played");
                 assertEquals(0, last(monitors, "dropped_frames"), "late frames dropped");
                 assertEquals(0, last(monitors, "waits"), "run() never waits in real time");
