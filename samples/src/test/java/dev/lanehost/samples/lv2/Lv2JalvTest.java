@@ -88,6 +88,40 @@ class Lv2JalvTest {
         }
     }
 
+    @Test
+    void ctrlCStillEndsJalvWithThePluginLoaded() throws Exception {
+        Lv2Bundle.assumeBuilt();
+        Lv2Bundle.assumeOnPath("jalv", "jalv");
+        Lv2Bundle.assumeOnPath("jackd", "jackd2");
+        Lv2Bundle.assumeOnPath("jack_lsp", "jackd2");
+        String name = "lanehost-lv2-sigint-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+        try (JackServer server = startServer(name)) {
+            Process biquad = jalv(server, List.of(Lv2Bundle.URI), BIQUAD_CLIENT,
+                    Map.of("LV2_PATH", Lv2Bundle.DIRECTORY.toString()));
+            try {
+                awaitPort(server, BIQUAD_CLIENT + ":out", Duration.ofSeconds(30)); // the JVM and the plugin are up
+                // The JVM runs with -Xrs, so SIGINT is still jalv's: it quits as it would without lanehost.
+                Lv2Bundle.run(List.of("kill", "-INT", Long.toString(biquad.pid())), Map.of(), Duration.ofSeconds(10))
+                        .assertExitedWith(0);
+                assertTrue(biquad.waitFor(20, TimeUnit.SECONDS), "jalv still runs 20 s after SIGINT");
+                assertEquals(0, biquad.exitValue(), "jalv's exit status after SIGINT:\n" + output(BIQUAD_CLIENT));
+            } finally {
+                biquad.destroyForcibly().waitFor();
+            }
+        }
+    }
+
+    /** Polls jack_lsp until {@code port} exists, at most {@code deadline}. */
+    private static void awaitPort(JackServer server, String port, Duration deadline) throws Exception {
+        long end = System.nanoTime() + deadline.toNanos();
+        while (!Lv2Bundle.run(List.of("jack_lsp"), Map.of("JACK_DEFAULT_SERVER", server.name()), Duration.ofSeconds(10))
+                .output().contains(port)) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError(port + " did not appear within " + deadline);
+            }
+        }
+    }
+
     private JackServer startServer(String name) throws IOException {
         Path log = work.resolve("jackd.log");
         try {
