@@ -28,6 +28,14 @@ static jack_nframes_t spacing;
 static atomic_uint_least32_t measuring; /* set once the settle time has passed */
 static atomic_uint_least64_t impulses, delay_min = UINT64_MAX, delay_max;
 static int quiet = 1;
+static atomic_uint_least64_t xruns, across_xruns;
+static uint64_t xruns_when_quiet;
+
+static int count_xrun(void *arg) {
+    (void)arg;
+    atomic_fetch_add_explicit(&xruns, 1, memory_order_relaxed);
+    return 0;
+}
 
 static int source_process(jack_nframes_t frames, void *arg) {
     (void)arg;
@@ -45,7 +53,10 @@ static int sink_process(jack_nframes_t frames, void *arg) {
     jack_nframes_t start = jack_last_frame_time(sink);
     for (jack_nframes_t i = 0; i < frames; i++) {
         int loud = fabsf(in[i]) > THRESHOLD;
-        if (loud && quiet && atomic_load_explicit(&measuring, memory_order_relaxed)) {
+        if (loud && quiet && atomic_load_explicit(&measuring, memory_order_relaxed)
+            && atomic_load_explicit(&xruns, memory_order_relaxed) != xruns_when_quiet) {
+            atomic_fetch_add_explicit(&across_xruns, 1, memory_order_relaxed);
+        } else if (loud && quiet && atomic_load_explicit(&measuring, memory_order_relaxed)) {
             uint64_t delay = (start + i) % spacing;
             atomic_fetch_add_explicit(&impulses, 1, memory_order_relaxed);
             if (delay < atomic_load_explicit(&delay_min, memory_order_relaxed)) {
@@ -55,7 +66,12 @@ static int sink_process(jack_nframes_t frames, void *arg) {
                 atomic_store_explicit(&delay_max, delay, memory_order_relaxed);
             }
         }
-        quiet = loud ? 0 : quiet || (start + i) % spacing == spacing / 2; /* quiet again half-way to the next */
+        if (!loud && (start + i) % spacing == spacing / 2) { /* quiet again half-way to the next impulse */
+            quiet = 1;
+            xruns_when_quiet = atomic_load_explicit(&xruns, memory_order_relaxed);
+        } else if (loud) {
+            quiet = 0;
+        }
     }
     return 0;
 }
@@ -82,6 +98,7 @@ int main(int argc, char **argv) {
     sink_in = jack_port_register(sink, "in", JACK_DEFAULT_AUDIO_TYPE, JackPortIsInput, 0);
     jack_set_process_callback(source, source_process, NULL);
     jack_set_process_callback(sink, sink_process, NULL);
+    jack_set_xrun_callback(sink, count_xrun, NULL); /* the server tells every client of every xrun */
     if (jack_activate(source) != 0 || jack_activate(sink) != 0) {
         fprintf(stderr, "jack_delay_probe: cannot activate\n");
         return 1;
@@ -103,9 +120,11 @@ int main(int argc, char **argv) {
     atomic_store(&measuring, 1);
     nap((seconds - SETTLE_SECONDS) * 1000L); /* the measurement's length, not a synchronisation */
     atomic_store(&measuring, 0);
-    printf("impulses %llu delay_min %llu delay_max %llu\n", (unsigned long long)atomic_load(&impulses),
+    printf("impulses %llu delay_min %llu delay_max %llu across_xruns %llu xruns %llu\n",
+           (unsigned long long)atomic_load(&impulses),
            (unsigned long long)(atomic_load(&impulses) ? atomic_load(&delay_min) : 0),
-           (unsigned long long)atomic_load(&delay_max));
+           (unsigned long long)atomic_load(&delay_max), (unsigned long long)atomic_load(&across_xruns),
+           (unsigned long long)atomic_load(&xruns));
     jack_client_close(sink);
     jack_client_close(source);
     return 0;

@@ -37,7 +37,6 @@ final class BiquadEffect implements Behavior {
     static final Duration TICK = Duration.ofMillis(1);
     private static final int CHUNK_FRAMES = 4096;
 
-    private final String name;
     private final SpscByteRing capture;
     private final SpscByteRing controls;
     private final SpscByteRing playback;
@@ -52,17 +51,10 @@ final class BiquadEffect implements Behavior {
     private boolean held;
     private boolean active;
     private long processed;
-    private boolean priorityChosen;
 
-    /**
-     * @param arena           the scratch memory's, open while the effect runs
-     * @param choosesPriority whether the thread that first processes frames takes the effect's priority
-     *                        ({@link EffectPriority}): the plugin's effect does, a warm-up on the host's thread must not
-     */
-    BiquadEffect(String name, SpscByteRing capture, SpscByteRing controls, SpscByteRing playback, BiquadLowPass filter,
-                 Arena arena, boolean choosesPriority) {
-        this.name = name;
-        this.priorityChosen = !choosesPriority;
+    /** @param arena the scratch memory's, open while the effect runs */
+    BiquadEffect(SpscByteRing capture, SpscByteRing controls, SpscByteRing playback, BiquadLowPass filter,
+                 Arena arena) {
         this.scratch = arena.allocate((long) CHUNK_FRAMES * FRAME_BYTES, Long.BYTES);
         this.recordMemory = arena.allocate(ControlRecord.LENGTH, Long.BYTES);
         this.capture = capture;
@@ -135,10 +127,6 @@ final class BiquadEffect implements Behavior {
                     continue;
                 }
                 until = Math.min(until, pending.position);
-            }
-            if (!priorityChosen) {
-                priorityChosen = true; // frames flow: the host's audio thread runs, and its priority can be read
-                EffectPriority.choose(name);
             }
             if (process(until - processed) == 0) {
                 break; // the playback ring is full: the plugin has stopped reading; the next tick goes on

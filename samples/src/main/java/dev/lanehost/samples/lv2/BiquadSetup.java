@@ -54,8 +54,8 @@ public final class BiquadSetup implements GuestSetup {
         // calls the gate "stop" before freeing the instance), since the free closes the newest registrations first.
         Arena arena = Arena.ofShared();
         instance.onFree(arena::close);
-        BiquadEffect effect = new BiquadEffect(instance.name(), capture, controls, playback,
-                new BiquadLowPass(rate, 1000, 0.707), arena, true);
+        BiquadEffect effect = new BiquadEffect(capture, controls, playback,
+                new BiquadLowPass(rate, 1000, 0.707), arena);
         // Pinned: the effect owns one side of each ring, and a ring side belongs to one thread for life.
         ActorRef actor = instance.own(instance.runtime().spawn(instance.exported("effect"), Placement.pinned(0),
                 SpawnOptions.DEFAULT.withBudget(BUDGET), () -> effect));
@@ -86,8 +86,8 @@ public final class BiquadSetup implements GuestSetup {
              SpscByteRing capture = SpscByteRing.allocate(1 << 16);
              SpscByteRing controls = SpscByteRing.allocate(1 << 12);
              SpscByteRing playback = SpscByteRing.allocate(1 << 16)) {
-            BiquadEffect effect = new BiquadEffect("warm-up", capture, controls, playback,
-                    new BiquadLowPass(rate, 1000, 0.707), arena, false);
+            BiquadEffect effect = new BiquadEffect(capture, controls, playback,
+                    new BiquadLowPass(rate, 1000, 0.707), arena);
             effect.activate(0, 1000, 0.707);
             MemorySegment frames = arena.allocate(bytes, Long.BYTES);
             for (int done = 0; done < WARM_UP_FRAMES; done += chunk) {
