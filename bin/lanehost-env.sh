@@ -78,6 +78,13 @@ lanehost_require_tools() {
     fi
     command -v gst-launch-1.0 >/dev/null 2>&1 || missing="$missing gstreamer1.0-tools"
     compgen -G '/usr/lib/*/gstreamer-1.0/libgstvideotestsrc.so' >/dev/null || missing="$missing gstreamer1.0-plugins-base"
+    # LV2: the plugin sample's headers, and the unmodified hosts its tests run (each test is skipped without its host).
+    if command -v gcc >/dev/null 2>&1 && ! echo '#include <lv2/core/lv2.h>' | gcc -x c -E -o /dev/null - >/dev/null 2>&1; then
+        missing="$missing lv2-dev"
+    fi
+    command -v lv2apply >/dev/null 2>&1 || missing="$missing lilv-utils"
+    command -v jalv >/dev/null 2>&1 || missing="$missing jalv"
+    [ -d /usr/lib/lv2/eg-amp.lv2 ] || missing="$missing lv2-examples"
     # A font, so the demo can draw its plot (a headless JDK draws text through fontconfig).
     if ! command -v fc-list >/dev/null 2>&1 || [ -z "$(fc-list 2>/dev/null | head -n 1)" ]; then
         missing="$missing fontconfig fonts-dejavu-core"

@@ -77,7 +77,10 @@ public final class GuestInstance {
     /** A ring exported as {@code exported(local)}; the free closes Java's side (its memory lives while a host holds it). */
     public synchronized HostRing exportRing(String local, long capacity) {
         HostRing ring = abi.exportRing(exported(local), capacity);
-        owned.push(ring::close);
+        owned.push(() -> {
+            ring.close();
+            abi.forgetClosedRing(ring.name());
+        });
         return ring;
     }
 

@@ -14,8 +14,8 @@ import java.util.Map;
  * <h2>Protocol</h2>
  * <ol>
  *   <li>{@code lanehost_guest_instantiate} calls {@link #instantiate} on the host's thread. The first call creates a
- *       HOSTED runtime and its host ABI, which then live for the rest of the process (a process has one JVM, and
- *       plugins come and go). It never throws: every outcome, a failure included, is an instance whose
+ *       HOSTED runtime (its threads' priority from {@link GuestPriority}) and its host ABI, which then live for the rest of
+ *       the process (a process has one JVM, and plugins come and go). It never throws: every outcome, a failure included, is an instance whose
  *       {@link #status()} C reads first.</li>
  *   <li>On {@code OK}, C keeps {@link #id()}, {@link #name()} and {@link #tableAddress()}; otherwise it copies
  *       {@link #failure()}. A failed setup has closed what it registered.</li>
@@ -46,7 +46,8 @@ final class GuestRuntime {
             Map<String, String> parsed = parse(arguments);
             GuestSetup setup = SetupClass.instantiate(setupClassName, GuestSetup.class);
             if (runtime == null) {
-                runtime = ActorRuntime.create(Profile.HOSTED);
+                runtime = ActorRuntime.builder(Profile.HOSTED).priority(GuestPriority.fromProperty()).build();
+                GuestPriority.logRefusals(runtime);
                 abi = HostAbi.open(runtime);
             }
             long id = ++instantiated;

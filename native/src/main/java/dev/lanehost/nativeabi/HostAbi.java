@@ -137,6 +137,15 @@ public final class HostAbi implements AutoCloseable {
         return HostRing.export(name, capacity, rings);
     }
 
+    /**
+     * Takes a ring's name off the table once Java has closed it. A name kept after the close answers lookups with
+     * CLOSED; a guest instance's names are never used again, so keeping them would grow the table by every instance
+     * a host ever made.
+     */
+    void forgetClosedRing(String name) {
+        rings.computeIfPresent(name, (key, ring) -> ring.isClosed() ? null : ring);
+    }
+
     /** Handles live now, by kind ("lane", "gate", "signal", "ring reference"), for tests and diagnostics. */
     public Map<String, Integer> liveHandles() {
         return Map.of(lanes.kindName(), lanes.size(), gates.kindName(), gates.size(),

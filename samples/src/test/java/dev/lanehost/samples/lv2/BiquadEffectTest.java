@@ -1,0 +1,114 @@
+package dev.lanehost.samples.lv2;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.lanehost.ring.SpscByteRing;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The effect's turns driven by hand on the test's thread, with the plugin's side of the rings played by the test:
+ * the lead primed, control records applied at their exact frame, a hold obeyed at its frame and released.
+ */
+class BiquadEffectTest {
+    private static final double RATE = 48000;
+    private Arena arena;
+    private SpscByteRing capture;
+    private SpscByteRing controls;
+    private SpscByteRing playback;
+    private BiquadEffect effect;
+
+    @BeforeEach
+    void rings() {
+        arena = Arena.ofConfined();
+        capture = SpscByteRing.allocate(1 << 16);
+        controls = SpscByteRing.allocate(1 << 12);
+        playback = SpscByteRing.allocate(1 << 16);
+        effect = new BiquadEffect(capture, controls, playback, new BiquadLowPass(RATE, 1000, 0.707), arena);
+    }
+
+    @AfterEach
+    void close() {
+        capture.close();
+        controls.close();
+        playback.close();
+        arena.close();
+    }
+
+    @Test
+    void activationPrimesTheLeadWithSilence() {
+        effect.activate(256, 1000, 0.707);
+
+        float[] primed = read(256);
+        assertEquals(0, playback.readable(), "exactly the lead");
+        for (float sample : primed) {
+            assertEquals(0f, sample);
+        }
+    }
+
+    @Test
+    void aControlRecordTakesEffectAtItsFrame() {
+        effect.activate(0, 1000, 0.707);
+        float[] input = ramp(300);
+        record(100, 3000, 2.0f, false); // written before frame 100, as run() does
+        write(input);
+
+        assertEquals(300, effect.pump());
+
+        BiquadLowPass expected = new BiquadLowPass(RATE, 1000, 0.707);
+        float[] output = read(300);
+        for (int i = 0; i < 300; i++) {
+            if (i == 100) {
+                expected.set(3000, 2.0f);
+            }
+            assertEquals(expected.process(input[i]), output[i], "frame " + i);
+        }
+    }
+
+    @Test
+    void aHoldStopsAtItsFrameAndItsReleaseGoesOn() {
+        effect.activate(0, 1000, 0.707);
+        record(50, 1000, 0.707f, true);
+        write(ramp(200));
+
+        assertEquals(50, effect.pump(), "held at frame 50");
+        assertEquals(50, effect.pump(), "still held");
+
+        record(200, 1000, 0.707f, false);
+        assertEquals(200, effect.pump(), "released: every frame captured is processed");
+        assertEquals(200 * Float.BYTES, playback.readable());
+    }
+
+    private static float[] ramp(int frames) {
+        float[] samples = new float[frames];
+        for (int i = 0; i < frames; i++) {
+            samples[i] = (i % 37) / 37f - 0.5f;
+        }
+        return samples;
+    }
+
+    private void write(float[] samples) {
+        MemorySegment memory = arena.allocate((long) samples.length * Float.BYTES, Long.BYTES);
+        MemorySegment.copy(samples, 0, memory, ValueLayout.JAVA_FLOAT, 0, samples.length);
+        capture.write(memory, 0, memory.byteSize());
+    }
+
+    private float[] read(int frames) {
+        MemorySegment memory = arena.allocate((long) frames * Float.BYTES, Long.BYTES);
+        assertEquals(memory.byteSize(), playback.read(memory, 0, memory.byteSize()));
+        return memory.toArray(ValueLayout.JAVA_FLOAT);
+    }
+
+    private void record(long position, float cutoff, float q, boolean hold) {
+        MemorySegment memory = arena.allocate(ControlRecord.LENGTH, Long.BYTES);
+        memory.set(ValueLayout.JAVA_LONG, ControlRecord.POSITION_OFFSET, position);
+        memory.set(ValueLayout.JAVA_FLOAT, ControlRecord.CUTOFF_OFFSET, cutoff);
+        memory.set(ValueLayout.JAVA_FLOAT, ControlRecord.Q_OFFSET, q);
+        memory.set(ValueLayout.JAVA_INT, ControlRecord.HOLD_OFFSET, hold ? 1 : 0);
+        controls.write(memory, 0, ControlRecord.LENGTH);
+    }
+}

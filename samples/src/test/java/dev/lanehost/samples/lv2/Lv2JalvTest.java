@@ -1,0 +1,204 @@
+package dev.lanehost.samples.lv2;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lanehost.samples.JackServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The unmodified {@code jalv} runs the plugin for a minute as a JACK client of a private jackd (dummy driver, 48 kHz,
+ * 128 frames; real-time {@code -R -P 70} where the system allows it), beside a second {@code jalv} running Debian's
+ * plain C {@code eg-amp}. jackd's log says which client was late by its own fault ("state = Running"). Two JACK
+ * clients around the plugin ({@code jack_delay_probe.c}) send it an impulse every half second and time each
+ * response: every delay must be the reported latency (responses timed across a server xrun are counted apart). The plugin's output ports, read with jalv's {@code monitors}
+ * command at the end, say it played no frame of silence and dropped no late frame in the whole run.
+ */
+class Lv2JalvTest {
+    private static final Duration RUN = Duration.ofSeconds(60);
+    /** 171 ms: covers what a loaded two-core machine holds the effect's worker and the runtime's timer thread off. */
+    private static final int LEAD = 8192;
+    private static final String EG_AMP = "http://lv2plug.in/plugins/eg-amp";
+    private static final Path EG_AMP_BUNDLE = Path.of("/usr/lib/lv2/eg-amp.lv2");
+    private static final String BIQUAD_CLIENT = "lanehost-biquad";
+    private static final String AMP_CLIENT = "eg-amp";
+    /** Half a second: longer than the lead, so an impulse's delay is its response's frame time modulo this. */
+    private static final int IMPULSE_SPACING = 24000;
+
+    @TempDir
+    Path work;
+
+    @Test
+    void aMinuteInJalvWithoutUnderrunsAndNoLateCycleThePlainPluginLacks() throws Exception {
+        Lv2Bundle.assumeBuilt("jack_delay_probe");
+        Lv2Bundle.assumeOnPath("jalv", "jalv");
+        Lv2Bundle.assumeOnPath("jackd", "jackd2");
+        Lv2Bundle.skipUnless(Files.isDirectory(EG_AMP_BUNDLE), EG_AMP_BUNDLE + " is missing (apt-get install lv2-examples)");
+        String name = "lanehost-lv2-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+        try (JackServer server = startServer(name)) {
+            Process biquad = jalv(server, List.of("-c", "lead=" + LEAD, Lv2Bundle.URI), BIQUAD_CLIENT,
+                    Map.of("LV2_PATH", Lv2Bundle.DIRECTORY.toString()));
+            Process amp = jalv(server, List.of(EG_AMP), AMP_CLIENT, Map.of());
+            try {
+                // The probe measures for the run's length from the moment it joined the plugin's ports, then ends.
+                Lv2Bundle.Result probe = Lv2Bundle.run(List.of(Lv2Bundle.CMAKE.resolve("jack_delay_probe").toString(),
+                        Long.toString(RUN.toSeconds()), Integer.toString(IMPULSE_SPACING), BIQUAD_CLIENT + ":in",
+                        BIQUAD_CLIENT + ":out"), Map.of("JACK_DEFAULT_SERVER", server.name()), RUN.plusSeconds(40));
+                probe.assertExitedWith(0);
+                assertTrue(biquad.isAlive() && amp.isAlive(), "a jalv ended early:\n" + output(BIQUAD_CLIENT)
+                        + output(AMP_CLIENT));
+                String delays = probe.lines("impulses ").get(0);
+                send(biquad, "monitors\n");
+                quit(biquad); // jalv's output is buffered into the file: complete once it has exited
+                String monitors = output(BIQUAD_CLIENT);
+                JackServer.LateCycles biquadLate = server.lateCycles(BIQUAD_CLIENT);
+                JackServer.LateCycles ampLate = server.lateCycles(AMP_CLIENT);
+                System.out.printf("jalv %d s (jackd %s): %s; %s; late cycles own fault / not scheduled: biquad %d / %d, "
+                                + "eg-amp %d / %d%n", RUN.toSeconds(), server.realtimePriority() > 0
+                                ? "-R -P " + server.realtimePriority() : "--no-realtime",
+                        monitors.substring(monitors.lastIndexOf("latency =")).replace('\n', ' ').strip(), delays,
+                        biquadLate.running(), biquadLate.triggered(), ampLate.running(), ampLate.triggered());
+
+                assertEquals(LEAD, last(monitors, "latency"), "the reported latency");
+                // Two a second; those timed across a server xrun (lost cycles: frame time and processed frames part
+                // ways for every client) are counted apart, and at least half must be clean.
+                assertTrue(Lv2Bundle.field(delays, "impulses") >= RUN.toSeconds(), "impulses measured: " + delays);
+                assertEquals(LEAD, Lv2Bundle.field(delays, "delay_min"), "the shortest delay measured: " + delays);
+                assertEquals(LEAD, Lv2Bundle.field(delays, "delay_max"), "the longest delay measured: " + delays);
+                assertEquals(0, last(monitors, "underrun_frames"), "frames of silence played");
+                assertEquals(0, last(monitors, "dropped_frames"), "late frames dropped");
+                assertEquals(0, last(monitors, "waits"), "run() never waits in real time");
+                // jalv itself asks the server to recompute latencies from its process callback the first cycle a
+                // plugin reports a latency (jalv's jack.c), a round trip that may make that one cycle late; eg-amp
+                // reports none. Any late cycle beyond that one is the plugin's.
+                assertTrue(biquadLate.running() <= ampLate.running() + 1, "late cycles of its own: biquad "
+                        + biquadLate.running() + ", eg-amp " + ampLate.running());
+            } finally {
+                quit(biquad);
+                quit(amp);
+            }
+        }
+    }
+
+    @Test
+    void ctrlCStillEndsJalvWithThePluginLoaded() throws Exception {
+        Lv2Bundle.assumeBuilt();
+        Lv2Bundle.assumeOnPath("jalv", "jalv");
+        Lv2Bundle.assumeOnPath("jackd", "jackd2");
+        Lv2Bundle.assumeOnPath("jack_lsp", "jackd2");
+        String name = "lanehost-lv2-sigint-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+        try (JackServer server = startServer(name)) {
+            Process biquad = jalv(server, List.of(Lv2Bundle.URI), BIQUAD_CLIENT,
+                    Map.of("LV2_PATH", Lv2Bundle.DIRECTORY.toString()));
+            try {
+                awaitPort(server, BIQUAD_CLIENT + ":out", Duration.ofSeconds(30)); // the JVM and the plugin are up
+                // jalv installs its SIGINT handler only after activating (before that, SIGINT kills it by default).
+                awaitSigintCaught(biquad.pid(), Duration.ofSeconds(30));
+                // The JVM runs with -Xrs, so SIGINT is still jalv's: it quits as it would without lanehost.
+                Lv2Bundle.run(List.of("kill", "-INT", Long.toString(biquad.pid())), Map.of(), Duration.ofSeconds(10))
+                        .assertExitedWith(0);
+                assertTrue(biquad.waitFor(20, TimeUnit.SECONDS), "jalv still runs 20 s after SIGINT");
+                assertEquals(0, biquad.exitValue(), "jalv's exit status after SIGINT:\n" + output(BIQUAD_CLIENT));
+            } finally {
+                biquad.destroyForcibly().waitFor();
+            }
+        }
+    }
+
+    /** Polls /proc/<pid>/status until the process catches SIGINT (bit 1 of SigCgt), at most {@code deadline}. */
+    private static void awaitSigintCaught(long pid, Duration deadline) throws IOException {
+        long end = System.nanoTime() + deadline.toNanos();
+        while (true) {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith("SigCgt:") && (Long.parseUnsignedLong(line.substring(7).strip(), 16) & 2) != 0) {
+                    return;
+                }
+            }
+            if (System.nanoTime() > end) {
+                throw new AssertionError("jalv installed no SIGINT handler within " + deadline);
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Polls jack_lsp until {@code port} exists, at most {@code deadline}. */
+    private static void awaitPort(JackServer server, String port, Duration deadline) throws Exception {
+        long end = System.nanoTime() + deadline.toNanos();
+        while (!Lv2Bundle.run(List.of("jack_lsp"), Map.of("JACK_DEFAULT_SERVER", server.name()), Duration.ofSeconds(10))
+                .output().contains(port)) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError(port + " did not appear within " + deadline);
+            }
+        }
+    }
+
+    private JackServer startServer(String name) throws IOException {
+        Path log = work.resolve("jackd.log");
+        try {
+            return JackServer.start(name, Lv2Bundle.RATE, 128, 70, log, Duration.ofSeconds(30));
+        } catch (IOException refused) {
+            System.out.println("jackd did not start with real-time priority (" + refused.getMessage()
+                    + "); running it with --no-realtime");
+            return JackServer.start(name, Lv2Bundle.RATE, 128, work.resolve("jackd-no-realtime.log"), Duration.ofSeconds(30));
+        }
+    }
+
+    private Process jalv(JackServer server, List<String> arguments, String client, Map<String, String> environment)
+            throws IOException {
+        ProcessBuilder builder = new ProcessBuilder();
+        builder.command().addAll(List.of("jalv", "-x", "-n", client));
+        builder.command().addAll(arguments);
+        builder.environment().remove("JAVA_HOME");
+        builder.environment().put("JACK_DEFAULT_SERVER", server.name());
+        builder.environment().putAll(environment);
+        // jalv's console quits at the end of its input: the pipe stays open until quit() closes it.
+        return builder.redirectErrorStream(true).redirectOutput(work.resolve(client + ".log").toFile()).start();
+    }
+
+    private static void send(Process process, String command) throws IOException {
+        OutputStream input = process.getOutputStream();
+        input.write(command.getBytes(StandardCharsets.UTF_8));
+        input.flush();
+    }
+
+    /** Closes the console's input (jalv then deactivates and frees the plugin and exits); killed if it hangs. */
+    private static void quit(Process process) throws InterruptedException {
+        if (!process.isAlive()) {
+            return;
+        }
+        try {
+            process.getOutputStream().close();
+        } catch (IOException gone) {
+            // it has ended already
+        }
+        if (!process.waitFor(20, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor();
+            throw new AssertionError("jalv did not quit within 20 s of the end of its input");
+        }
+    }
+
+    private String output(String client) throws IOException {
+        Path log = work.resolve(client + ".log");
+        return Files.exists(log) ? client + ":\n" + Files.readString(log) + "\n" : "";
+    }
+
+    /** The last "symbol = value" jalv printed for {@code symbol}. */
+    private static long last(String output, String symbol) {
+        int at = output.lastIndexOf(symbol + " = ");
+        if (at < 0) {
+            throw new AssertionError("jalv printed no " + symbol + ":\n" + output);
+        }
+        String value = output.substring(at + symbol.length() + 3).split("\\s")[0];
+        return Math.round(Double.parseDouble(value));
+    }
+}
