@@ -73,19 +73,14 @@ struct lanehost_jack_client {
     int ring_client;
     uint64_t timing_reference;
     lanehost_audio_source source;
-    /* The duplex client only: its input port, three rings, and one period of monitor frames (scratch). */
+    /* The duplex client only: its input port, its rings and counters (duplex_period.h), and the input's copy. */
     int duplex;
     jack_port_t *in_port;
     uint64_t capture_reference;
     uint64_t playback_reference;
     uint64_t monitor_reference;
-    lanehost_ring capture;
-    lanehost_ring playback;
-    lanehost_ring monitor;
-    lanehost_duplex_frame *monitor_frames;
+    lanehost_duplex rings;
     float *input_copy; /* one period of the input port, read once (process_duplex) */
-    uint32_t monitor_frames_length;
-    _Atomic uint64_t monitor_overruns;
     /* The sweep client only: source.sweep and source.next_sample, no rings. */
     int sweep_client;
     counters counters;
@@ -260,8 +255,8 @@ static int process_ring(jack_nframes_t frames, void *argument) {
 }
 
 /*
- * The duplex client: capture ring in, playback ring out, monitor ring for the check. Rings only: no JVM, no lock, no
- * allocation, no system call (unless a reader chose to sleep on a ring, which nothing here does).
+ * The duplex client: capture ring in, playback ring out, monitor ring for the check (duplex_period.h). Rings only: no
+ * JVM, no lock, no allocation, no system call (unless a reader chose to sleep on a ring, which nothing here does).
  */
 static int process_duplex(jack_nframes_t frames, void *argument) {
     const int64_t start = monotonic_nanos();
@@ -273,38 +268,11 @@ static int process_duplex(jack_nframes_t frames, void *argument) {
        the period a connection is made the other client may still be writing it (seen once: the capture ring got the
        old samples, the monitor the new). The capture ring and the monitor must see the same samples. */
     const float *in = port_in;
-    if (frames <= client->monitor_frames_length) {
+    if (frames <= client->rings.monitor_frames_length) {
         memcpy(client->input_copy, port_in, frames * sizeof *port_in);
         in = client->input_copy;
     }
-    /* What fits, in whole frames (every write is whole floats, so the fill stays whole floats); short counts one overrun. */
-    int64_t captured = lanehost_ring_write(&client->capture, in, (uint64_t)frames * sizeof *in);
-    if (captured < 0) captured = 0; /* corrupt positions: nothing went in */
-    const uint64_t captured_frames = (uint64_t)captured / sizeof *in;
-    int64_t played = lanehost_ring_read_frames(&client->playback, out, frames, sizeof *out, 0);
-    if (played < 0) {
-        memset(out, 0, frames * sizeof *out);
-        played = 0;
-    }
-    if (captured_frames > 0) {
-        /* Release: a reader that acquires the count finds at least that many samples in the capture ring. */
-        atomic_store_explicit(&client->counters.samples_written,
-                              atomic_load_explicit(&client->counters.samples_written, memory_order_relaxed) + captured_frames,
-                              memory_order_release);
-    }
-    const uint64_t monitor_bytes = (uint64_t)frames * sizeof(lanehost_duplex_frame);
-    /* Whole periods only: a reader that lost part of one could not line the frames up again. */
-    if (frames <= client->monitor_frames_length && lanehost_ring_writable(&client->monitor) >= monitor_bytes) {
-        for (jack_nframes_t i = 0; i < frames; i++) {
-            client->monitor_frames[i] = (lanehost_duplex_frame){
-                .in = in[i], .out = out[i],
-                .flags = (i < captured_frames ? LANEHOST_DUPLEX_CAPTURED : 0u) |
-                         ((int64_t)i < played ? LANEHOST_DUPLEX_PLAYED : 0u)};
-        }
-        lanehost_ring_write(&client->monitor, client->monitor_frames, monitor_bytes);
-    } else {
-        add(&client->monitor_overruns, 1);
-    }
+    lanehost_duplex_period(&client->rings, in, out, frames);
     count_duration(&client->counters, start, client->period_nanos);
     return 0;
 }
@@ -444,16 +412,16 @@ int32_t lanehost_jack_duplex_open(lanehost_jack_client **out, const lanehost_api
     if (client == NULL) return LANEHOST_JACK_HOST_OUT_OF_MEMORY;
     client->api = api;
     client->duplex = 1;
-    client->monitor_frames_length = DUPLEX_MAX_PERIOD_FRAMES;
-    client->monitor_frames = calloc(DUPLEX_MAX_PERIOD_FRAMES, sizeof *client->monitor_frames);
+    client->rings.monitor_frames_length = DUPLEX_MAX_PERIOD_FRAMES;
+    client->rings.monitor_frames = calloc(DUPLEX_MAX_PERIOD_FRAMES, sizeof *client->rings.monitor_frames);
     client->input_copy = calloc(DUPLEX_MAX_PERIOD_FRAMES, sizeof *client->input_copy);
-    if (client->monitor_frames == NULL || client->input_copy == NULL) {
+    if (client->rings.monitor_frames == NULL || client->input_copy == NULL) {
         lanehost_jack_client_close(client);
         return LANEHOST_JACK_HOST_OUT_OF_MEMORY;
     }
-    int32_t status = wrap_ring(api, capture_ring, &client->capture_reference, &client->capture);
-    if (status == LANEHOST_OK) status = wrap_ring(api, playback_ring, &client->playback_reference, &client->playback);
-    if (status == LANEHOST_OK) status = wrap_ring(api, monitor_ring, &client->monitor_reference, &client->monitor);
+    int32_t status = wrap_ring(api, capture_ring, &client->capture_reference, &client->rings.capture);
+    if (status == LANEHOST_OK) status = wrap_ring(api, playback_ring, &client->playback_reference, &client->rings.playback);
+    if (status == LANEHOST_OK) status = wrap_ring(api, monitor_ring, &client->monitor_reference, &client->rings.monitor);
     if (status == LANEHOST_OK) status = open_client(out, server_name, client_name, client, process_duplex);
     if (status == LANEHOST_OK) {
         client->in_port = jack_port_register(client->jack, "in", JACK_DEFAULT_AUDIO_TYPE, JackPortIsInput, 0);
@@ -628,7 +596,11 @@ int32_t lanehost_jack_client_stats(const lanehost_jack_client *client, lanehost_
         out->timing_overruns = (uint32_t)atomic_load_explicit(&client->source.timing_overruns, memory_order_relaxed);
     }
     if (client->duplex) {
-        out->timing_overruns = (uint32_t)atomic_load_explicit(&client->monitor_overruns, memory_order_relaxed);
+        const lanehost_duplex *rings = &client->rings;
+        out->samples_written = atomic_load_explicit(&rings->captured_frames, memory_order_relaxed);
+        out->timing_overruns = (uint32_t)atomic_load_explicit(&rings->monitor_overruns, memory_order_relaxed);
+        out->underrun_frames = atomic_load_explicit(&rings->underrun_frames, memory_order_relaxed);
+        out->dropped_late_frames = atomic_load_explicit(&rings->dropped_late_frames, memory_order_relaxed);
     }
     out->sample_rate = client->sample_rate;
     out->period_frames = client->period_frames;
@@ -650,7 +622,9 @@ int32_t lanehost_jack_client_durations(const lanehost_jack_client *client, uint6
 uint64_t lanehost_jack_client_samples_written(const lanehost_jack_client *client) {
     if (client == NULL) return 0;
     /* Acquire, pairing with the process callback's release: the ring holds at least what this says. */
-    return atomic_load_explicit(client->ring_client ? &client->source.samples_written : &client->counters.samples_written,
+    return atomic_load_explicit(client->ring_client ? &client->source.samples_written
+                                : client->duplex    ? &client->rings.captured_frames
+                                                    : &client->counters.samples_written,
                                 memory_order_acquire);
 }
 
@@ -678,7 +652,7 @@ int32_t lanehost_jack_client_close(lanehost_jack_client *client) {
     if (client->capture_reference != 0) client->api->ring_release(client->capture_reference);
     if (client->playback_reference != 0) client->api->ring_release(client->playback_reference);
     if (client->monitor_reference != 0) client->api->ring_release(client->monitor_reference);
-    free(client->monitor_frames);
+    free(client->rings.monitor_frames);
     free(client->input_copy);
     free(client);
     return status;

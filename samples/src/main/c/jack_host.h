@@ -19,13 +19,14 @@
 
 #include <stdint.h>
 
+#include "duplex_period.h"
 #include "lanehost/lanehost.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define LANEHOST_JACK_HOST_ABI_VERSION 6u
+#define LANEHOST_JACK_HOST_ABI_VERSION 7u
 
 /* The client's own failures (negative); a failed lookup returns its lanehost_status instead. */
 #define LANEHOST_JACK_HOST_BAD_CONFIG (-1)
@@ -61,9 +62,11 @@ typedef struct lanehost_jack_stats {
     int64_t early_max_drive_nanos; /* the slowest of the first LANEHOST_JACK_EARLY_DRIVES drives after the latest
                                       activation */
     int64_t first_drive_start;   /* when that first drive began (CLOCK_MONOTONIC ns = System.nanoTime), 0 before one */
+    uint64_t underrun_frames;    /* the duplex client: frames of silence played because the playback ring ran short */
+    uint64_t dropped_late_frames; /* the duplex client: late frames dropped to win that silence back (duplex_period.h) */
 } lanehost_jack_stats;
 
-_Static_assert(sizeof(lanehost_jack_stats) == 160, "as JackClient.java reads it");
+_Static_assert(sizeof(lanehost_jack_stats) == 176, "as JackClient.java reads it");
 
 /* The drives after an activation that early_max_drive_nanos covers: one second at 48 kHz / 128 frames. */
 #define LANEHOST_JACK_EARLY_DRIVES 375u
@@ -98,28 +101,15 @@ LANEHOST_EXPORT int32_t lanehost_jack_ring_open(lanehost_jack_client **out, cons
 
 /*
  * The duplex client: audio both ways through two rings, and the callback still never enters the JVM. Each period its
- * process callback
- *   1. writes the input port's frames into the ring `capture_ring` (lanehost_ring_write: what fits, in whole frames;
- *      a short write counts one overrun in the ring's header);
- *   2. fills the output port from the ring `playback_ring` with lanehost_ring_read_frames (whole frames, then
- *      silence; one underrun counted in the ring's header; it never waits for Java);
- *   3. appends one lanehost_duplex_frame per frame to the ring `monitor_ring` - the input, the output it played,
- *      and whether each went through a ring - whole periods or none (counted in stats.timing_overruns), so a
- *      reader can check the output against the input sample by sample and measure the delay between them.
- * The three rings are looked up through the table on the calling thread. Its stats count callbacks, xruns and
- * samples_written (samples placed in the capture ring); the rings' headers count overruns and underruns.
+ * process callback copies the input port once and runs lanehost_duplex_period (duplex_period.h): the input into the
+ * ring `capture_ring`; late frames owed by earlier underruns dropped from the ring `playback_ring`; the output from
+ * it (whole frames, then silence: one underrun counted in the ring's header, its frames counted and owed); one
+ * lanehost_duplex_frame per frame into the ring `monitor_ring` - whole periods or none (counted in
+ * stats.timing_overruns) - so a reader can check the output against the input sample by sample and measure the delay.
+ * The three rings are looked up through the table on the calling thread. Its stats count callbacks, xruns,
+ * samples_written (samples placed in the capture ring), underrun_frames and dropped_late_frames; the rings' headers
+ * count overruns and underruns.
  */
-#define LANEHOST_DUPLEX_CAPTURED 1u /* the frame's input went into the capture ring */
-#define LANEHOST_DUPLEX_PLAYED 2u   /* the frame's output came from the playback ring (else: silence) */
-
-typedef struct lanehost_duplex_frame {
-    float in;       /* the input port's sample */
-    float out;      /* the output port's sample as played */
-    uint32_t flags; /* LANEHOST_DUPLEX_CAPTURED | LANEHOST_DUPLEX_PLAYED */
-} lanehost_duplex_frame;
-
-_Static_assert(sizeof(lanehost_duplex_frame) == 12, "as DuplexMonitor.java reads it");
-
 LANEHOST_EXPORT int32_t lanehost_jack_duplex_open(lanehost_jack_client **out, const lanehost_api *api,
                                                   const char *server_name, const char *client_name,
                                                   const char *capture_ring, const char *playback_ring,

@@ -21,8 +21,9 @@ import java.util.concurrent.locks.LockSupport;
  *       to the duplex client's input: the signal comes in through a real JACK input port (the dummy driver's own
  *       capture ports are silent);</li>
  *   <li>the <b>duplex</b> client's callback writes its input into the capture ring, plays the playback ring
- *       ({@code lanehost_ring_read_frames}: silence and a counted underrun when it runs dry) and logs both for the
- *       check (the monitor ring); rings only, never the JVM;</li>
+ *       ({@code lanehost_ring_read_frames}: silence and a counted underrun when it runs dry; the late frames that
+ *       silence stood for are dropped when they come, counted, so the delay stays the lead: {@code duplex_period.h})
+ *       and logs both for the check (the monitor ring); rings only, never the JVM;</li>
  *   <li>the <b>plain</b> client writes silence and counts: the baseline;</li>
  *   <li>the {@link DuplexEffect} actor, on a worker, moves captured frames through {@link GainLowPass} into the
  *       playback ring, a lead ahead of the callback;</li>
@@ -35,7 +36,7 @@ public final class AudioDuplex implements AutoCloseable {
     public static final String MONITOR_RING = "duplex-monitor";
     /** 1 MiB each: 5.5 s of mono float audio at 48 kHz, far more than any lead. */
     static final long AUDIO_RING_BYTES = 1L << 20;
-    /** 8 MiB: 14.6 s of monitor frames, how long the checking thread may fall behind. */
+    /** 8 MiB: 10.9 s of monitor frames (16 bytes each) at 48 kHz, how long the checking thread may fall behind. */
     static final long MONITOR_RING_BYTES = 8L << 20;
     /** The effect's tick: short next to a period (2.67 ms), so a lead of a few periods is enough on a quiet machine. */
     public static final Duration TICK = Duration.ofMillis(1);

@@ -142,9 +142,10 @@ public final class AudioDuplexDemo {
             if (now >= nextProgress) {
                 nextProgress += PROGRESS_NANOS;
                 JackClient.Stats d = duplex.duplexClient().stats();
-                System.out.printf("  %4d s: callbacks %,d / %,d, xruns %d, frames checked %,d, underruns %d, capture overruns %d,"
-                                + " lead %d periods, delay %d frames, load %s%n", TimeUnit.NANOSECONDS.toSeconds(now - start), d.callbacks(),
-                        duplex.plainClient().stats().callbacks(), d.xruns(), duplex.monitor().matched(), duplex.playbackUnderruns(),
+                System.out.printf("  %4d s: callbacks %,d / %,d, xruns %d, frames checked %,d, underruns %d (silence %,d frames,"
+                                + " late frames dropped %,d), capture overruns %d, lead %d periods, delay %d frames, load %s%n",
+                        TimeUnit.NANOSECONDS.toSeconds(now - start), d.callbacks(), duplex.plainClient().stats().callbacks(), d.xruns(),
+                        duplex.monitor().matched(), duplex.playbackUnderruns(), d.underrunFrames(), d.droppedLateFrames(),
                         duplex.captureOverruns(), duplex.effect().leadPeriods(), duplex.monitor().lastDelay(), AudioPathProbe.loadAverage());
             }
             LockSupport.parkNanos(STEP_NANOS); // pacing the checks and the plot, not synchronisation
@@ -174,14 +175,17 @@ public final class AudioDuplexDemo {
         System.out.printf("the effect's worst stall: a tick %.2f ms late; a lead covering it and a tick is %d periods%n", worst / 1e6,
                 (worst + AudioDuplex.TICK.toNanos() + periodNanos - 1) / periodNanos + 1);
         System.out.printf("end-to-end delay, input to output (measured per frame): first %d frames (%.2f ms), last %d, min %d,"
-                        + " max %d; expected last %d (first + silence played since - input dropped)%n", m.firstDelay(),
+                        + " max %d; expected last %d (first + silence played since - input dropped - late frames dropped)%n", m.firstDelay(),
                 m.firstDelay() * 1e3 / rate, m.lastDelay(), m.minDelay(), m.maxDelay(), m.expectedDelay());
         System.out.printf("playback underruns %d (callbacks that played silence: %,d frames), capture overruns %d, monitor periods"
-                        + " dropped %d%n", r.playbackUnderruns(), m.underrunFrames(), r.captureOverruns(), r.monitorOverruns());
+                        + " dropped %d%n", r.playbackUnderruns(), d.underrunFrames(), r.captureOverruns(), r.monitorOverruns());
+        System.out.printf("dropped late frames %,d (the effect's output for the slots that silence filled, thrown away so the"
+                        + " delay stays the lead; still owed %,d)%n", d.droppedLateFrames(), d.underrunFrames() - d.droppedLateFrames());
         System.out.printf("frames: captured %,d (callback) / %,d (monitor), processed by the effect %,d, played from the ring %,d"
-                        + " (%,d effect output checked bit for bit, %,d inserted silence), left in the playback ring %,d; wrong %d%s%n",
-                d.samplesWritten(), m.captured(), r.framesProcessed(), m.played(), m.matched(), m.insertedPlayed(), r.playbackLeft(),
-                m.mismatches(), m.firstMismatch() == null ? "" : " (first: " + m.firstMismatch() + ")");
+                        + " (%,d effect output checked bit for bit, %,d inserted silence), dropped late %,d, left in the playback ring %,d;"
+                        + " wrong %d%s%n",
+                d.samplesWritten(), m.captured(), r.framesProcessed(), m.played(), m.matched(), m.insertedPlayed(), m.droppedLate(),
+                r.playbackLeft(), m.mismatches(), m.firstMismatch() == null ? "" : " (first: " + m.firstMismatch() + ")");
         System.out.printf("effect thread '%s': %,d bytes allocated over %,d periods processed in the steady state (%.1f s) = %.3f B/period%s%n",
                 duplex.effect().turnThread().getName(), bytes, periods, steadySeconds, periods == 0 ? 0.0 : (double) bytes / periods,
                 warmUp == 0 ? " (no warm-up in a run this short: the first periods' one-time allocations are counted)" : "");
@@ -194,10 +198,11 @@ public final class AudioDuplexDemo {
             System.out.println("no plot (a headless JDK needs fonts: apt-get install fontconfig fonts-dejavu-core): " + e);
         }
         boolean lost = d.samplesWritten() != m.captured() || m.captured() != r.framesProcessed()
-                || m.matched() + r.playbackLeft() != r.framesProcessed() + r.silenceFrames() - m.insertedPlayed()
+                || m.matched() + m.insertedPlayed() + m.droppedLate() + r.playbackLeft() != r.framesProcessed() + r.silenceFrames()
+                || m.droppedLate() != d.droppedLateFrames() || m.underrunFrames() != d.underrunFrames()
                 || r.monitorOverruns() != 0 || r.lostInsertions() != 0;
         if (lost) {
-            System.out.println("FRAMES LOST: captured, processed and played (plus what was left) do not add up");
+            System.out.println("FRAMES LOST: captured, processed, played and dropped late (plus what was left) do not add up");
         }
         return m.mismatches() == 0 && !lost && m.lastDelay() == m.expectedDelay();
     }

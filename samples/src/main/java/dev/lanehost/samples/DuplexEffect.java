@@ -19,10 +19,11 @@ import java.time.Duration;
  * to the other changes neither sum. So each tick first tops the frames in flight up to the lead its
  * {@link PlaybackLead} asks for, with silence (the first tick primes the whole lead; later ones replace frames a full
  * capture ring dropped, or grow an adaptive lead), and records each insertion in {@link InsertedSilence} for the
- * check. It never drops captured input to shrink the lead, so a playback underrun (silence the callback played
- * because the ring ran dry) adds its frames to the latency for good, and an adaptive lead that shrinks leaves the
- * latency where it was. Like {@link PlaybackRenderer}, it tells the lead how late each tick woke, and the GC pauses
- * {@link GcPauses} reports.
+ * check. It never drops captured input itself, so an adaptive lead that shrinks leaves the latency where it was. A
+ * playback underrun (silence the callback played because the ring ran dry) adds its frames to the frames in flight,
+ * but only until the effect catches up: the callback owes those frames and drops the late ones it finds in the
+ * playback ring, counted ({@code duplex_period.h}), so the frames in flight, and the delay, are the lead again. Like
+ * {@link PlaybackRenderer}, it tells the lead how late each tick woke, and the GC pauses {@link GcPauses} reports.
  *
  * <p>One float (native order) a frame, mono. Turns only, except the counters, which are published for other threads.
  */

@@ -8,25 +8,27 @@ import java.nio.ByteOrder;
 
 /**
  * The duplex sample's check and recorder: it reads what the duplex callback logged each period — per frame the input
- * it captured, the output it played, and whether each went through a ring ({@code lanehost_duplex_frame} in
- * {@code jack_host.h}: 12 bytes) — and checks every played frame against the effect replayed on the captured input by
- * its own {@link GainLowPass}, bit for bit:
+ * it captured, the output it played, whether each went through a ring, and how many late frames the callback dropped
+ * from the playback ring just before ({@code lanehost_duplex_frame} in {@code duplex_period.h}: 16 bytes) — and checks
+ * every played frame against the effect replayed on the captured input by its own {@link GainLowPass}, bit for bit:
  *
  * <ul>
  *   <li>a frame played from the ring is either silence the effect inserted ({@link InsertedSilence}; it must be 0) or
  *       the effect's output for the next captured input not yet matched — captured frames come out in order, none
  *       lost, none twice;</li>
  *   <li>a frame not played from the ring is the callback's own silence (an underrun) and must be 0;</li>
+ *   <li>a late frame the callback dropped takes its place in the playback stream like a played one (inserted silence,
+ *       or the next captured input, through the reference effect so that it stays in step) but is not heard;</li>
  *   <li>the delay of a matched frame is its output slot less its input slot, in frames: the end-to-end latency. It
- *       grows by the silence played or inserted after the first match and shrinks by captured frames dropped, nothing
- *       else ({@link #expectedDelay()}).</li>
+ *       grows by the silence played or inserted after the first match and shrinks by captured frames the capture ring
+ *       dropped and by late frames the callback dropped, nothing else ({@link #expectedDelay()}).</li>
  * </ul>
  *
  * The first {@code wavFrames} output frames go into a WAV file. One thread calls {@link #drain()}.
  */
 public final class DuplexMonitor {
-    /** Bytes per monitor frame: input float, output float, flags. */
-    public static final int FRAME_BYTES = 12;
+    /** Bytes per monitor frame: input float, output float, flags, late frames dropped before it. */
+    public static final int FRAME_BYTES = 16;
     static final int CAPTURED = 1;
     static final int PLAYED = 2;
 
@@ -42,6 +44,7 @@ public final class DuplexMonitor {
     private long pendingHead;
     private long pendingTail;
     private long lastInputSlot;
+    private long streamPosition; // playback-stream frames the callback took: played and dropped
 
     private volatile long slots;
     private volatile long captured;
@@ -58,6 +61,9 @@ public final class DuplexMonitor {
     private volatile long maxDelay = -1;
     private volatile long silenceAfterFirst;
     private volatile long droppedAfterFirst;
+    private volatile long droppedLate;
+    private volatile long droppedLateAfterFirst;
+    private volatile long expectedDelay = -1;
     private volatile float peakOutput;
 
     /**
@@ -92,14 +98,17 @@ public final class DuplexMonitor {
             monitor.read(buffer);
             buffer.flip();
             while (buffer.remaining() >= FRAME_BYTES) {
-                frame(buffer.getFloat(), buffer.getFloat(), buffer.getInt());
+                frame(buffer.getFloat(), buffer.getFloat(), buffer.getInt(), Integer.toUnsignedLong(buffer.getInt()));
             }
         }
     }
 
-    private void frame(float in, float out, int flags) {
+    private void frame(float in, float out, int flags, long droppedBefore) {
         long slot = slots;
         boolean started = firstDelay >= 0;
+        for (long i = 0; i < droppedBefore; i++) {
+            dropLate(slot, started);
+        }
         if ((flags & CAPTURED) != 0) {
             if (pendingTail - pendingHead == pendingValues.length) {
                 mismatch(slot, "more captured frames waiting than the rings can hold");
@@ -111,8 +120,8 @@ public final class DuplexMonitor {
             }
         }
         if ((flags & PLAYED) != 0) {
-            long position = played++;
-            if (inserted.isInserted(position)) {
+            played++;
+            if (inserted.isInserted(streamPosition++)) {
                 insertedPlayed++;
                 if (started) {
                     silenceAfterFirst++;
@@ -133,10 +142,11 @@ public final class DuplexMonitor {
                 if (firstDelay < 0) {
                     firstDelay = delay;
                 } else {
-                    droppedAfterFirst += pendingSlots[at] - lastInputSlot - 1; // inputs the capture ring had no room for
+                    countCaptureDrops(pendingSlots[at]);
                 }
                 lastInputSlot = pendingSlots[at];
                 lastDelay = delay;
+                expectedDelay = firstDelay + silenceAfterFirst - droppedAfterFirst - droppedLateAfterFirst;
                 minDelay = Math.min(minDelay, delay);
                 maxDelay = Math.max(maxDelay, delay);
                 peakOutput = Math.max(peakOutput, Math.abs(out));
@@ -159,6 +169,35 @@ public final class DuplexMonitor {
             }
         }
         slots = slot + 1;
+    }
+
+    /** A late frame the callback dropped before {@code slot} played: the next playback-stream frame, not heard. */
+    private void dropLate(long slot, boolean started) {
+        droppedLate++;
+        if (started) {
+            droppedLateAfterFirst++;
+        }
+        if (inserted.isInserted(streamPosition++)) {
+            if (started) {
+                silenceAfterFirst++; // it was in the stream ahead of the inputs, as if played, then taken back
+            }
+            return;
+        }
+        if (pendingTail == pendingHead) {
+            mismatch(slot, "dropped a late frame with no captured input left to have made it");
+            return;
+        }
+        int at = (int) (pendingHead++ % pendingValues.length);
+        reference.process(pendingValues[at]); // the effect processed it: the reference filter stays in step
+        if (started) {
+            countCaptureDrops(pendingSlots[at]);
+        }
+        lastInputSlot = pendingSlots[at];
+    }
+
+    /** Inputs the capture ring had no room for, between the last matched or dropped input and {@code inputSlot}. */
+    private void countCaptureDrops(long inputSlot) {
+        droppedAfterFirst += inputSlot - lastInputSlot - 1;
     }
 
     private void mismatch(long slot, String what) {
@@ -210,6 +249,11 @@ public final class DuplexMonitor {
         return underrunFrames;
     }
 
+    /** Late frames the callback dropped to win back underrun silence (its {@code dropped_late_frames}, as logged). */
+    public long droppedLate() {
+        return droppedLate;
+    }
+
     /** Frames that broke the check; 0 is the result to want. */
     public long mismatches() {
         return mismatches;
@@ -237,9 +281,11 @@ public final class DuplexMonitor {
         return maxDelay;
     }
 
-    /** What the latest delay must be: the first, plus the silence played since, less the input frames the capture
-     *  ring dropped between the matched ones. */
+    /** What the latest delay must be, counted up to the latest matched frame: the first, plus the silence played
+     *  since, less the input frames the capture ring dropped between the matched ones and the late frames the callback
+     *  dropped. The callback plays from the ring only once it has dropped every late frame it owed, so with a fixed
+     *  lead and no capture overrun that is the first delay again: the delay holds. -1 before a frame matched. */
     public long expectedDelay() {
-        return firstDelay + silenceAfterFirst - droppedAfterFirst;
+        return expectedDelay;
     }
 }

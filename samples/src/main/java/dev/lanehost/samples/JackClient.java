@@ -23,10 +23,10 @@ import java.lang.invoke.MethodHandle;
  */
 public final class JackClient implements AutoCloseable {
     /** Must equal {@code LANEHOST_JACK_HOST_ABI_VERSION}. */
-    public static final int ABI_VERSION = 6;
+    public static final int ABI_VERSION = 7;
 
     private static final String[] HOST_ERRORS = {"BAD_CONFIG", "OUT_OF_MEMORY", "NO_SERVER", "JACK_FAILED", "BAD_RING"};
-    private static final long STATS_SIZE = 160;
+    private static final long STATS_SIZE = 176;
     private static final Library LIBRARY = Library.load();
 
     /** The loaded library's entry points, or why there are none. */
@@ -95,12 +95,15 @@ public final class JackClient implements AutoCloseable {
      * @param earlyMaxDriveNanos the slowest of the first second's drives (375 at 48 kHz / 128 frames) after the latest
      *                         activation
      * @param firstDriveStart  when that first drive began ({@code CLOCK_MONOTONIC} = {@link System#nanoTime()}), 0 before one
+     * @param underrunFrames   the duplex client: frames of silence played because the playback ring ran short; else 0
+     * @param droppedLateFrames the duplex client: late frames read from the playback ring and thrown away to win that
+     *                         silence back, so the delay stays the lead ({@code duplex_period.h}); else 0
      */
     public record Stats(long callbacks, long xruns, long threadInits, long warmUpFailures, long drivesOk, long driveFailures,
                         long turns, long samplesWritten, long ringOverruns, long processThreads, long activations,
                         long slowDrives, long maxDriveNanos, long processThreadId, int firstDriveFailure, int maxTurnsSeen,
                         boolean shutDown, int sampleRate, int periodFrames, long timingOverruns, long firstDriveNanos,
-                        long earlyMaxDriveNanos, long firstDriveStart) {
+                        long earlyMaxDriveNanos, long firstDriveStart, long underrunFrames, long droppedLateFrames) {
     }
 
     private MemorySegment handle;
@@ -272,7 +275,7 @@ public final class JackClient implements AutoCloseable {
                     s.get(JAVA_LONG, 96), s.get(JAVA_LONG, 104), s.get(JAVA_INT, 112), s.get(JAVA_INT, 116),
                     s.get(JAVA_INT, 120) != 0, s.get(JAVA_INT, 124), s.get(JAVA_INT, 128),
                     Integer.toUnsignedLong(s.get(JAVA_INT, 132)), s.get(JAVA_LONG, 136), s.get(JAVA_LONG, 144),
-                    s.get(JAVA_LONG, 152));
+                    s.get(JAVA_LONG, 152), s.get(JAVA_LONG, 160), s.get(JAVA_LONG, 168));
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable e) {

@@ -27,7 +27,8 @@ class AudioDuplexTest {
     private static final int PERIOD = 128;
 
     @Test
-    void theOutputIsTheEffectOfTheInputAndAHeldEffectMeansSilenceAndCountedUnderrunsNotAWaitingCallback() throws Exception {
+    void theOutputIsTheEffectOfTheInputAndAHeldEffectMeansCountedUnderrunsWhoseLateFramesAreDroppedSoTheDelayHolds()
+            throws Exception {
         String unavailable = JackAudio.unavailableReason();
         assumeTrue(unavailable == null, () -> "JACK is not available here: " + unavailable);
         Path directory = Files.createTempDirectory("lanehost-duplex-test");
@@ -48,8 +49,7 @@ class AudioDuplexTest {
 
             duplex.effect().hold(true);
             // A tick that began after the hold moves nothing, and the one before it has ended: from here on nothing
-            // goes into the playback ring. (What is in it can be more than the lead: every underrun before the hold,
-            // on a loaded machine, left its silence as latency.)
+            // goes into the playback ring.
             long ticks = duplex.effect().ticks();
             awaitWhileChecking(duplex, () -> duplex.effect().ticks() > ticks, "a tick of the held effect");
             long underrunsBefore = duplex.playbackUnderruns();
@@ -77,12 +77,16 @@ class AudioDuplexTest {
             assertEquals(result.duplex().samplesWritten(), monitor.captured(), "every captured frame was logged");
             assertEquals(monitor.captured(), result.framesProcessed(), "every captured frame went through the effect");
             assertEquals(result.framesProcessed() + result.silenceFrames(),
-                    monitor.matched() + monitor.insertedPlayed() + result.playbackLeft(),
-                    "every frame written to the playback ring was played, or is still in it");
-            assertTrue(monitor.firstDelay() >= (long) LEAD * PERIOD, "the first output came at least a lead after its input: " + monitor.firstDelay());
-            assertEquals(monitor.expectedDelay(), monitor.lastDelay(), "the delay grew by exactly the silence played");
-            assertTrue(monitor.lastDelay() - monitor.firstDelay() >= (heldUnderruns - 1) * PERIOD,
-                    "the hold's silence is latency now: the effect drops no input to win it back");
+                    monitor.matched() + monitor.insertedPlayed() + monitor.droppedLate() + result.playbackLeft(),
+                    "every frame written to the playback ring was played, dropped late, or is still in it");
+            assertEquals(result.duplex().underrunFrames(), monitor.underrunFrames(), "underrun_frames counts the silence logged");
+            assertEquals(result.duplex().droppedLateFrames(), monitor.droppedLate(), "dropped_late_frames counts the drops logged");
+            assertTrue(monitor.droppedLate() >= (heldUnderruns - 1) * PERIOD, "the hold's late frames were dropped: "
+                    + monitor.droppedLate());
+            assertEquals((long) LEAD * PERIOD, monitor.firstDelay(), "the first output came a lead after its input");
+            assertEquals(monitor.expectedDelay(), monitor.lastDelay(), "the delay follows the silence played and the frames dropped");
+            assertEquals(monitor.firstDelay(), monitor.lastDelay(), "the hold's silence was won back: the delay is the lead again");
+            assertEquals(monitor.firstDelay(), monitor.maxDelay(), "no frame was played later than a lead after its input");
         }
     }
 

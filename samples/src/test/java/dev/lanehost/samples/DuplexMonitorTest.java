@@ -15,8 +15,12 @@ class DuplexMonitorTest {
     private static final int P = DuplexMonitor.PLAYED;
 
     private static void log(SpscByteRing ring, float in, float out, int flags) {
+        log(ring, in, out, flags, 0);
+    }
+
+    private static void log(SpscByteRing ring, float in, float out, int flags, int droppedBefore) {
         ByteBuffer frame = ByteBuffer.allocate(DuplexMonitor.FRAME_BYTES).order(ByteOrder.nativeOrder());
-        frame.putFloat(in).putFloat(out).putInt(flags).flip();
+        frame.putFloat(in).putFloat(out).putInt(flags).putInt(droppedBefore).flip();
         assertEquals(DuplexMonitor.FRAME_BYTES, ring.write(frame));
     }
 
@@ -45,6 +49,31 @@ class DuplexMonitorTest {
             assertEquals(2, monitor.lastDelay());
             assertEquals(3, monitor.maxDelay());
             assertEquals(monitor.lastDelay(), monitor.expectedDelay(), "first + silence since - inputs dropped since");
+        }
+    }
+
+    @Test
+    void lateFramesDroppedAfterAnUnderrunBringTheDelayBackToTheFirst() {
+        try (SpscByteRing ring = SpscByteRing.allocate(4096);
+             InsertedSilence inserted = new InsertedSilence()) {
+            GainLowPass effect = GainLowPass.standard();
+            DuplexMonitor monitor = new DuplexMonitor(ring, inserted, GainLowPass.standard(), 64, null, 0);
+            inserted.record(0, 2);
+            log(ring, 1f, 0f, C | P);                          // slot 0: primed silence
+            log(ring, 0.5f, 0f, C | P);                        // slot 1: primed silence
+            log(ring, -1f, effect.process(1f), C | P);         // slot 2: input of slot 0, delay 2
+            log(ring, 0.25f, 0f, C);                           // slot 3: underrun, owed 1
+            effect.process(0.5f);                              // the effect's output for slot 1 comes late: dropped
+            log(ring, 0f, effect.process(-1f), C | P, 1);      // slot 4: input of slot 2, delay 2 again
+            log(ring, 0f, effect.process(0.25f), C | P);       // slot 5: input of slot 3, delay 2
+            assertEquals(6, monitor.drain());
+            assertEquals(0, monitor.mismatches(), monitor.firstMismatch());
+            assertEquals(3, monitor.matched());
+            assertEquals(1, monitor.underrunFrames());
+            assertEquals(1, monitor.droppedLate());
+            assertEquals(2, monitor.firstDelay());
+            assertEquals(2, monitor.lastDelay());
+            assertEquals(2, monitor.expectedDelay(), "first + silence since - late frames dropped since");
         }
     }
 
