@@ -1,5 +1,7 @@
 package dev.lanehost.lanes;
 
+import dev.lanehost.lanes.observe.RuntimeLog;
+
 /**
  * A user's {@link RuntimeObserver} behind a guard: whatever it throws is logged and swallowed, so an
  * observer can never break the halt it is watching.

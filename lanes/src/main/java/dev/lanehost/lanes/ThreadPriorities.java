@@ -4,6 +4,7 @@ import dev.lanehost.affinity.Affinity;
 import dev.lanehost.affinity.PriorityPolicy;
 import dev.lanehost.affinity.PriorityRange;
 import dev.lanehost.affinity.PriorityResult;
+import dev.lanehost.lanes.observe.RuntimeLog;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 

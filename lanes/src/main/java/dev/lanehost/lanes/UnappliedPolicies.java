@@ -5,6 +5,7 @@ import dev.lanehost.affinity.AffinityPolicy;
 import dev.lanehost.affinity.Capabilities;
 import dev.lanehost.affinity.PriorityPolicy;
 import dev.lanehost.affinity.ThreadPlan;
+import dev.lanehost.lanes.observe.RuntimeLog;
 import java.util.ArrayList;
 import java.util.List;
 
