@@ -7,6 +7,8 @@ import dev.lanehost.affinity.PriorityPolicy;
 import dev.lanehost.affinity.PriorityResult;
 import dev.lanehost.affinity.ThreadPlan;
 import dev.lanehost.affinity.Topology;
+import dev.lanehost.lanes.hosted.ThreadPriorities;
+import dev.lanehost.lanes.hosted.UnappliedPolicies;
 import dev.lanehost.lanes.observe.RuntimeLog;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -4,6 +4,8 @@ import dev.lanehost.affinity.Affinity;
 import dev.lanehost.affinity.AffinityPolicy;
 import dev.lanehost.affinity.AffinityResult;
 import dev.lanehost.affinity.Topology;
+import dev.lanehost.lanes.hosted.HandOff;
+import dev.lanehost.lanes.hosted.ThreadPriorities;
 import dev.lanehost.lanes.observe.RuntimeLog;
 import java.util.ArrayList;
 import java.util.List;

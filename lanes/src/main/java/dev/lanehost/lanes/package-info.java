@@ -21,7 +21,8 @@
  *       {@code GuardedObserver}, {@code ThreadWarmUp}.</li>
  *   <li><b>profiles</b> — the {@code Scheduler} seam and its implementations side by side:
  *       {@code HostedScheduler} (a {@code WorkerPool} of {@code Worker}s, a {@code BlockingPool}, a placement's
- *       {@code PlacedThreads}, the timer thread), {@code DrainScheduler} (SINGLE_THREAD),
+ *       {@code PlacedThreads}, the timer thread; the pool's parts that know nothing of actors are in
+ *       {@code dev.lanehost.lanes.hosted}), {@code DrainScheduler} (SINGLE_THREAD),
  *       {@code SimulatedScheduler} with {@code SimulatedQueues} and {@code SimulatedSchedule}; all of them
  *       run turns through {@code RunQueue}. {@code TimerQueue} holds the timers they fire.</li>
  *   <li><b>actor</b> — {@code ActorCell} (run-once, halt) over {@code CellState} (the exit reason halting
