@@ -10,6 +10,7 @@ import dev.lanehost.affinity.Topology;
 import dev.lanehost.lanes.hosted.ThreadPriorities;
 import dev.lanehost.lanes.hosted.UnappliedPolicies;
 import dev.lanehost.lanes.observe.RuntimeLog;
+import dev.lanehost.lanes.turn.BudgetLimits;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

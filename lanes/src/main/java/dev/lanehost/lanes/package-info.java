@@ -31,7 +31,8 @@
  *       {@link dev.lanehost.lanes.ActorContext} it sees), {@code ActorResources} (with the teardown order),
  *       {@code Watchers} (monitors and links).</li>
  *   <li><b>turn budget</b> — {@link dev.lanehost.lanes.TurnBudget}, {@link dev.lanehost.lanes.SpawnOptions},
- *       {@link dev.lanehost.lanes.TurnDisrupted}; {@code BudgetLimits} (a budget in clock nanoseconds),
+ *       {@link dev.lanehost.lanes.TurnDisrupted}; in {@code dev.lanehost.lanes.turn}, {@code BudgetLimits} (a budget in clock
+ *       nanoseconds) and {@code ThreadCpu};
  *       {@code TurnClock} (one actor's turns against it), {@code BudgetWatch} (HOSTED's budget clock).</li>
  *   <li><b>lane</b> — {@link dev.lanehost.lanes.ExecutionLane} (the drive loop) over {@code LaneCounters},
  *       {@code LaneClose} (its part in the close), {@code LaneWatch} (what observers see), and from {@code internal} its {@code LaneBinding} (which thread drives)
