@@ -18,7 +18,7 @@
  *   <li><b>runtime</b> — {@code ActorRuntime} (registry, spawning, lifecycle), {@link dev.lanehost.lanes.RuntimeBuilder} (its settings),
  *       {@link dev.lanehost.lanes.RuntimeMetrics} (its counters), {@code RuntimeContext} and {@code LiveRuntime}, {@code ActorRegistry},
  *       {@code LaneRegistry}, {@code RuntimeClose} (the close protocol),
- *       {@code GuardedObserver}, {@code ThreadWarmUp}.</li>
+ *       {@code ThreadWarmUp}.</li>
  *   <li><b>profiles</b> — the {@code Scheduler} seam and its implementations side by side:
  *       {@code HostedScheduler} (a {@code WorkerPool} of {@code Worker}s, a {@code BlockingPool}, a placement's
  *       {@code PlacedThreads}, the timer thread; the pool's parts that know nothing of actors are in
@@ -40,7 +40,8 @@
  *   <li><b>observation</b> — {@link dev.lanehost.lanes.RuntimeMetrics}, {@link dev.lanehost.lanes.Snapshot},
  *       {@code HaltCounts} (halts by exit reason), {@code RuntimeEvents} (the Flight Recorder events, one call
  *       per hook site), {@link dev.lanehost.lanes.ActorRuntimeMXBean} and {@code RuntimeMBean} (the opt-in MBean); in
- *       {@code dev.lanehost.lanes.observe}, {@code RuntimeLog} (the runtime's own log lines).</li>
+ *       {@code dev.lanehost.lanes.observe}, {@code RuntimeLog} (the runtime's own log lines) and
+ *       {@code GuardedObserver} (a user's observer behind a guard).</li>
  * </ul>
  * {@code dev.lanehost.lanes.internal} holds the parts that know nothing of actors: the lock-free queue,
  * the resource counters, the virtual clock, a lane's binding and its stall watch.
