@@ -2,6 +2,7 @@ package dev.lanehost.lanes;
 
 import dev.lanehost.lanes.internal.LiveCounters;
 import dev.lanehost.lanes.internal.MpscChunkQueue;
+import dev.lanehost.lanes.turn.BudgetLimits;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.Supplier;

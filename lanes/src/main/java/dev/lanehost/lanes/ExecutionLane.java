@@ -1,6 +1,7 @@
 package dev.lanehost.lanes;
 
 import dev.lanehost.lanes.internal.LaneBinding;
+import dev.lanehost.lanes.observe.RuntimeLog;
 import java.util.function.BiFunction;
 
 /**

@@ -1,5 +1,7 @@
 package dev.lanehost.lanes;
 
+import dev.lanehost.lanes.hosted.SpinBudget;
+
 /**
  * How an idle HOSTED worker waits for work: it spins, then yields, then parks until a sender wakes it; or,
  * for a worker that owns a core, it spins for ever. Set per runtime with {@link RuntimeBuilder#idleStrategy}.

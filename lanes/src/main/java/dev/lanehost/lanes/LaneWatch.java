@@ -2,6 +2,7 @@ package dev.lanehost.lanes;
 
 import dev.lanehost.lanes.internal.LaneBinding;
 import dev.lanehost.lanes.internal.StallWatch;
+import dev.lanehost.lanes.observe.RuntimeLog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;

@@ -1,5 +1,7 @@
 package dev.lanehost.lanes;
 
+import dev.lanehost.lanes.turn.BudgetLimits;
+
 /**
  * One thing a turn handles, one final class per kind with typed fields: a send allocates one letter (and, when its
  * mailbox has no emptied chunk to reuse, a new chunk every {@link dev.lanehost.lanes.internal.MpscChunkQueue#DEFAULT_CHUNK_SLOTS}

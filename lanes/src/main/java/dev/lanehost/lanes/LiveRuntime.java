@@ -1,6 +1,7 @@
 package dev.lanehost.lanes;
 
 import dev.lanehost.lanes.internal.LiveCounters;
+import dev.lanehost.lanes.turn.BudgetLimits;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;

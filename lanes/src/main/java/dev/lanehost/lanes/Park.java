@@ -1,6 +1,7 @@
 package dev.lanehost.lanes;
 
 import dev.lanehost.lanes.internal.LiveCounters;
+import dev.lanehost.lanes.observe.RuntimeLog;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 

@@ -4,6 +4,7 @@ import dev.lanehost.affinity.Affinity;
 import dev.lanehost.affinity.AffinityPolicy;
 import dev.lanehost.affinity.AffinityResult;
 import dev.lanehost.affinity.ThreadPlan;
+import dev.lanehost.lanes.hosted.ThreadPriorities;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -8,6 +8,7 @@ import dev.lanehost.affinity.PriorityPolicy;
 import dev.lanehost.affinity.ThreadPlan;
 import dev.lanehost.affinity.Topology;
 import dev.lanehost.affinity.TopologyDeclaration;
+import dev.lanehost.lanes.observe.RuntimeLog;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,6 +1,8 @@
 package dev.lanehost.lanes;
 
 import dev.lanehost.lanes.internal.LiveCounters;
+import dev.lanehost.lanes.turn.BudgetLimits;
+import dev.lanehost.lanes.turn.ThreadCpu;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;

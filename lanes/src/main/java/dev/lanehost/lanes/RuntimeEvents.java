@@ -1,6 +1,7 @@
 package dev.lanehost.lanes;
 
 import dev.lanehost.affinity.AffinityResult;
+import dev.lanehost.lanes.observe.RuntimeLog;
 import java.util.concurrent.atomic.AtomicBoolean;
 import jdk.jfr.Category;
 import jdk.jfr.Description;

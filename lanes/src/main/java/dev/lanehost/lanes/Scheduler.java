@@ -3,6 +3,7 @@ package dev.lanehost.lanes;
 import dev.lanehost.affinity.AffinityResult;
 import dev.lanehost.affinity.PriorityResult;
 import dev.lanehost.lanes.internal.VirtualClock;
+import dev.lanehost.lanes.turn.BudgetLimits;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

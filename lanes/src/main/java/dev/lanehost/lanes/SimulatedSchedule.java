@@ -1,5 +1,6 @@
 package dev.lanehost.lanes;
 
+import dev.lanehost.lanes.observe.RuntimeLog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;

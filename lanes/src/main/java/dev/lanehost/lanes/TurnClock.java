@@ -1,5 +1,8 @@
 package dev.lanehost.lanes;
 
+import dev.lanehost.lanes.observe.RuntimeLog;
+import dev.lanehost.lanes.turn.BudgetLimits;
+import dev.lanehost.lanes.turn.ThreadCpu;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 

@@ -1,5 +1,8 @@
 package dev.lanehost.lanes;
 
+import dev.lanehost.lanes.hosted.HandOff;
+import dev.lanehost.lanes.hosted.Sightings;
+import dev.lanehost.lanes.hosted.SpinBudget;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;

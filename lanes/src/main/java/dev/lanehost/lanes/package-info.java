@@ -17,11 +17,12 @@
  * <ul>
  *   <li><b>runtime</b> — {@code ActorRuntime} (registry, spawning, lifecycle), {@link dev.lanehost.lanes.RuntimeBuilder} (its settings),
  *       {@link dev.lanehost.lanes.RuntimeMetrics} (its counters), {@code RuntimeContext} and {@code LiveRuntime}, {@code ActorRegistry},
- *       {@code LaneRegistry}, {@code RuntimeClose} (the close protocol), {@code RuntimeLog},
- *       {@code GuardedObserver}, {@code ThreadWarmUp}.</li>
+ *       {@code LaneRegistry}, {@code RuntimeClose} (the close protocol),
+ *       {@code ThreadWarmUp}.</li>
  *   <li><b>profiles</b> — the {@code Scheduler} seam and its implementations side by side:
  *       {@code HostedScheduler} (a {@code WorkerPool} of {@code Worker}s, a {@code BlockingPool}, a placement's
- *       {@code PlacedThreads}, the timer thread), {@code DrainScheduler} (SINGLE_THREAD),
+ *       {@code PlacedThreads}, the timer thread; the pool's parts that know nothing of actors are in
+ *       {@code dev.lanehost.lanes.hosted}), {@code DrainScheduler} (SINGLE_THREAD),
  *       {@code SimulatedScheduler} with {@code SimulatedQueues} and {@code SimulatedSchedule}; all of them
  *       run turns through {@code RunQueue}. {@code TimerQueue} holds the timers they fire.</li>
  *   <li><b>actor</b> — {@code ActorCell} (run-once, halt) over {@code CellState} (the exit reason halting
@@ -30,14 +31,17 @@
  *       {@link dev.lanehost.lanes.ActorContext} it sees), {@code ActorResources} (with the teardown order),
  *       {@code Watchers} (monitors and links).</li>
  *   <li><b>turn budget</b> — {@link dev.lanehost.lanes.TurnBudget}, {@link dev.lanehost.lanes.SpawnOptions},
- *       {@link dev.lanehost.lanes.TurnDisrupted}; {@code BudgetLimits} (a budget in clock nanoseconds),
+ *       {@link dev.lanehost.lanes.TurnDisrupted}; in {@code dev.lanehost.lanes.turn}, {@code BudgetLimits} (a budget in clock
+ *       nanoseconds) and {@code ThreadCpu};
  *       {@code TurnClock} (one actor's turns against it), {@code BudgetWatch} (HOSTED's budget clock).</li>
  *   <li><b>lane</b> — {@link dev.lanehost.lanes.ExecutionLane} (the drive loop) over {@code LaneCounters},
  *       {@code LaneClose} (its part in the close), {@code LaneWatch} (what observers see), and from {@code internal} its {@code LaneBinding} (which thread drives)
  *       and {@code StallWatch}.</li>
  *   <li><b>observation</b> — {@link dev.lanehost.lanes.RuntimeMetrics}, {@link dev.lanehost.lanes.Snapshot},
  *       {@code HaltCounts} (halts by exit reason), {@code RuntimeEvents} (the Flight Recorder events, one call
- *       per hook site), {@link dev.lanehost.lanes.ActorRuntimeMXBean} and {@code RuntimeMBean} (the opt-in MBean).</li>
+ *       per hook site), {@link dev.lanehost.lanes.ActorRuntimeMXBean} and {@code RuntimeMBean} (the opt-in MBean); in
+ *       {@code dev.lanehost.lanes.observe}, {@code RuntimeLog} (the runtime's own log lines) and
+ *       {@code GuardedObserver} (a user's observer behind a guard).</li>
  * </ul>
  * {@code dev.lanehost.lanes.internal} holds the parts that know nothing of actors: the lock-free queue,
  * the resource counters, the virtual clock, a lane's binding and its stall watch.

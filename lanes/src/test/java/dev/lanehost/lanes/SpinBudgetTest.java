@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.lanehost.lanes.hosted.SpinBudget;
 import org.junit.jupiter.api.Test;
 
 /** The adaptive spin: longer after near misses, shorter after long parks, always within its bounds. */

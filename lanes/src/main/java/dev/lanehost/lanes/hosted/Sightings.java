@@ -1,4 +1,4 @@
-package dev.lanehost.lanes;
+package dev.lanehost.lanes.hosted;
 
 /**
  * A thief's memory of what it saw waiting at the other workers: per victim, the actor and a mark of the victim's
@@ -8,13 +8,13 @@ package dev.lanehost.lanes;
  * victim in turn: with a single memory, two victims each holding an actor would reset each other's count at every
  * look and neither actor would ever be taken. One thief's own, one per place it looks at ({@code next} slots, doors).
  */
-final class Sightings {
+public final class Sightings {
     private final Object[] actors;
     private final long[] marks;
     private final int[] counts;
 
     /** @param victims how many workers the thief may look at, indexed from 0 */
-    Sightings(int victims) {
+    public Sightings(int victims) {
         actors = new Object[victims];
         marks = new long[victims];
         counts = new int[victims];
@@ -26,7 +26,7 @@ final class Sightings {
      * @return true once this is the {@code times}-th look in a row at that victim holding the same actor at the same
      *     mark (its memory is then cleared)
      */
-    boolean again(int victim, Object actor, long mark, int times) {
+    public boolean again(int victim, Object actor, long mark, int times) {
         if (actor != actors[victim] || mark != marks[victim]) {
             actors[victim] = actor;
             marks[victim] = mark;

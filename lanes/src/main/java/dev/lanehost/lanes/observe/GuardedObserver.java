@@ -1,13 +1,17 @@
-package dev.lanehost.lanes;
+package dev.lanehost.lanes.observe;
+
+import dev.lanehost.lanes.ActorRef;
+import dev.lanehost.lanes.HaltStep;
+import dev.lanehost.lanes.RuntimeObserver;
 
 /**
  * A user's {@link RuntimeObserver} behind a guard: whatever it throws is logged and swallowed, so an
  * observer can never break the halt it is watching.
  */
-final class GuardedObserver implements RuntimeObserver {
+public final class GuardedObserver implements RuntimeObserver {
     private final RuntimeObserver delegate;
 
-    GuardedObserver(RuntimeObserver delegate) {
+    public GuardedObserver(RuntimeObserver delegate) {
         this.delegate = delegate;
     }
 

@@ -1,4 +1,4 @@
-package dev.lanehost.lanes;
+package dev.lanehost.lanes.hosted;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
@@ -15,7 +15,7 @@ import org.openjdk.jcstress.infra.results.III_Result;
  * is found by the worker, by its take or by its close, exactly once; an actor the sender could not hand in stays
  * the sender's (it queues it). Losing one strands an actor that holds its scheduled flag, so it never runs again.
  *
- * (This class sits in lanes' package, on the class path, to reach the package-private door.)
+ * (This class sits in the door's package, on the class path.)
  */
 public final class HandOffTest {
     private HandOffTest() {

@@ -1,4 +1,4 @@
-package dev.lanehost.lanes;
+package dev.lanehost.lanes.turn;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -8,7 +8,7 @@ import java.lang.management.ThreadMXBean;
  * deadline) to tell a turn that runs on from a turn whose thread the machine held off the CPU. SINGLE_THREAD reads it
  * around the turns of an actor that has a strike; never on the path of a turn within budget.
  */
-interface ThreadCpu {
+public interface ThreadCpu {
     /** The CPU time could not be read: the thread is unknown, has ended, is virtual, or the JVM does not measure it. */
     long UNKNOWN = -1;
 

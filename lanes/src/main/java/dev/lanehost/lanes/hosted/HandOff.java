@@ -1,4 +1,4 @@
-package dev.lanehost.lanes;
+package dev.lanehost.lanes.hosted;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -12,7 +12,7 @@ import java.lang.invoke.VarHandle;
  * sooner this way.
  *
  * <h2>Protocol</h2>
- * The word holds {@link #CLOSED}, {@link #OPEN}, or the actor handed in ({@code T}: an {@link ActorCell} in a worker;
+ * The word holds {@link #CLOSED}, {@link #OPEN}, or the actor handed in ({@code T}: an {@code ActorCell} in a worker;
  * anything in the stress test). Every change but the first is a CAS from the value just read.
  * <ol>
  *   <li>The worker opens its door (release store of {@code OPEN}) when it starts to spin, and only then.</li>
@@ -30,7 +30,7 @@ import java.lang.invoke.VarHandle;
  * gets it; a sender whose CAS failed still holds its own. (jcstress {@code HandOffTest}: senders, the worker's take
  * and close, and a thief.)
  */
-final class HandOff<T> extends HandOffWord {
+public final class HandOff<T> extends HandOffWord {
     @SuppressWarnings("unused")
     private byte b000, b001, b002, b003, b004, b005, b006, b007, b008, b009, b010, b011, b012, b013, b014, b015,
                  b016, b017, b018, b019, b020, b021, b022, b023, b024, b025, b026, b027, b028, b029, b030, b031,
@@ -56,12 +56,12 @@ final class HandOff<T> extends HandOffWord {
     }
 
     /** Step 1: the worker starts to spin. Worker only. */
-    void open() {
+    public void open() {
         WORD.setRelease(this, OPEN);
     }
 
     /** True if the door is open and empty now (racy: a hint for choosing among workers). Any thread. */
-    boolean isOpen() {
+    public boolean isOpen() {
         return WORD.getAcquire(this) == OPEN;
     }
 
@@ -71,7 +71,7 @@ final class HandOff<T> extends HandOffWord {
      *
      * @return true if the worker now owns the actor; false if the caller still does
      */
-    boolean handIn(T cell) {
+    public boolean handIn(T cell) {
         return WORD.compareAndSet(this, OPEN, cell);
     }
 
@@ -80,7 +80,7 @@ final class HandOff<T> extends HandOffWord {
      * while its door is open.
      */
     @SuppressWarnings("unchecked")
-    T take() {
+    public T take() {
         Object word = WORD.getAcquire(this);
         if (word == OPEN || word == CLOSED || !WORD.compareAndSet(this, word, CLOSED)) {
             return null;
@@ -90,13 +90,13 @@ final class HandOff<T> extends HandOffWord {
 
     /** The actor waiting at the door now, or null. Any thread (racy: a thief's look before {@link #steal}). */
     @SuppressWarnings("unchecked")
-    T peek() {
+    public T peek() {
         Object word = WORD.getAcquire(this);
         return word == OPEN || word == CLOSED ? null : (T) word;
     }
 
     /** Step 4: a thief takes {@code cell} if it still waits at the door, which stays open. @return true if it did */
-    boolean steal(T cell) {
+    public boolean steal(T cell) {
         return WORD.compareAndSet(this, cell, OPEN);
     }
 
@@ -106,7 +106,7 @@ final class HandOff<T> extends HandOffWord {
      * @return an actor handed in before the close, which the worker now owns; or null
      */
     @SuppressWarnings("unchecked")
-    T close() {
+    public T close() {
         while (true) {
             Object word = WORD.getAcquire(this);
             if (word == CLOSED) {

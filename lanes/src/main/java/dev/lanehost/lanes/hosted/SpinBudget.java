@@ -1,4 +1,4 @@
-package dev.lanehost.lanes;
+package dev.lanehost.lanes.hosted;
 
 /**
  * How long an idle worker spins before it parks, learned from what its last waits found. After a park that a
@@ -8,24 +8,24 @@ package dev.lanehost.lanes;
  * through the gap, a worker woken by a 1 kHz tick spins almost nothing before it parks again, and an idle
  * worker, parked until woken, spins not at all. One worker's, never shared.
  */
-final class SpinBudget {
+public final class SpinBudget {
     private final int min;
     private final int max;
     private int rounds;
 
-    SpinBudget(int min, int max) {
+    public SpinBudget(int min, int max) {
         this.min = min;
         this.max = max;
         this.rounds = Math.max(min, max / 2);
     }
 
     /** Rounds to spin before parking. */
-    int rounds() {
+    public int rounds() {
         return rounds;
     }
 
     /** The worker spun for {@code spunNanos}, parked, and was woken {@code parkedNanos} later. */
-    void parked(long spunNanos, long parkedNanos) {
+    public void parked(long spunNanos, long parkedNanos) {
         if (parkedNanos <= 2 * spunNanos) {
             rounds = (int) Math.min(max, 2L * Math.max(1, rounds));
         } else {

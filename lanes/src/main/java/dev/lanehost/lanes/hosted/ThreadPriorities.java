@@ -1,29 +1,30 @@
-package dev.lanehost.lanes;
+package dev.lanehost.lanes.hosted;
 
 import dev.lanehost.affinity.Affinity;
 import dev.lanehost.affinity.PriorityPolicy;
 import dev.lanehost.affinity.PriorityRange;
 import dev.lanehost.affinity.PriorityResult;
+import dev.lanehost.lanes.observe.RuntimeLog;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The priority policy of HOSTED's own threads ({@link RuntimeBuilder#priority}): each worker, blocking thread
+ * The priority policy of HOSTED's own threads ({@code RuntimeBuilder.priority}): each worker, blocking thread
  * and placement thread applies it to itself when it starts, and what it obtained — read back from the kernel,
  * or why it fell back — is recorded by thread name. Applying it never fails the thread.
  */
-final class ThreadPriorities {
+public final class ThreadPriorities {
     private final PriorityPolicy policy;
     private final Affinity affinity;
     private final Map<String, PriorityResult> results = new ConcurrentHashMap<>();
 
-    ThreadPriorities(PriorityPolicy policy, Affinity affinity) {
+    public ThreadPriorities(PriorityPolicy policy, Affinity affinity) {
         this.policy = policy;
         this.affinity = affinity;
     }
 
     /** On {@code thread}, the calling thread, as it starts. Never throws. */
-    void apply(Thread thread) {
+    public void apply(Thread thread) {
         try {
             results.put(thread.getName(), policy.applyToCurrentThread(affinity));
         } catch (Throwable e) {
@@ -36,7 +37,7 @@ final class ThreadPriorities {
      * (a busy SCHED_FIFO worker never lets a normal thread onto its CPU), so under a real-time policy the timer
      * thread asks for the same class one priority higher; under any other policy it keeps what it has. Never throws.
      */
-    void applyAboveWorkers(Thread thread) {
+    public void applyAboveWorkers(Thread thread) {
         if (!(policy instanceof PriorityPolicy.Realtime realtime)) {
             return;
         }
@@ -60,7 +61,7 @@ final class ThreadPriorities {
         }
     }
 
-    Map<String, PriorityResult> results() {
+    public Map<String, PriorityResult> results() {
         return Map.copyOf(results);
     }
 }

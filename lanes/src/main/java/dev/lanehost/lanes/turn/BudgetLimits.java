@@ -1,47 +1,49 @@
-package dev.lanehost.lanes;
+package dev.lanehost.lanes.turn;
+
+import dev.lanehost.lanes.TurnBudget;
 
 /**
  * A {@link TurnBudget} in the runtime clock's nanoseconds, and the flags a turn has earned after running so
- * long. The flags are bits of a turn's pause word ({@link TurnContext}); {@link #START} marks a start turn,
+ * long. The flags are bits of a turn's pause word ({@code TurnContext}); {@link #START} marks a start turn,
  * which earns only the disruption, at its own deadline.
  */
-final class BudgetLimits {
+public final class BudgetLimits {
     /** Past the fast budget: the turn is asked to yield; the actor waits in the slow band afterwards. */
-    static final long YIELD = 1;
+    public static final long YIELD = 1;
     /** Past the slow budget: a strike, counted when the turn returns. */
-    static final long STRIKE = 2;
+    public static final long STRIKE = 2;
     /**
      * A slow budget after the yield request was raised, half of it on the CPU, or slow × ceiling after it whatever
      * the CPU time (a start turn: past slow × ceiling): the next poll site throws. Counted from the request, not
      * from the fast budget, so a watch that looked late never disrupts a turn that had no time to answer.
      */
-    static final long DISRUPT = 4;
+    public static final long DISRUPT = 4;
     /** Set by the runner: this turn is the actor's start. */
-    static final long START = 8;
+    public static final long START = 8;
     /**
      * Set by the runner: the rest of this turn is the runtime's work for it (a gate copying its result), not the
      * actor's, and earns nothing more; what it earned before stays.
      */
-    static final long UNCHARGED = 16;
+    public static final long UNCHARGED = 16;
     /** The flags a turn earns (not {@link #START} nor {@link #UNCHARGED}). */
-    static final long EARNED = YIELD | STRIKE | DISRUPT;
+    public static final long EARNED = YIELD | STRIKE | DISRUPT;
     /** Bits below the turn generation. */
-    static final int FLAG_BITS = 5;
-    static final long FLAGS = (1L << FLAG_BITS) - 1;
+    public static final int FLAG_BITS = 5;
+    public static final long FLAGS = (1L << FLAG_BITS) - 1;
 
     final TurnBudget budget;
     /** For log lines and disruption messages: "10 ms", "2.5 ms", "300 ms". */
     final String fastText;
-    final String slowText;
-    final String startKillText;
-    final String disruptText;
-    final long fastNanos;
-    final long slowNanos;
-    final long disruptNanos;
-    final long startKillNanos;
-    final int strikeCeiling;
+    public final String slowText;
+    public final String startKillText;
+    public final String disruptText;
+    public final long fastNanos;
+    public final long slowNanos;
+    public final long disruptNanos;
+    public final long startKillNanos;
+    public final int strikeCeiling;
 
-    BudgetLimits(TurnBudget budget) {
+    public BudgetLimits(TurnBudget budget) {
         this.budget = budget;
         this.fastNanos = budget.fast().toNanos();
         this.slowNanos = budget.slow().toNanos();
@@ -55,7 +57,7 @@ final class BudgetLimits {
     }
 
     /** "10 ms", "2.5 ms", "0.123456 ms". */
-    static String millis(long nanos) {
+    public static String millis(long nanos) {
         return java.math.BigDecimal.valueOf(nanos, 6).stripTrailingZeros().toPlainString() + " ms";
     }
 
@@ -63,7 +65,7 @@ final class BudgetLimits {
      * SINGLE_THREAD, once a turn has returned after {@code elapsed} nanoseconds: the flags it earned, as if it had
      * been asked to yield at the fast budget and had not answered.
      */
-    long earnedByTheEnd(long elapsed, boolean start) {
+    public long earnedByTheEnd(long elapsed, boolean start) {
         if (start) {
             return elapsed >= startKillNanos ? DISRUPT : 0;
         }
