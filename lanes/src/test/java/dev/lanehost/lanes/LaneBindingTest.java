@@ -241,7 +241,6 @@ class LaneBindingTest {
             // No counts wanted: the drive runs all the same and stores nothing.
             assertEquals(DriveStatus.OK.code(), (int) onNewThread("host", () -> lane.drive(0, null)));
             assertEquals(0, lane.queuedLetters());
-            assertEquals(2, counts.turns());
         }
     }
 }
