@@ -181,14 +181,17 @@ public final class HostAbi implements AutoCloseable {
      * itself, so {@code lane_drive} finds it in the load that checks the handle.
      */
     static final class ExportedLane extends HandleTable.Entry<ExecutionLane> {
+        /** The lane, typed: {@code lane_drive} reads it without the erased value's cast. */
+        final ExecutionLane lane;
         private final DriveCounts boundThreadCounts = new DriveCounts();
 
         ExportedLane(long handle, ExecutionLane lane) {
             super(handle, lane);
+            this.lane = lane;
         }
 
         DriveCounts countsForCurrentThread() {
-            return value().isBoundToCurrentThread() ? boundThreadCounts : new DriveCounts();
+            return lane.isBoundToCurrentThread() ? boundThreadCounts : new DriveCounts();
         }
     }
 
