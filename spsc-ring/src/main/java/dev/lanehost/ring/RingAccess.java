@@ -12,12 +12,13 @@ import java.lang.invoke.VarHandle;
  * For memory the ring allocated, with raw copies available ({@link RawCopy}), at its raw address through
  * {@link RawCopy#ALL}: only bounds and alignment are checked, and the side's {@link RawCopy#enter()} keeps a close
  * away. Otherwise through the ring's own segment, checked as any segment access is (a caller's memory, whose
- * lifetime the caller keeps). Observers and the waiting consumer always use the segment.
+ * lifetime the caller keeps). Observers and the waiting consumer always use the segment. Each side is one
+ * ({@link RingSide} extends it), so a transfer reaches the memory through one object fewer.
  *
  * <p>The accessors' names say their memory order (the package's convention): {@code lp} plain load, {@code lv}
  * acquire load, {@code sp} plain store, {@code po} opaque store, {@code so} release store.
  */
-final class RingAccess {
+class RingAccess {
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
 

@@ -10,8 +10,8 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * The consumer's side of a ring: what {@link RingSide#transfer} does for a read (claim the bytes there, copy them out,
- * release the position, which frees them), the whole-frames read, and the wait for bytes (steps 1 to 5 of the protocol
+ * The consumer's side of a ring: the one path every read takes (claim the bytes there, copy them out, release the
+ * position, which frees them), the whole-frames read, and the wait for bytes (steps 1 to 5 of the protocol
  * in the package's comment). One thread only.
  */
 final class RingConsumer extends RingSide {
@@ -20,25 +20,50 @@ final class RingConsumer extends RingSide {
 
     private final WakeWord wakeWord;
 
-    RingConsumer(RingHeader header, RingAccess access, RawCopy raw, ByteBuffer dataView, WakeWord wakeWord) {
-        super(header, access, raw, dataView);
+    RingConsumer(RingHeader header, RawCopy raw, ByteBuffer dataView, WakeWord wakeWord) {
+        super(header, raw, dataView);
         this.wakeWord = wakeWord;
     }
 
-    @Override
-    long lpPosition() {
-        return access.lpLong(CONSUMER_POSITION_OFFSET);
+    /**
+     * The consumer's one path, every read's: claim the bytes after its position, copy out (in two pieces when they
+     * straddle the end of the data), release the position, which frees them. {@code dst} is a {@code byte[]}, a
+     * {@link MemorySegment} or a direct {@link ByteBuffer} (then {@link #dataView} is there), checked by the entry.
+     *
+     * @return the bytes read; fewer than {@code length} counts an underrun
+     */
+    long read(Object dst, long offset, long length) {
+        assert isOwnerThread() : ownerMessage();
+        enter();
+        try {
+            long head = lpLong(CONSUMER_POSITION_OFFSET); // plain: only this side writes it
+            long count = claim(head, length);
+            if (count == 0) {
+                return 0;
+            }
+            long index = head & mask;
+            long first = Math.min(count, capacity - index);
+            copyOut(index, dst, offset, first);
+            if (count > first) { // straddles the end: the rest comes from the start of the data
+                copyOut(0, dst, offset + first, count - first);
+            }
+            release(head, count);
+            return count;
+        } catch (IllegalStateException e) {
+            throw header.whenClosed(e);
+        } finally {
+            exit();
+        }
     }
 
     /** How many of {@code length} bytes are there after {@code head}; counts an underrun if fewer. */
-    @Override
-    long claim(long head, long length) {
-        long tail = access.lpLong(CONSUMER_CACHED_PRODUCER_POSITION_OFFSET);
+    private long claim(long head, long length) {
+        long tail = lpLong(CONSUMER_CACHED_PRODUCER_POSITION_OFFSET);
         long available = tail - head;
         if (Long.compareUnsigned(available, capacity) > 0 || available < length) {
             // Acquire pairs with the producer's release: the bytes it published are visible.
-            tail = access.lvLong(PRODUCER_POSITION_OFFSET);
-            access.spLong(CONSUMER_CACHED_PRODUCER_POSITION_OFFSET, tail);
+            tail = lvLong(PRODUCER_POSITION_OFFSET);
+            spLong(CONSUMER_CACHED_PRODUCER_POSITION_OFFSET, tail);
             available = tail - head;
             if (Long.compareUnsigned(available, capacity) > 0) {
                 throw header.corrupt(tail, head);
@@ -46,19 +71,18 @@ final class RingConsumer extends RingSide {
         }
         long count = Math.min(length, available);
         if (count < length) {
-            access.poLong(UNDERRUN_COUNT_OFFSET, access.lpLong(UNDERRUN_COUNT_OFFSET) + 1);
+            poLong(UNDERRUN_COUNT_OFFSET, lpLong(UNDERRUN_COUNT_OFFSET) + 1);
         }
         return count;
     }
 
     /** Copies a piece from {@code index} of the data: long ones by {@code memcpy} where this ring may. */
-    @Override
-    void copy(Object buffer, long offset, long index, long length) {
+    private void copyOut(long index, Object buffer, long offset, long length) {
         if (buffer instanceof byte[] array) {
             if (raw != null && length >= RawCopy.MIN_PIECE) {
                 raw.toArray(array, (int) offset, index, (int) length);
             } else {
-                access.copyOut(index, array, (int) offset, (int) length);
+                copyOut(index, array, (int) offset, (int) length);
             }
         } else if (buffer instanceof ByteBuffer direct) {
             direct.put((int) offset, dataView, (int) index, (int) length);
@@ -67,15 +91,14 @@ final class RingConsumer extends RingSide {
             if (raw != null && length >= RawCopy.MIN_PIECE && !raw.overlaps(segment, offset, length, capacity)) {
                 raw.toSegment(segment, offset, index, length);
             } else {
-                access.copyOut(index, segment, offset, length);
+                copyOut(index, segment, offset, length);
             }
         }
     }
 
-    @Override
-    void soPosition(long head, long count) {
+    private void release(long head, long count) {
         // Release: the producer that acquires the new position overwrites these bytes only after our copy.
-        access.soLong(CONSUMER_POSITION_OFFSET, head + count);
+        soLong(CONSUMER_POSITION_OFFSET, head + count);
     }
 
     /** See {@link SpscByteRing#readFrames}. */
@@ -83,7 +106,7 @@ final class RingConsumer extends RingSide {
         int span = frameSpan(frames, frameBytes);
         java.util.Objects.checkFromIndexSize(offset, span, dst.length);
         int whole = (int) Math.min(frames, readable() / frameBytes);
-        int got = whole > 0 ? (int) transfer(dst, offset, (long) whole * frameBytes) : 0; // all of it is there: counts nothing
+        int got = whole > 0 ? (int) read(dst, offset, (long) whole * frameBytes) : 0; // all of it is there: counts nothing
         if (got < span) {
             Arrays.fill(dst, offset + got, offset + span, fill);
             poCount(UNDERRUN_COUNT_OFFSET);

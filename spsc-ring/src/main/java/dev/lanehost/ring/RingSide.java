@@ -6,13 +6,15 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 
 /**
- * One side of a ring, the producer's or the consumer's, and the one path every transfer of either side takes: claim
- * the bytes the other side's position allows, copy them (in two pieces when they straddle the end of the data), then
- * publish the side's new position with a release store. The sides differ only in those three steps' details
- * ({@link RingProducer}, {@link RingConsumer}); the buffer a transfer copies from or to is a {@code byte[]}, a
- * {@link MemorySegment} or a direct {@link ByteBuffer}, whichever the entry was given, and only the copy looks at it.
+ * What the producer's side and the consumer's side of a ring share: the ring's geometry, the way to its memory, the
+ * raw-copy guard, the single-thread check, and the frame arithmetic. Each side has one transfer path that all its
+ * entries take, whatever they copy from or to ({@code byte[]}, {@link MemorySegment}, direct {@link ByteBuffer}):
+ * {@link RingProducer#write} (claim room, copy in, publish) and {@link RingConsumer#read} (claim bytes, copy out,
+ * release), mirror images of each other. They are two methods, not one template with a virtual step per side: HotSpot
+ * compiles a method once, so one shared path was compiled for both sides at once, with a type check at each step, and
+ * cost a 512-byte write-and-read ~12 % of its CPU time (measured in one JVM: 29.4 against 26.3 ns).
  */
-abstract sealed class RingSide permits RingProducer, RingConsumer {
+abstract sealed class RingSide extends RingAccess permits RingProducer, RingConsumer {
     private static final VarHandle OWNER;
 
     static {
@@ -26,8 +28,6 @@ abstract sealed class RingSide permits RingProducer, RingConsumer {
     final RingHeader header;
     final long capacity;
     final long mask;
-    /** The side's way to the memory: raw when {@link #raw} is there, the segment otherwise. */
-    final RingAccess access;
     /**
      * The side's raw-copy guard: non-null only for memory the ring allocated, where the side touches the memory at its
      * raw address and copies long pieces by {@code memcpy} (see {@link RawCopy}).
@@ -43,65 +43,32 @@ abstract sealed class RingSide permits RingProducer, RingConsumer {
     @SuppressWarnings("unused")
     private volatile Thread owner;
 
-    RingSide(RingHeader header, RingAccess access, RawCopy raw, ByteBuffer dataView) {
+    RingSide(RingHeader header, RawCopy raw, ByteBuffer dataView) {
+        super(header.memory, raw != null); // the side's way to the memory: raw where it has a guard
         this.header = header;
         this.capacity = header.capacity;
         this.mask = header.capacity - 1;
-        this.access = access;
         this.raw = raw;
         this.dataView = dataView;
     }
 
-    /**
-     * The one transfer path: up to {@code length} bytes of {@code buffer} from {@code offset} (a {@code byte[]}, a
-     * {@link MemorySegment} or a direct {@link ByteBuffer} when {@link #dataView} is there), checked by the entry.
-     *
-     * @return the bytes moved
-     */
-    final long transfer(Object buffer, long offset, long length) {
-        assert isOwnerThread() : ownerMessage();
+    /** A side's start: keeps a close away while the side touches raw memory (a ring on a caller's memory has no guard). */
+    final void enter() {
         if (raw != null) {
-            raw.enter(); // keeps a close away while the side touches raw memory
-        }
-        try {
-            long position = lpPosition();
-            long count = claim(position, length);
-            if (count == 0) {
-                return 0;
-            }
-            long index = position & mask;
-            long first = Math.min(count, capacity - index);
-            copy(buffer, offset, index, first);
-            if (count > first) { // straddles the end: the rest is at the start of the data
-                copy(buffer, offset + first, 0, count - first);
-            }
-            soPosition(position, count);
-            return count;
-        } catch (IllegalStateException e) {
-            throw header.whenClosed(e);
-        } finally {
-            if (raw != null) {
-                raw.exit();
-            }
+            raw.enter();
         }
     }
 
-    /** The side's own position: a plain load, only this side writes it. */
-    abstract long lpPosition();
-
-    /** How many of {@code length} bytes the other side's position allows after {@code position}; counts a short claim. */
-    abstract long claim(long position, long length);
-
-    /** Copies {@code length} bytes between {@code buffer} from {@code offset} and {@code index} of the data. */
-    abstract void copy(Object buffer, long offset, long index, long length);
-
-    /** Publishes the side's new position with release: the other side that acquires it sees this side's copy done. */
-    abstract void soPosition(long position, long count);
+    final void exit() {
+        if (raw != null) {
+            raw.exit();
+        }
+    }
 
     /** One more overrun or underrun: the counter of this side (opaque: observers read it with getOpaque). */
     final void poCount(long counterOffset) {
         try {
-            access.poLong(counterOffset, access.lpLong(counterOffset) + 1);
+            poLong(counterOffset, lpLong(counterOffset) + 1);
         } catch (IllegalStateException e) {
             throw header.whenClosed(e);
         }

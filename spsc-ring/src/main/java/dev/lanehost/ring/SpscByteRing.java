@@ -27,8 +27,8 @@ import java.util.Objects;
  * thread. After {@link #close()} every call that needs the memory throws {@code IllegalStateException("the ring is
  * closed")}; {@link #capacity()} and {@link #toString()} still answer.
  *
- * <p>Ordering: acquire/release only. The write and read paths allocate nothing. Every write and every read takes one
- * path, claim, copy, publish ({@code RingSide.transfer}), whatever it copies from or to.
+ * <p>Ordering: acquire/release only. The write and read paths allocate nothing. Every write takes one path (claim,
+ * copy in, publish) and every read its mirror (claim, copy out, release), whatever they copy from or to.
  *
  * <p>Waiting (Linux): instead of polling, the consumer may sleep until bytes arrive
  * ({@link #awaitReadable}), and whichever side produces, Java or C, wakes it, provided it runs in this
@@ -59,10 +59,9 @@ public final class SpscByteRing implements AutoCloseable {
         // Raw access, a guard for each side: only for memory this ring allocated (see RawCopy).
         RawCopy rawWrite = ownArena != null ? RawCopy.forOwnMemory(memory.asSlice(HEADER_LENGTH)) : null;
         RawCopy rawRead = rawWrite != null ? RawCopy.forOwnMemory(memory.asSlice(HEADER_LENGTH)) : null;
-        RingAccess access = new RingAccess(memory, rawWrite != null);
-        WakeWord wakeWord = new WakeWord(memory, access);
-        this.producer = new RingProducer(header, access, rawWrite, dataView, wakeWord);
-        this.consumer = new RingConsumer(header, access, rawRead, dataView, wakeWord);
+        WakeWord wakeWord = new WakeWord(memory);
+        this.producer = new RingProducer(header, rawWrite, dataView, wakeWord);
+        this.consumer = new RingConsumer(header, rawRead, dataView, wakeWord);
     }
 
     /**
@@ -124,7 +123,7 @@ public final class SpscByteRing implements AutoCloseable {
      */
     public int write(byte[] src, int offset, int length) {
         Objects.checkFromIndexSize(offset, length, src.length);
-        return (int) producer.transfer(src, offset, length);
+        return (int) producer.write(src, offset, length);
     }
 
     /**
@@ -135,7 +134,7 @@ public final class SpscByteRing implements AutoCloseable {
      */
     public long write(MemorySegment src, long offset, long length) {
         Objects.checkFromIndexSize(offset, length, src.byteSize());
-        return producer.transfer(src, offset, length);
+        return producer.write(src, offset, length);
     }
 
     /**
@@ -152,7 +151,7 @@ public final class SpscByteRing implements AutoCloseable {
         } else if (producer.dataView == null) {
             count = (int) write(MemorySegment.ofBuffer(src), 0, src.remaining());
         } else {
-            count = (int) producer.transfer(src, position, src.remaining());
+            count = (int) producer.write(src, position, src.remaining());
         }
         src.position(position + count);
         return count;
@@ -185,7 +184,7 @@ public final class SpscByteRing implements AutoCloseable {
      */
     public int read(byte[] dst, int offset, int length) {
         Objects.checkFromIndexSize(offset, length, dst.length);
-        return (int) consumer.transfer(dst, offset, length);
+        return (int) consumer.read(dst, offset, length);
     }
 
     /**
@@ -200,7 +199,7 @@ public final class SpscByteRing implements AutoCloseable {
         if (dst.isReadOnly()) {
             throw new IllegalArgumentException("cannot read into a read-only segment");
         }
-        return consumer.transfer(dst, offset, length);
+        return consumer.read(dst, offset, length);
     }
 
     /**
@@ -221,7 +220,7 @@ public final class SpscByteRing implements AutoCloseable {
         } else if (consumer.dataView == null) {
             count = (int) read(MemorySegment.ofBuffer(dst), 0, dst.remaining());
         } else {
-            count = (int) consumer.transfer(dst, position, dst.remaining());
+            count = (int) consumer.read(dst, position, dst.remaining());
         }
         dst.position(position + count);
         return count;

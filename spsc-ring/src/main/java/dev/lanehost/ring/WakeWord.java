@@ -18,14 +18,11 @@ final class WakeWord {
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
     private final MemorySegment memory;
-    /** The producer's way to the word in a write (raw where the ring's writes are). */
-    private final RingAccess access;
     /** Created by the consumer's first sleep: a ring nobody waits on never touches the futex. */
     private Futex.Waiter waiter;
 
-    WakeWord(MemorySegment memory, RingAccess access) {
+    WakeWord(MemorySegment memory) {
         this.memory = memory;
-        this.access = access;
     }
 
     // ---------------------------------------------------------------- producer
@@ -37,9 +34,9 @@ final class WakeWord {
      * compiler's half: C2 keeps every memory access on its side of it (so this load stays below the position
      * store), and on x86 it emits nothing.
      */
-    boolean lpWaiterAfterPublish() {
+    boolean lpWaiterAfterPublish(RingAccess producer) {
         VarHandle.releaseFence();
-        return (access.lpInt(WAKE_WORD_OFFSET) & WAKE_WAITER) != 0;
+        return (producer.lpInt(WAKE_WORD_OFFSET) & WAKE_WAITER) != 0;
     }
 
     /** Step 7: clears the announcement (the consumer announces again if it sleeps again) and wakes it. */

@@ -6,8 +6,9 @@
  * says, which is byte for byte the layout of {@code native/include/lanehost/lanehost_ring.h}. Either
  * side may be C: a hard real-time callback uses the header's inline functions and never enters the
  * JVM. The Java side is split by role: {@code SpscByteRing} (the public entries and the observers),
- * {@code RingHeader} (the header as any thread sees it: format, checks, observers' loads), {@code RingSide} (the one
- * transfer path), {@code RingProducer} and {@code RingConsumer} (each side's steps of it, and the consumer's wait),
+ * {@code RingHeader} (the header as any thread sees it: format, checks, observers' loads), {@code RingSide} (what the
+ * two sides share), {@code RingProducer} and {@code RingConsumer} (each side's one transfer path, its frames, and the
+ * consumer's wait),
  * {@code WakeWord} (the wake word's steps) and {@code RingAccess}/{@code RawCopy} (the sides' way to the memory).
  *
  * <p>Invariants:
@@ -22,7 +23,8 @@
  *       {@code wrap} and reported by the transfers, not followed.</li>
  * </ol>
  *
- * <p>Protocol of one transfer, the same path for every write and every read ({@code RingSide.transfer}):
+ * <p>Protocol of one transfer, one path for every write ({@code RingProducer.write}) and its mirror for every read
+ * ({@code RingConsumer.read}):
  * <ol>
  *   <li>Claim: the side reads its own position (plain), and the other side's from its private cache; only if
  *       that shows too little (room for the producer, bytes for the consumer) does it acquire the other side's
