@@ -38,7 +38,7 @@ import java.util.function.Supplier;
  *       progress, unless the budget watch finds that worker still in the same run at its next look.</li>
  * </ol>
  */
-final class WorkerPool {
+final class WorkerPool extends RoamingQueues {
     /**
      * Actors one steal takes at most: half of what the victim holds, up to this. Taking several under one hold of
      * the victim's consumer lock keeps a thief from contending for it actor by actor (and the owner, which takes the
@@ -128,6 +128,7 @@ final class WorkerPool {
      * worker it runs next there ({@link Worker#runNext}) and that worker's shared queue becomes its home; from any
      * other thread it is handed to a spinning worker through its door ({@link HandOff}), or else queued on its home.
      */
+    @Override
     void scheduled(ActorCell cell) {
         Worker current = currentWorker();
         if (current == null) {
