@@ -6,6 +6,7 @@ import dev.lanehost.affinity.AffinityResult;
 import dev.lanehost.affinity.Topology;
 import dev.lanehost.lanes.hosted.HandOff;
 import dev.lanehost.lanes.hosted.ThreadPriorities;
+import dev.lanehost.lanes.observe.RuntimeEvents;
 import dev.lanehost.lanes.observe.RuntimeLog;
 import java.util.ArrayList;
 import java.util.List;
@@ -166,7 +167,7 @@ final class WorkerPool extends RoamingQueues {
             thief.stealAttempted(cell != null);
             if (cell != null) {
                 cell.home = thief.shared; // it was in the victim's queue, so nobody else holds it now
-                RuntimeEvents.steal(thief, victim, cell);
+                RuntimeEvents.steal(thief, victim, cell.id, cell.name);
                 return cell;
             }
         }
@@ -189,7 +190,7 @@ final class WorkerPool extends RoamingQueues {
             }
             if (cell != null) {
                 thief.stealAttempted(true);
-                RuntimeEvents.steal(thief, victim, cell);
+                RuntimeEvents.steal(thief, victim, cell.id, cell.name);
                 return cell;
             }
         }
