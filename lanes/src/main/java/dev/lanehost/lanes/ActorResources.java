@@ -1,6 +1,5 @@
 package dev.lanehost.lanes;
 
-import dev.lanehost.lanes.internal.HeldArenas;
 import dev.lanehost.lanes.internal.LiveCounters;
 import java.lang.foreign.Arena;
 import java.util.ArrayList;

@@ -9,7 +9,6 @@ import dev.lanehost.affinity.ThreadPlan;
 import dev.lanehost.affinity.Topology;
 import dev.lanehost.lanes.hosted.ThreadPriorities;
 import dev.lanehost.lanes.hosted.UnappliedPolicies;
-import dev.lanehost.lanes.internal.HeldArenas;
 import dev.lanehost.lanes.observe.RuntimeLog;
 import dev.lanehost.lanes.turn.BudgetLimits;
 import java.time.Duration;

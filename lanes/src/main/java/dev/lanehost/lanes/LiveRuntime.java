@@ -1,6 +1,5 @@
 package dev.lanehost.lanes;
 
-import dev.lanehost.lanes.internal.HeldArenas;
 import dev.lanehost.lanes.internal.LiveCounters;
 import dev.lanehost.lanes.turn.BudgetLimits;
 import java.time.Duration;

@@ -21,8 +21,7 @@
  *       {@code BudgetWatch}, {@code IdleReaper});</li>
  *   <li>{@code internal}: the queues ({@link dev.lanehost.lanes.internal.MpscQueue} for run queues,
  *       {@link dev.lanehost.lanes.internal.MpscChunkQueue} for mailboxes; accessors named for their memory order), the
- *       lane binding ({@code LaneBinding}, {@code StallWatch}), the live counters, the held arenas and the virtual
- *       clock;</li>
+ *       lane binding ({@code LaneBinding}, {@code StallWatch}), the live counters and the virtual clock;</li>
  *   <li>{@code hosted}: HOSTED's threads without actors (the door, sightings, spin budget, priorities, the placement
  *       check); {@code turn}: a turn's budget in clock nanoseconds; {@code observe}: the runtime's log, a guarded
  *       observer and the Flight Recorder events; {@code budget}: the call-gate module's word on a turn's budget.</li>

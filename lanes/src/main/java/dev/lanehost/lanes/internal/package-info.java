@@ -11,9 +11,7 @@
  *       positions are its counts and whose offer is one CAS, bounded on request in the same CAS. Mailboxes hold
  *       letters in it: a letter is stored into the queue once, not twice, which is what G1's write barrier charges
  *       for once a long-lived mailbox is old.</li>
- *   <li>{@link dev.lanehost.lanes.internal.LiveCounters} — live signals, timers, parks and arenas;
- *       {@link dev.lanehost.lanes.internal.HeldArenas} — the arenas a native call still held at their actor's
- *       teardown, closed at a later try (it logs through {@code observe.RuntimeLog}).</li>
+ *   <li>{@link dev.lanehost.lanes.internal.LiveCounters} — live signals, timers, parks and arenas.</li>
  *   <li>{@link dev.lanehost.lanes.internal.VirtualClock} — the SIMULATED profile's time.</li>
  *   <li>{@link dev.lanehost.lanes.internal.LaneBinding} — which thread a lane is bound to, and how that
  *       moves with its host.</li>

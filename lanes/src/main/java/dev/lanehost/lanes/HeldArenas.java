@@ -1,5 +1,6 @@
-package dev.lanehost.lanes.internal;
+package dev.lanehost.lanes;
 
+import dev.lanehost.lanes.internal.LiveCounters;
 import dev.lanehost.lanes.observe.RuntimeLog;
 import java.lang.foreign.Arena;
 import java.util.Iterator;
@@ -9,22 +10,22 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 /**
  * The arenas of halted actors that could not be closed at their teardown, because a native call on another thread
  * still held one of their segments (a shared arena refuses to close while it is acquired): each is closed at a later
- * try, once that call has returned. Until then it stays counted as live ({@code ActorRuntime.resources()}), and the
+ * try, once that call has returned. Until then it stays counted as live ({@link ActorRuntime#resources()}), and the
  * teardown itself goes on: the actor's end is never held up, nor its thread lost, by memory still in use.
  */
-public final class HeldArenas {
+final class HeldArenas {
     private record Held(Arena arena, String owner) {
     }
 
     private final Queue<Held> held = new ConcurrentLinkedQueue<>();
     private final LiveCounters counters;
 
-    public HeldArenas(LiveCounters counters) {
+    HeldArenas(LiveCounters counters) {
         this.counters = counters;
     }
 
     /** Closes {@code arena} of {@code owner} now if nothing holds it, else keeps it for a later try. Never throws. */
-    public void close(Arena arena, String owner) {
+    void close(Arena arena, String owner) {
         if (closes(arena)) {
             counters.ended(LiveCounters.Kind.ARENAS);
             return;
@@ -35,7 +36,7 @@ public final class HeldArenas {
     }
 
     /** Closes the held arenas nothing holds any more. Cheap when there are none. Any thread. */
-    public void retry() {
+    void retry() {
         if (held.isEmpty()) {
             return;
         }
@@ -48,7 +49,7 @@ public final class HeldArenas {
     }
 
     /** At the runtime's close, after a last try: what is still held is logged and left open (its memory until the process ends). */
-    public void lastTry() {
+    void lastTry() {
         retry();
         for (Held still : held) {
             RuntimeLog.logSafely(System.Logger.Level.WARNING, still.owner() + "'s arena is still held by a native call as the"
