@@ -36,7 +36,7 @@ if [ "${1:-}" = --offline=true ]; then
     sbom=
     echo "check-staging: an offline build stages no SBOM (the CycloneDX plugin needs online mode): not checked"
 fi
-artifacts=()
+artifacts=(lanehost-archetype)
 for module in ${LANEHOST_PRODUCTS//,/ }; do artifacts+=("lanehost-$module"); done
 for artifact in "${artifacts[@]}"; do
     pom=$(staged "$artifact" pom)
