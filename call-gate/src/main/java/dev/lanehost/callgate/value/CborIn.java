@@ -133,7 +133,7 @@ public final class CborIn extends CborHeads {
         return initial == 0xf5;
     }
 
-    /** Reads the next item if it is null. @return true if it was (and is read), false if not (nothing read) */
+    /** {@return true if the next item is null, and reads it; false, reading nothing, if it is not} */
     public boolean readNull() {
         if (position < end && (in[position] & 0xff) == 0xf6) {
             position++;
@@ -152,7 +152,7 @@ public final class CborIn extends CborHeads {
         return containerHead(5, "a map");
     }
 
-    /** Reads the break ending an indefinite-length container if it comes next. @return whether it did */
+    /** {@return whether the break ending an indefinite-length container comes next, and reads it if it does} */
     public boolean readBreak() {
         if (position < end && (in[position] & 0xff) == BREAK) {
             position++;
@@ -220,7 +220,7 @@ public final class CborIn extends CborHeads {
     }
 
     /**
-     * Copies a byte string's contents into {@code target} from {@code offset}. @return the count copied
+     * {@return the count of bytes copied} Copies a byte string's contents into {@code target} from {@code offset}.
      *
      * @throws PlainValueException {@code INVALID_ARGUMENT} if it is not a byte string or does not fit (nothing read)
      */
