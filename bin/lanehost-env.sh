@@ -85,6 +85,13 @@ lanehost_require_tools() {
     command -v lv2apply >/dev/null 2>&1 || missing="$missing lilv-utils"
     command -v jalv >/dev/null 2>&1 || missing="$missing jalv"
     [ -d /usr/lib/lv2/eg-amp.lv2 ] || missing="$missing lv2-examples"
+    # The linux-aarch64 libraries the jars bundle beside linux-x86_64: Debian's cross compilers (C, and C++ for the
+    # header test) and qemu-user-static, which runs their C tests (each skipped, saying why, without its package).
+    if [ "$(uname -m)" = x86_64 ]; then
+        command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || missing="$missing gcc-aarch64-linux-gnu"
+        command -v aarch64-linux-gnu-g++ >/dev/null 2>&1 || missing="$missing g++-aarch64-linux-gnu"
+        command -v qemu-aarch64-static >/dev/null 2>&1 || missing="$missing qemu-user-static"
+    fi
     # A font, so the demo can draw its plot (a headless JDK draws text through fontconfig).
     if ! command -v fc-list >/dev/null 2>&1 || [ -z "$(fc-list 2>/dev/null | head -n 1)" ]; then
         missing="$missing fontconfig fonts-dejavu-core"
