@@ -80,7 +80,7 @@ public final class AudioDuplexDemo {
         String name = "lanehost-duplex-" + ProcessHandle.current().pid();
         Files.createDirectories(out);
         Path log = out.resolve(name + ".log").toAbsolutePath();
-        System.out.printf("audio-duplex: %s (warm-up %d s), jackd -n %s %s -d dummy -r %d -p %d (log %s)%n",
+        System.out.printf("audio-duplex: %s, warm-up %d s, jackd -n %s %s -d dummy -r %d -p %d (log %s)%n",
                 StatusLine.duration(seconds, DEFAULT_SECONDS, "s"), warmUp, name,
                 realtime > 0 ? "-R -P " + realtime : "--no-realtime", SAMPLE_RATE, PERIOD_FRAMES, log);
         System.out.printf("JVM: %s %s, GC %s, heap max %d MiB, args %s%n", System.getProperty("java.vm.name"), Runtime.version(),

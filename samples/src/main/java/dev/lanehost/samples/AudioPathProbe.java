@@ -131,7 +131,7 @@ public final class AudioPathProbe {
         }
         String name = "lanehost-audio-path-" + ProcessHandle.current().pid();
         Path log = logDirectory.resolve(name + ".log").toAbsolutePath();
-        System.out.printf("audio path, %s: %s (warm-up %d s), jackd -n %s %s -d dummy -r %d -p %d (log %s)%n",
+        System.out.printf("audio path, %s: %s, warm-up %d s, jackd -n %s %s -d dummy -r %d -p %d (log %s)%n",
                 laneDriving ? "lane-driving" : "ring-only", StatusLine.duration(seconds, DEFAULT_SECONDS, "s"), warmUp, name, realtime > 0 ? "-R -P " + realtime : "--no-realtime",
                 SAMPLE_RATE, PERIOD_FRAMES, log);
         System.out.printf("JVM: %s %s, GC %s, heap max %d MiB, args %s%n", System.getProperty("java.vm.name"),
