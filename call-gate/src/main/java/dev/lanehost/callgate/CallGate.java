@@ -3,17 +3,11 @@ package dev.lanehost.callgate;
 import dev.lanehost.callgate.value.PlainCodec;
 import dev.lanehost.callgate.value.PlainValueException;
 import dev.lanehost.lanes.ActorRef;
-import dev.lanehost.lanes.DriveCounts;
-import dev.lanehost.lanes.DriveStatus;
 import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.ExitReason;
-import dev.lanehost.lanes.Placement;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A way to call an actor and get a result and a {@link CallStatus}, never an exception. Each call runs as
@@ -65,10 +59,9 @@ public final class CallGate implements AutoCloseable {
      * its caller spins touches no list at all.
      */
     private final ParkedCallers parkedCallers = new ParkedCallers();
-    private final AtomicLong discarded = new AtomicLong();
-    private final AtomicLong[] byStatus = new AtomicLong[CallStatus.values().length];
+    private final GateMetrics metrics = new GateMetrics();
     private volatile boolean closed;
-    private final Queue<Runnable> closeActions = new ConcurrentLinkedQueue<>();
+    private final CloseActions closeActions = new CloseActions();
 
     private CallGate(ActorRef actor, CallHandler handler, CborCallHandler cborHandler, int maxPending, int maxResultBytes) {
         this.actor = actor;
@@ -76,9 +69,6 @@ public final class CallGate implements AutoCloseable {
         this.cborHandler = cborHandler;
         this.maxPending = maxPending;
         this.maxResultBytes = maxResultBytes;
-        for (int i = 0; i < byStatus.length; i++) {
-            byStatus[i] = new AtomicLong();
-        }
     }
 
     /** Opens a gate with the default admission bound and result limit. */
@@ -145,20 +135,10 @@ public final class CallGate implements AutoCloseable {
      * completion is a later turn of the actor, where the value is encoded).
      */
     public CallResult call(Object args, Duration timeout) {
-        try {
-            if (timeout == null || timeout.isNegative()) {
-                return counted(CallResult.failure(CallStatus.INVALID_ARGUMENT, "the timeout must be zero or positive, got " + timeout));
-            }
-            GateCall call;
-            try {
-                call = javaCall(args, false);
-            } catch (PlainValueException e) {
-                return counted(CallResult.failure(CallStatus.of(e.failure()), "arguments: " + e.getMessage()));
-            }
-            return counted(toResult(callBlocking(call, saturatedNanos(timeout))));
-        } catch (Throwable unexpected) {
-            return counted(internalError("call", unexpected));
+        if (timeout == null || timeout.isNegative()) {
+            return counted(CallResult.failure(CallStatus.INVALID_ARGUMENT, "the timeout must be zero or positive, got " + timeout));
         }
+        return answered("call", callPath("call", null, CallWaits.saturatedNanos(timeout), args, null, null, 0, 0));
     }
 
     /**
@@ -173,21 +153,11 @@ public final class CallGate implements AutoCloseable {
      * that happens to run before the host's first drive (the host would then get {@link CallStatus#WRONG_THREAD}).
      */
     public CallResult callOnLane(ExecutionLane lane, Object args, int maxTurns) {
-        try {
-            if (lane == null || maxTurns < 0) {
-                return counted(CallResult.failure(CallStatus.INVALID_ARGUMENT,
-                        lane == null ? "no lane given" : "maxTurns must be >= 0, got " + maxTurns));
-            }
-            GateCall call;
-            try {
-                call = javaCall(args, true);
-            } catch (PlainValueException e) {
-                return counted(CallResult.failure(CallStatus.of(e.failure()), "arguments: " + e.getMessage()));
-            }
-            return counted(toResult(callOnLane(lane, call, maxTurns)));
-        } catch (Throwable unexpected) {
-            return counted(internalError("callOnLane", unexpected));
+        if (lane == null || maxTurns < 0) {
+            return counted(CallResult.failure(CallStatus.INVALID_ARGUMENT,
+                    lane == null ? "no lane given" : "maxTurns must be >= 0, got " + maxTurns));
         }
+        return answered("callOnLane", callPath("callOnLane", lane, maxTurns, args, null, null, 0, 0));
     }
 
     // ---------------------------------------------------------------- CBOR entries (the host ABI)
@@ -199,15 +169,15 @@ public final class CallGate implements AutoCloseable {
      * @param timeoutNanos how long to wait; negative is {@link CallStatus#INVALID_ARGUMENT}
      */
     public EncodedCallResult callEncoded(byte[] cborArgs, long timeoutNanos) {
-        CallReply reply = REPLIES.get();
-        CallStatus status = callEncoded(segmentOf(cborArgs), 0, cborArgs == null ? 0 : cborArgs.length, timeoutNanos, reply);
+        CallReply reply = CallReply.ofThisThread();
+        CallStatus status = callEncoded(CallReply.segmentOf(cborArgs), 0, cborArgs == null ? 0 : cborArgs.length, timeoutNanos, reply);
         return new EncodedCallResult(status, reply.resultBytes(), reply.detail());
     }
 
     /** {@link #callOnLane} with CBOR arguments and result, as {@link #callEncoded(byte[], long)}. Never throws. */
     public EncodedCallResult callOnLaneEncoded(ExecutionLane lane, byte[] cborArgs, int maxTurns) {
-        CallReply reply = REPLIES.get();
-        CallStatus status = callOnLaneEncoded(lane, segmentOf(cborArgs), 0, cborArgs == null ? 0 : cborArgs.length, maxTurns, reply);
+        CallReply reply = CallReply.ofThisThread();
+        CallStatus status = callOnLaneEncoded(lane, CallReply.segmentOf(cborArgs), 0, cborArgs == null ? 0 : cborArgs.length, maxTurns, reply);
         return new EncodedCallResult(status, reply.resultBytes(), reply.detail());
     }
 
@@ -222,25 +192,12 @@ public final class CallGate implements AutoCloseable {
      */
     public CallStatus callEncoded(MemorySegment args, long offset, long length, long timeoutNanos, CallReply reply) {
         if (reply == null) {
-            count(CallStatus.INVALID_ARGUMENT);
-            return CallStatus.INVALID_ARGUMENT;
+            return counted(CallStatus.INVALID_ARGUMENT);
         }
-        try {
-            if (timeoutNanos < 0) {
-                return counted(reply.failed(CallStatus.INVALID_ARGUMENT, "the timeout must be zero or positive, got " + timeoutNanos));
-            }
-            GateCall call = reply.call(this, false);
-            String badRegion = loadArguments(call, args, offset, length);
-            if (badRegion != null) {
-                return counted(reply.failed(CallStatus.INVALID_ARGUMENT, badRegion));
-            }
-            return counted(reply.answer(callBlocking(call, timeoutNanos)));
-        } catch (PlainValueException e) {
-            return counted(reply.failed(CallStatus.of(e.failure()), "arguments: " + e.getMessage()));
-        } catch (Throwable unexpected) {
-            CallResult failure = internalError("callEncoded", unexpected);
-            return counted(reply.failed(failure.status(), failure.detail()));
+        if (timeoutNanos < 0) {
+            return counted(reply.failed(CallStatus.INVALID_ARGUMENT, "the timeout must be zero or positive, got " + timeoutNanos));
         }
+        return replied("callEncoded", reply, callPath("callEncoded", null, timeoutNanos, null, reply, args, offset, length));
     }
 
     /**
@@ -250,185 +207,81 @@ public final class CallGate implements AutoCloseable {
     public CallStatus callOnLaneEncoded(ExecutionLane lane, MemorySegment args, long offset, long length, int maxTurns,
                                         CallReply reply) {
         if (reply == null) {
-            count(CallStatus.INVALID_ARGUMENT);
-            return CallStatus.INVALID_ARGUMENT;
+            return counted(CallStatus.INVALID_ARGUMENT);
         }
+        if (lane == null || maxTurns < 0) {
+            return counted(reply.failed(CallStatus.INVALID_ARGUMENT,
+                    lane == null ? "no lane given" : "maxTurns must be >= 0, got " + maxTurns));
+        }
+        return replied("callOnLaneEncoded", reply, callPath("callOnLaneEncoded", lane, maxTurns, null, reply, args, offset, length));
+    }
+
+    // ---------------------------------------------------------------- the one call path
+
+    /**
+     * Every entry's path once it has checked how long it may wait: the call made ready (a Java caller's new one, or
+     * one of the reply's for a CBOR caller, {@code reply} non-null), its arguments loaded and checked before anything
+     * is queued, then admitted, queued and waited for: blocking up to {@code limit} ns ({@code lane} null), or driving
+     * the lane for at most {@code limit} turns (0: unbounded). Never throws: a fault is INTERNAL_ERROR.
+     */
+    private CallAnswer callPath(String entry, ExecutionLane lane, long limit, Object plainArgs, CallReply reply,
+                                MemorySegment args, long offset, long length) {
         try {
-            if (lane == null || maxTurns < 0) {
-                return counted(reply.failed(CallStatus.INVALID_ARGUMENT,
-                        lane == null ? "no lane given" : "maxTurns must be >= 0, got " + maxTurns));
+            boolean onLane = lane != null;
+            GateCall call;
+            if (reply == null) {
+                call = GateCall.forJava(this, plainArgs, onLane);
+            } else {
+                call = reply.call(this, onLane);
+                String badRegion = call.loadArguments(args, offset, length, cborHandler != null);
+                if (badRegion != null) {
+                    return new CallOutcome(CallStatus.INVALID_ARGUMENT, badRegion);
+                }
             }
-            GateCall call = reply.call(this, true);
-            String badRegion = loadArguments(call, args, offset, length);
-            if (badRegion != null) {
-                return counted(reply.failed(CallStatus.INVALID_ARGUMENT, badRegion));
+            CallAnswer refused = onLane ? CallWaits.laneRefusal(actor, lane) : CallWaits.blockingRefusal(actor);
+            if (refused == null) {
+                refused = admit(call);
             }
-            return counted(reply.answer(callOnLane(lane, call, maxTurns)));
+            if (refused != null) {
+                return refused;
+            }
+            return onLane ? CallWaits.driveLane(this, lane, call, (int) limit) : call.await(limit);
         } catch (PlainValueException e) {
-            return counted(reply.failed(CallStatus.of(e.failure()), "arguments: " + e.getMessage()));
+            return new CallOutcome(CallStatus.of(e.failure()), "arguments: " + e.getMessage());
         } catch (Throwable unexpected) {
-            CallResult failure = internalError("callOnLaneEncoded", unexpected);
+            return InternalErrors.outcome("CallGate." + entry, unexpected);
+        }
+    }
+
+    /** A Java entry's answer, counted: a plain copy of an OK call's result. */
+    private CallResult answered(String entry, CallAnswer answer) {
+        try {
+            return counted(CallResult.of(answer));
+        } catch (Throwable unexpected) {
+            CallOutcome failure = InternalErrors.outcome("CallGate." + entry, unexpected);
+            return counted(CallResult.failure(failure.status(), failure.detail()));
+        }
+    }
+
+    /** A CBOR entry's answer, recorded in its reply (an OK call's result copied out of the call) and counted. */
+    private CallStatus replied(String entry, CallReply reply, CallAnswer answer) {
+        try {
+            return counted(reply.answer(answer));
+        } catch (Throwable unexpected) {
+            CallOutcome failure = InternalErrors.outcome("CallGate." + entry, unexpected);
             return counted(reply.failed(failure.status(), failure.detail()));
         }
     }
 
-    /**
-     * Each thread's reply for the entries that answer in new arrays: its calls and buffers are reused, and only the
-     * answer's own objects are new. A handler on this thread that calls a gate inside such a call (a lane turn that a
-     * {@code callOnLaneEncoded} drives) shares it safely: the reply's calls are taken only once the runtime is done
-     * with them, and each entry reads its answer back before returning.
-     */
-    private static final ThreadLocal<CallReply> REPLIES = ThreadLocal.withInitial(CallReply::new);
-
-    private static MemorySegment segmentOf(byte[] bytes) {
-        return bytes == null ? MemorySegment.NULL : MemorySegment.ofArray(bytes);
-    }
-
-    /**
-     * The caller's CBOR into the call, checked (a CBOR gate) or decoded (a plain gate) before anything is queued.
-     *
-     * @return null, or what is wrong with the region (nothing was loaded)
-     */
-    private String loadArguments(GateCall call, MemorySegment args, long offset, long length) throws PlainValueException {
-        if (length < 0 || length > MAX_ARGUMENT_BYTES) {
-            return "the arguments' length must be 0.." + MAX_ARGUMENT_BYTES + ", got " + length;
-        }
-        if (length > 0 && (args == null || offset < 0 || offset > args.byteSize() - length)) {
-            return "the arguments' region [" + offset + ", +" + length + ") is not inside "
-                    + (args == null ? "a null segment" : "the " + args.byteSize() + "-byte segment");
-        }
-        try {
-            call.copyArguments(args, offset, (int) length);
-        } catch (IllegalStateException | WrongThreadException e) { // its arena closed, or it is confined elsewhere
-            return "the arguments' segment cannot be read here: " + e.getMessage();
-        }
-        if (cborHandler != null) {
-            call.validateArguments();
-        } else {
-            call.decodeArguments();
-        }
-        return null;
-    }
-
-    /** The most argument bytes a call takes: a Java array's bound. */
-    private static final long MAX_ARGUMENT_BYTES = Integer.MAX_VALUE - 8;
-
-    // ---------------------------------------------------------------- shared by the Java and CBOR entries
-
-    /**
-     * A Java caller's call: a plain copy of its arguments for a plain handler, their encoding for a CBOR handler (one
-     * walk either way: both accept and refuse the same values).
-     */
-    private GateCall javaCall(Object args, boolean immediate) throws PlainValueException {
-        if (cborHandler == null) {
-            return new GateCall(this, copyOf(args), immediate);
-        }
-        GateCall call = new GateCall(this, null, immediate);
-        call.encodeArguments(args);
-        return call;
-    }
-
-    /** Queues a call whose arguments are loaded and waits for it. */
-    private CallAnswer callBlocking(GateCall call, long timeoutNanos) {
-        if (actor.isPlacementThread() && actor.exitReason().isEmpty()) { // a halted actor's call answers that instead
-            return new GateCall.Outcome(CallStatus.WRONG_THREAD, "the blocking call entry was used on " + runnerOf(actor)
-                    + ": it could wait on itself (a host callback on a lane thread uses callOnLane; a turn sends a message"
-                    + " naming whom to answer)");
-        }
-        CallAnswer refused = admit(call);
-        if (refused != null) {
-            return refused;
-        }
-        return call.await(timeoutNanos);
-    }
-
-    /** Which thread of {@code actor}'s runners the caller is, for a WRONG_THREAD sentence. */
-    private static String runnerOf(ActorRef actor) {
-        String named = "actor " + actor.name() + "'s";
-        return switch (actor.placement()) {
-            case Placement.Lane lane -> "lane '" + lane.name() + "''s bound thread, which runs " + named + " turns";
-            case Placement.Pinned pinned -> "worker " + pinned.worker() + ", which runs " + named + " turns (it is pinned there)";
-            case Placement.Placed placed -> "the thread of placement entry '" + placed.entry() + "', which runs " + named + " turns";
-            case Placement.Blocking blocking -> "a blocking thread, and " + named + " turns need a free one (with every blocking"
-                    + " thread waiting on calls, none would be left to run them)";
-            default -> "a thread that may run " + named + " turns (any HOSTED worker may run a normal actor; in SINGLE_THREAD and"
-                    + " SIMULATED, the thread inside drain() or runUntilIdle())";
-        };
-    }
-
-    private CallAnswer callOnLane(ExecutionLane lane, GateCall call, int maxTurns) {
-        if (!(actor.placement() instanceof Placement.Lane onLane) || !onLane.name().equals(lane.name())) {
-            return new GateCall.Outcome(CallStatus.INVALID_ARGUMENT, "actor " + actor.name() + " is placed "
-                    + actor.placement() + ", not on lane " + lane.name());
-        }
-        // Binding first: a lane whose host restarted its callback thread follows it here, as a drive would.
-        switch (lane.bind()) {
-            case OK -> { }
-            case CLOSED -> {
-                return new GateCall.Outcome(CallStatus.CLOSED, "the runtime is closed");
-            }
-            case REENTRANT -> {
-                return new GateCall.Outcome(CallStatus.WRONG_THREAD, "callOnLane was used inside a turn of lane "
-                        + lane.name() + "; it is for host callbacks outside turns");
-            }
-            default -> {
-                Thread bound = lane.boundThread();
-                return new GateCall.Outcome(CallStatus.WRONG_THREAD, "callOnLane must run on lane " + lane.name()
-                        + "'s thread (" + (bound == null ? "none" : bound.getName()) + ")");
-            }
-        }
-        CallAnswer refused = admit(call);
-        if (refused != null) {
-            return refused;
-        }
-        DriveCounts counts = DRIVE_COUNTS.get();
-        int turns = 0;
-        int idleDrives = 0;
-        while (!call.answered()) {
-            if (closed) {
-                call.withdrawClosed();
-                break;
-            }
-            if (maxTurns > 0 && turns >= maxTurns) {
-                call.withdraw(CallStatus.TIMED_OUT, "older work on lane " + lane.name() + " used up the " + maxTurns + "-turn bound");
-                break;
-            }
-            int code = lane.drive(1, counts);
-            DriveStatus driven = DriveStatus.ofCode(code);
-            switch (driven) {
-                case OK -> { }
-                case REENTRANT -> call.withdraw(CallStatus.WRONG_THREAD, "callOnLane was used inside a turn of lane "
-                        + lane.name() + "; it is for host callbacks outside turns");
-                case CLOSED -> call.withdraw(CallStatus.CLOSED, "the runtime is closed");
-                default -> call.withdraw(CallStatus.WRONG_THREAD, "lane " + lane.name() + " refused the drive: " + driven);
-            }
-            int ran = counts.turns();
-            turns += ran;
-            if (ran == 0 && ++idleDrives > MAX_IDLE_DRIVES) {
-                // Nothing ran and our call did not finish: a sender was mid-queue, or the lane lost the actor.
-                call.withdraw(CallStatus.TIMED_OUT, "lane " + lane.name()
-                        + " had nothing runnable while the call was pending");
-            } else if (ran > 0) {
-                idleDrives = 0;
-            }
-        }
-        return call.outcome();
-    }
-
-    /** Drives that run nothing while our call is queued can only be a sender caught mid-offer; this many is plenty. */
-    private static final int MAX_IDLE_DRIVES = 10_000;
-    /** Each lane thread's counts for the drives of its calls: {@code drive(int)} would allocate a result per drive. */
-    private static final ThreadLocal<DriveCounts> DRIVE_COUNTS = ThreadLocal.withInitial(DriveCounts::new);
-
     private CallAnswer admit(GateCall call) {
         if (closed) {
-            return new GateCall.Outcome(CallStatus.CLOSED, "the gate is closed");
+            return new CallOutcome(CallStatus.CLOSED, "the gate is closed");
         }
         if (actor.isTerminated()) {
             return terminated();
         }
         if (!counts.admit(maxPending)) {
-            return new GateCall.Outcome(CallStatus.REFUSED, "actor " + actor.name() + " already has " + maxPending
+            return new CallOutcome(CallStatus.REFUSED, "actor " + actor.name() + " already has " + maxPending
                     + " calls of this gate pending (the gate's admission bound)");
         }
         switch (actor.offerTask(call)) {
@@ -439,34 +292,22 @@ public final class CallGate implements AutoCloseable {
             case FULL -> call.withdraw(CallStatus.REFUSED, "actor " + actor.name()
                     + "'s mailbox or lane holds its capacity of letters (the runtime's admission bound)"); // never queued
             case TERMINATED -> {
-                GateCall.Outcome terminated = terminated();
+                CallOutcome terminated = terminated();
                 call.withdraw(terminated.status(), terminated.detail()); // never queued
             }
         }
-        return call.outcome();
+        return call.lvOutcome();
     }
 
-    /** Whether the gate's actor has halted (its teardown may not have run yet). Any thread. */
-    boolean actorHalted() {
-        return actor.isTerminated();
-    }
-
-    GateCall.Outcome terminated() {
+    CallOutcome terminated() {
         CallStatus status = terminatedStatus();
-        return new GateCall.Outcome(status, status == CallStatus.CLOSED
+        return new CallOutcome(status, status == CallStatus.CLOSED
                 ? "the runtime is closed" : "actor " + actor.name() + " has halted");
     }
 
     /** For a halted actor: CLOSED if its runtime's close halted it, ACTOR_TERMINATED otherwise. */
     CallStatus terminatedStatus() {
         return actor.exitReason().orElse(null) instanceof ExitReason.Shutdown ? CallStatus.CLOSED : CallStatus.ACTOR_TERMINATED;
-    }
-
-    /** A fault of lanehost's own inside a Java entry: the caller gets INTERNAL_ERROR, the log the first one. */
-    private CallResult internalError(String entry, Throwable unexpected) {
-        InternalErrors.report("CallGate." + entry, unexpected);
-        return CallResult.failure(CallStatus.INTERNAL_ERROR, "internal error in CallGate." + entry + ": "
-                + unexpected.getClass().getName() + " (logged)");
     }
 
     // ---------------------------------------------------------------- lifecycle and accounting
@@ -480,17 +321,10 @@ public final class CallGate implements AutoCloseable {
         closed = true;
         // Then the parked callers (a caller registers, then looks at the flag: one of the two sees the other).
         // Spinning callers and queued turns see the flag themselves (GateCall.await, GateCall.run).
-        for (GateCall call : parkedCallers.snapshot()) {
-            call.withdrawParkedClosed(this);
+        for (CallRendezvous call : parkedCallers.snapshot()) {
+            call.casWithdrawParkedClosed(this);
         }
-        Runnable action;
-        while ((action = closeActions.poll()) != null) {
-            try {
-                action.run();
-            } catch (Throwable failure) {
-                InternalErrors.report("CallGate.close action", failure);
-            }
-        }
+        closeActions.runAll();
     }
 
     /**
@@ -498,8 +332,7 @@ public final class CallGate implements AutoCloseable {
      * drops it there, so a closed gate is not kept reachable).
      */
     public void onClose(Runnable action) {
-        Objects.requireNonNull(action, "action");
-        closeActions.add(action);
+        closeActions.add(Objects.requireNonNull(action, "action"));
         if (closed) {
             close(); // drains the actions, ours included, exactly once each
         }
@@ -516,12 +349,12 @@ public final class CallGate implements AutoCloseable {
 
     /** Results of calls that finished after their caller had left (timed out or closed). */
     public long discardedResults() {
-        return discarded.get();
+        return metrics.discarded();
     }
 
     /** Calls answered with this status so far (a metric). */
     public long callsWithStatus(CallStatus status) {
-        return byStatus[status.ordinal()].get();
+        return metrics.withStatus(status);
     }
 
     CallHandler handler() {
@@ -537,12 +370,12 @@ public final class CallGate implements AutoCloseable {
     }
 
     /** A blocking caller is about to park: {@link #close} must be able to wake it. @return false if already closed */
-    boolean parking(GateCall call) {
+    boolean parking(CallRendezvous call) {
         parkedCallers.add(call);
         return !closed;
     }
 
-    void parked(GateCall call) {
+    void parked(CallRendezvous call) {
         parkedCallers.remove(call);
     }
 
@@ -551,40 +384,16 @@ public final class CallGate implements AutoCloseable {
     }
 
     void resultDiscarded() {
-        discarded.incrementAndGet();
-    }
-
-    void count(CallStatus status) {
-        byStatus[status.ordinal()].incrementAndGet();
+        metrics.resultDiscarded();
     }
 
     private CallResult counted(CallResult result) {
-        count(result.status());
+        metrics.answered(result.status());
         return result;
     }
 
     private CallStatus counted(CallStatus status) {
-        count(status);
+        metrics.answered(status);
         return status;
-    }
-
-    private static CallResult toResult(CallAnswer outcome) {
-        if (outcome.status() != CallStatus.OK) {
-            return CallResult.failure(outcome.status(), outcome.detail());
-        }
-        return new CallResult(CallStatus.OK, outcome.plain(), "");
-    }
-
-    /** A plain copy of a Java caller's arguments: validated and never shared with the actor. */
-    private static Object copyOf(Object args) throws PlainValueException {
-        return CODEC.copy(args).value();
-    }
-
-    private static long saturatedNanos(Duration timeout) {
-        try {
-            return timeout.toNanos();
-        } catch (ArithmeticException e) {
-            return Long.MAX_VALUE;
-        }
     }
 }

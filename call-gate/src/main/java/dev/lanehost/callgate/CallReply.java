@@ -32,6 +32,25 @@ public final class CallReply {
     public CallReply() {
     }
 
+    /**
+     * Each thread's reply for the entries that answer in new arrays: its calls and buffers are reused, and only the
+     * answer's own objects are new. A handler on this thread that calls a gate inside such a call (a lane turn that a
+     * {@code callOnLaneEncoded} drives) shares it safely: the reply's calls are taken only once the runtime is done
+     * with them, and each entry reads its answer back before returning.
+     */
+    private static final ThreadLocal<CallReply> THREAD_REPLIES = ThreadLocal.withInitial(CallReply::new);
+
+    /** This thread's reply, for the gate's entries that answer in new arrays. */
+    static CallReply ofThisThread() {
+        return THREAD_REPLIES.get();
+    }
+
+    /** A caller's CBOR arguments as a segment (none: the NULL segment, read for 0 bytes). */
+    static MemorySegment segmentOf(byte[] bytes) {
+        return bytes == null ? MemorySegment.NULL : MemorySegment.ofArray(bytes);
+    }
+
+
     /** The last call's status. */
     public CallStatus status() {
         return status;

@@ -12,6 +12,12 @@ public record CallResult(CallStatus status, Object value, String detail) {
         return status == CallStatus.OK;
     }
 
+    /** A Java caller's view of a call's answer: a plain copy of an OK call's result. */
+    static CallResult of(CallAnswer answer) {
+        return answer.status() == CallStatus.OK ? new CallResult(CallStatus.OK, answer.plain(), "")
+                : failure(answer.status(), answer.detail());
+    }
+
     static CallResult failure(CallStatus status, String detail) {
         return new CallResult(status, null, detail);
     }

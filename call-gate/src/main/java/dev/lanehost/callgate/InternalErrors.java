@@ -29,6 +29,12 @@ public final class InternalErrors {
         }
     }
 
+    /** Records a fault caught in {@code entry} and answers it: INTERNAL_ERROR, naming the entry. Never throws. */
+    static CallOutcome outcome(String entry, Throwable fault) {
+        report(entry, fault);
+        return new CallOutcome(CallStatus.INTERNAL_ERROR, "internal error in " + entry + ": " + fault.getClass().getName() + " (logged)");
+    }
+
     /** Faults caught in {@code entry} so far. */
     public static long count(String entry) {
         AtomicLong count = BY_ENTRY.get(entry);

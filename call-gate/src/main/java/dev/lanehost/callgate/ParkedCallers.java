@@ -14,9 +14,9 @@ import java.util.List;
  * actions, totally ordered).
  */
 final class ParkedCallers {
-    private GateCall head;
+    private CallRendezvous head;
 
-    synchronized void add(GateCall call) {
+    synchronized void add(CallRendezvous call) {
         call.parkedPrev = null;
         call.parkedNext = head;
         if (head != null) {
@@ -27,12 +27,12 @@ final class ParkedCallers {
     }
 
     /** Removes {@code call} if it is listed; a call that never registered is left alone. */
-    synchronized void remove(GateCall call) {
+    synchronized void remove(CallRendezvous call) {
         if (!call.parkedListed) {
             return;
         }
-        GateCall prev = call.parkedPrev;
-        GateCall next = call.parkedNext;
+        CallRendezvous prev = call.parkedPrev;
+        CallRendezvous next = call.parkedNext;
         if (prev == null) {
             head = next;
         } else {
@@ -47,9 +47,9 @@ final class ParkedCallers {
     }
 
     /** The calls parked now, for a close to withdraw outside the lock (a withdrawal wakes a caller that then leaves). */
-    synchronized List<GateCall> snapshot() {
-        List<GateCall> calls = new ArrayList<>();
-        for (GateCall call = head; call != null; call = call.parkedNext) {
+    synchronized List<CallRendezvous> snapshot() {
+        List<CallRendezvous> calls = new ArrayList<>();
+        for (CallRendezvous call = head; call != null; call = call.parkedNext) {
             calls.add(call);
         }
         return calls;

@@ -8,7 +8,8 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * One actor's scheduling core: the run-once step and the halt, over the exit reason in {@link CellState}. The
+ * One actor's scheduling core: scheduling and the halt, over the exit reason in {@link CellState}; its run step (turn
+ * lock, turns, requeue) is {@link CellRun}. The
  * cell is also the run-queue node (it is queued at most once at a time); its parts are the
  * {@link Mailbox}, the {@link TurnContext} its behaviour sees, its {@link ActorResources} and its
  * {@link Watchers}.
@@ -52,12 +53,12 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
     final RuntimeContext runtime;
     /**
      * The run queue this actor is queued on, or was last: fixed for lane and pinned actors; for a normal
-     * actor in a worker pool, moved by whoever queues it ({@link WorkerPool}'s placement rules) while it
+     * actor in a worker pool, moved by whoever queues it (the pool's placement rules, {@link RoamingQueues}) while it
      * holds the scheduled flag, so a plain field.
      */
     RunQueue home;
-    /** The worker pool a normal HOSTED actor moves in, or null (lanes, pinned, other profiles). */
-    private final WorkerPool pool;
+    /** The queues a normal HOSTED actor roams among (the worker pool's), or null (lanes, pinned, other profiles). */
+    private final RoamingQueues roaming;
     /** The lane this actor lives on, or null for the normal placement. */
     final ExecutionLane lane;
     final ActorRef ref;
@@ -73,7 +74,7 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
     /** Letters this mailbox holds before it refuses messages and tasks. */
     private final long mailboxCapacity;
     /** HOSTED: the budget watch looks for this actor's turns in its run queue's turn slot. */
-    private final boolean watched;
+    final boolean watched;
     /** Spawned on the blocking threads: exempt from turn budgets, and may block in {@link TurnContext#receive}. */
     final boolean blocking;
     /** A blocking actor's thread while it waits in {@code receive}; a delivery unparks it. */
@@ -84,7 +85,7 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
     /** This actor's life: one more each time its supervisor hydrates it. Runner writes, any thread reads. */
     private volatile int incarnation;
 
-    ActorCell(long id, String name, Placement placement, RuntimeContext runtime, RunQueue home, WorkerPool pool,
+    ActorCell(long id, String name, Placement placement, RuntimeContext runtime, RunQueue home, RoamingQueues roaming,
               ExecutionLane lane, BudgetLimits budget, long mailboxCapacity, SpawnOptions options,
               Supplier<? extends Behavior> factory) {
         this.id = id;
@@ -92,7 +93,7 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
         this.placement = placement;
         this.runtime = runtime;
         this.home = home;
-        this.pool = pool;
+        this.roaming = roaming;
         this.lane = lane;
         this.ref = new ActorRef(this);
         this.mailbox = new Mailbox(lane);
@@ -150,10 +151,10 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
      * came meanwhile.
      */
     void enqueue() {
-        if (pool == null) {
+        if (roaming == null) {
             home.offer(this, RunQueue.READY_BAND);
         } else {
-            pool.scheduled(this);
+            roaming.scheduled(this);
         }
     }
 
@@ -338,102 +339,12 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
 
     /** {@link #run(int)} of one turn: lanes, drains and blocking threads run an actor one letter at a time. */
     int runOnce() {
-        return run(1);
+        return CellRun.run(this, 1);
     }
 
-    /**
-     * Runs up to {@code maxTurns} letters, one turn each (or the halt teardown), under one hold of the turn
-     * lock, then requeues the cell if it has more to do. It stops early when the mailbox is empty, the actor
-     * halts, or a turn was asked to yield. Called only by the consumer that polled the cell from its run queue.
-     *
-     * <p>If the turn lock is taken, the closing thread is tearing this actor down (runtime close fell back
-     * to it) and may be inside a user hook for as long as the hook likes: the runner does not wait, it
-     * hands the cell back ({@link #handOff()}) and its drive goes on.
-     *
-     * @return the number of turns run, which is the number of letters taken by turns
-     */
+    /** Up to {@code maxTurns} turns, by the consumer that polled the cell ({@link CellRun}). @return the turns run */
     int run(int maxTurns) {
-        int ran = 0;
-        int band = RunQueue.READY_BAND;
-        if (!mailbox.tryLockTurn()) {
-            handOff();
-            return 0;
-        }
-        try {
-            while (exitReason == null) {
-                Letter letter = context.isHydrating() ? hydrationStart() : mailbox.take();
-                if (letter == null) {
-                    break;
-                }
-                band = turn(letter);
-                if (++ran >= maxTurns || band != RunQueue.READY_BAND) {
-                    break;
-                }
-            }
-            if (exitReason != null) {
-                CellTeardown.finish(this);
-            }
-        } finally {
-            if (exitReason == null) {
-                mailbox.unlockTurn();
-            } else {
-                // Halted: afterRun may release late letters, which a sender that found this lock taken left to us.
-                // The unlock must be seen before our look at the mailbox (a store, then a load: a fence between).
-                mailbox.unlockTurnAndFence();
-            }
-        }
-        afterRun(band);
-        return ran;
-    }
-
-    /**
-     * The fresh life's start after a hydration: a letter no sender queued, yet its turn is counted like the others,
-     * and a lane settles its backlog by the turns its drive ran. So the lane counts it in first, or every hydration
-     * would leave the backlog one letter short for good (admitting one letter past the lane's capacity).
-     */
-    private Letter hydrationStart() {
-        if (lane != null) {
-            lane.letterQueued();
-        }
-        return new Letter.Start();
-    }
-
-    /** One turn, in its run queue's turn slot (where the budget watch finds it). */
-    private int turn(Letter letter) {
-        if (!watched) {
-            return context.run(letter); // no budget watch to find the turn: SINGLE_THREAD, SIMULATED
-        }
-        home.turnStarting(this);
-        if (runtime.budgetWatchAsleep) {
-            runtime.wakeBudgetWatch(); // the first turn after a quiet spell; a plain load otherwise
-        }
-        int band = context.run(letter);
-        home.turnEnded();
-        return band;
-    }
-
-    /** After the turn lock is let go: requeue (in {@code band}) if there is more to do, else clear the scheduled flag. */
-    private void afterRun(int band) {
-        if (runtime.isClosed()) {
-            CellTeardown.releaseLateLetters(this);
-        }
-        if (!mailbox.isEmpty() || (context.isHydrating() && exitReason == null) || !mailbox.unscheduleIfEmpty()) {
-            home.requeue(this, band); // still ours; after a yield request, behind every ready actor
-        } else if (exitReason != null && !tornDown && claimSchedule()) {
-            home.offer(this, band); // a halt whose schedule() found the actor still ours, before the idle mark
-        }
-    }
-
-    /**
-     * The runner found the turn lock taken: give up the schedule (so the lock holder, which re-checks after
-     * letting go, requeues the cell if work is left), then re-check ourselves in case it already let go.
-     * A CAS then a volatile load on both sides, so at least one of them sees the other.
-     */
-    private void handOff() {
-        mailbox.unschedule();
-        if (!mailbox.isTurnLocked() && hasWork() && claimSchedule()) {
-            home.offer(this, RunQueue.READY_BAND);
-        }
+        return CellRun.run(this, maxTurns);
     }
 
     /** Letters, a teardown, or a hydration waiting: the cell must be queued. */

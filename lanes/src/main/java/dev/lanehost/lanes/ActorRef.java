@@ -83,7 +83,11 @@ public final class ActorRef {
         return cell.isRunBy(Thread.currentThread());
     }
 
-    /** Halts the actor with {@link ExitReason#KILLED}. Any thread. @return true if this call halted it */
+    /**
+     * Halts the actor with {@link ExitReason#KILLED}. Any thread.
+     *
+     * @return true if this call halted it
+     */
     public boolean kill() {
         return cell.halt(ExitReason.KILLED);
     }

@@ -96,28 +96,24 @@ public final class ExecutionLane extends LaneCounters {
 
     /**
      * As {@link #drive(int)}, allocating nothing: the turns run and the letters still queued are stored in
-     * {@code out}, which the caller reuses from drive to drive (one per thread).
+     * {@code out}, which the caller reuses from drive to drive (one per thread), or nowhere if {@code out} is
+     * null (a caller that needs only the status, as a host passing no counts to {@code lane_drive}).
      *
      * @return the {@link DriveStatus#code()}; {@link DriveStatus#INVALID_ARGUMENT} if {@code maxTurns} is
-     *         negative or {@code out} is null
+     *         negative
      */
     public int drive(int maxTurns, DriveCounts out) {
         // The common host callback — bound to this thread, not nested, open, nothing queued — kept small
         // enough for the JIT to inline into the caller's upcall; everything else takes the full path.
-        if (out != null && maxTurns >= 0 && driver == Thread.currentThread() && !driving
-                && !runtime.isClosed() && !isRaised()) {
+        if (maxTurns >= 0 && driver == Thread.currentThread() && !driving && !runtime.isClosed() && !isRaised()) {
             driveCounted();
-            out.set(0, queuedLetters());
-            return DRIVE_OK;
+            return report(out, 0, DRIVE_OK);
         }
         return driveFully(maxTurns, out);
     }
 
     /** {@link #drive(int, DriveCounts)} off its fast path: binding, refusals, close, and the turn loop. */
     private int driveFully(int maxTurns, DriveCounts out) {
-        if (out == null) {
-            return DriveStatus.INVALID_ARGUMENT.code();
-        }
         if (maxTurns < 0) {
             return refuse(out, DriveStatus.INVALID_ARGUMENT);
         }
@@ -140,8 +136,7 @@ public final class ExecutionLane extends LaneCounters {
             // Nothing to do after all (the flag was raised by work an earlier drive took, or the binding or
             // the nesting check sent us here). Count the drive (for the stall watch) and leave.
             driveCounted();
-            out.set(0, queuedLetters());
-            return DRIVE_OK;
+            return report(out, 0, DRIVE_OK);
         }
         driving = true;
         driveBegins(current);
@@ -189,11 +184,9 @@ public final class ExecutionLane extends LaneCounters {
         }
         if (runtime.isClosed()) {
             tearDownOnLaneThread(); // the runtime closed during this drive
-            out.set(ran, queuedLetters());
-            return DriveStatus.CLOSED.code();
+            return report(out, ran, DriveStatus.CLOSED.code());
         }
-        out.set(ran, queuedLetters());
-        return DriveStatus.OK.code();
+        return report(out, ran, DRIVE_OK);
     }
 
     /**
@@ -260,8 +253,15 @@ public final class ExecutionLane extends LaneCounters {
     }
 
     private int refuse(DriveCounts out, DriveStatus status) {
-        out.set(0, queuedLetters());
-        return status.code();
+        return report(out, 0, status.code());
+    }
+
+    /** Stores the drive's counts where the caller asked for them (nowhere, if {@code out} is null). */
+    private int report(DriveCounts out, int turns, int code) {
+        if (out != null) {
+            out.set(turns, queuedLetters());
+        }
+        return code;
     }
 
     /** Binds the lane to {@code current}, not its bound thread, unless the runtime is closed. */

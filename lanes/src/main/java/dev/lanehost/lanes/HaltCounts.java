@@ -1,5 +1,6 @@
 package dev.lanehost.lanes;
 
+import dev.lanehost.lanes.observe.RuntimeEvents;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
@@ -23,7 +24,9 @@ final class HaltCounts {
     /** The teardown's one hook: count the halt and record its event. */
     void tornDown(ActorCell cell, ExitReason reason) {
         counts[index(reason.getClass())].increment();
-        RuntimeEvents.actorHalted(cell, reason);
+        if (RuntimeEvents.recordsHalts()) {
+            RuntimeEvents.actorHalted(cell.id, cell.name, cell.placement, kind(reason), detail(reason));
+        }
     }
 
     long count(Class<? extends ExitReason> kind) {
@@ -42,6 +45,16 @@ final class HaltCounts {
     /** A reason's kind as the counters, the events and the MBean name it: its record's simple name. */
     static String kind(ExitReason reason) {
         return KINDS[index(reason.getClass())];
+    }
+
+    /** What a log reader may see of a reason: kinds and class names, never a user object's text. */
+    private static String detail(ExitReason reason) {
+        return switch (reason) {
+            case ExitReason.Failed failed -> failed.cause() == null ? "" : failed.cause().getClass().getName();
+            case ExitReason.Linked linked -> "actor " + linked.peer().id() + " '" + linked.peer().name() + "': "
+                    + kind(linked.reason());
+            default -> "";
+        };
     }
 
     private static int index(Class<? extends ExitReason> kind) {

@@ -2,6 +2,7 @@ package dev.lanehost.lanes;
 
 import dev.lanehost.lanes.internal.LaneBinding;
 import dev.lanehost.lanes.internal.StallWatch;
+import dev.lanehost.lanes.observe.RuntimeEvents;
 import dev.lanehost.lanes.observe.RuntimeLog;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,7 +52,7 @@ final class LaneWatch {
                             ? "has not been driven for " + undriven / 1_000_000 + " ms: its host stopped calling back?"
                             : "no host thread has driven it yet (" + undriven / 1_000_000 + " ms): nothing runs its"
                                     + " actors until one calls drive"));
-            RuntimeEvents.laneDriveStall(lane, lane.queued(), lane.queuedLetters(), undriven);
+            RuntimeEvents.laneDriveStall(lane.name(), lane.queued(), lane.queuedLetters(), undriven);
         }
         return seen != StallWatch.Seen.NOT_STALLED;
     }

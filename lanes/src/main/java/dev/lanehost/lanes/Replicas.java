@@ -42,7 +42,11 @@ public final class Replicas {
         return replicas.get(indexFor(key));
     }
 
-    /** Sends {@code message} to the replica that owns {@code key}. @return as {@link ActorRef#tell} */
+    /**
+     * Sends {@code message} to the replica that owns {@code key}.
+     *
+     * @return as {@link ActorRef#tell}
+     */
     public boolean tell(Object key, Object message) {
         return forKey(key).tell(message);
     }

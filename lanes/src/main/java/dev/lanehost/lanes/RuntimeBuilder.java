@@ -3,15 +3,12 @@ package dev.lanehost.lanes;
 import dev.lanehost.affinity.Affinity;
 import dev.lanehost.affinity.AffinityPolicy;
 import dev.lanehost.affinity.PlacementConfig;
-import dev.lanehost.affinity.PlacementConfigException;
 import dev.lanehost.affinity.PriorityPolicy;
 import dev.lanehost.affinity.ThreadPlan;
 import dev.lanehost.affinity.Topology;
 import dev.lanehost.affinity.TopologyDeclaration;
-import dev.lanehost.lanes.observe.RuntimeLog;
+import dev.lanehost.lanes.hosted.PlacementCheck;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -131,15 +128,7 @@ public final class RuntimeBuilder {
 
     /** Pooled entries by name to their pool's name (entries of the main pool are left out: they have no thread). */
     Map<String, String> pooledEntries() {
-        Map<String, String> pools = new HashMap<>();
-        if (placement != null) {
-            for (PlacementConfig.Entry entry : placement.entries()) {
-                if (entry instanceof PlacementConfig.Pooled pooled && !pooled.pool().equals(PlacementConfig.MAIN_POOL)) {
-                    pools.put(pooled.name(), pooled.pool());
-                }
-            }
-        }
-        return pools;
+        return PlacementCheck.pooledEntries(placement);
     }
 
     /**
@@ -370,45 +359,8 @@ public final class RuntimeBuilder {
         }
         if (profile == Profile.HOSTED) {
             affinityTopology = affinity.topology();
-            validateAffinityAndPlacement(); // every problem at once, before any thread starts
-            if (placement != null) {
-                placedThreads = placement.resolve(declaredTopology);
-                // A declaration written for another machine still starts here; what does not match is said once.
-                for (String warning : declaredTopology == TopologyDeclaration.none() ? List.<String>of()
-                        : declaredTopology.checkAgainst(affinityTopology)) {
-                    RuntimeLog.logSafely(System.Logger.Level.WARNING, "placement: " + warning);
-                }
-            }
+            placedThreads = PlacementCheck.checkAndResolve(affinityPolicy, placement, declaredTopology, affinityTopology);
         }
         return new ActorRuntime(this);
-    }
-
-    /**
-     * The affinity policy's problem (an unknown or disallowed CPU) and the placement's, reported together: alone, each
-     * as it is thrown; both, as one {@link PlacementConfigException} listing the policy's first.
-     */
-    private void validateAffinityAndPlacement() {
-        IllegalArgumentException policyProblem = null;
-        try {
-            affinityPolicy.validate(affinityTopology);
-        } catch (IllegalArgumentException e) {
-            policyProblem = e;
-        }
-        if (placement != null) {
-            try {
-                placement.validate(declaredTopology, affinityTopology);
-            } catch (PlacementConfigException e) {
-                if (policyProblem == null) {
-                    throw e;
-                }
-                List<String> problems = new ArrayList<>();
-                problems.add("affinity policy: " + policyProblem.getMessage());
-                problems.addAll(e.problems());
-                throw new PlacementConfigException("invalid affinity policy and placement", problems);
-            }
-        }
-        if (policyProblem != null) {
-            throw policyProblem;
-        }
     }
 }

@@ -1,6 +1,7 @@
 package dev.lanehost.lanes;
 
 import dev.lanehost.lanes.internal.LiveCounters;
+import dev.lanehost.lanes.observe.RuntimeEvents;
 import dev.lanehost.lanes.turn.BudgetLimits;
 import dev.lanehost.lanes.turn.ThreadCpu;
 import java.time.Duration;

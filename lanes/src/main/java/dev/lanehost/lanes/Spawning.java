@@ -90,7 +90,7 @@ final class Spawning {
 
     private ActorRef register(String name, SpawnOptions options, Supplier<? extends Behavior> factory, Placement placement,
                               RunQueue home, ExecutionLane lane, boolean successor) {
-        WorkerPool roamsIn = placement == Placement.NORMAL ? scheduler.pool() : null;
+        RoamingQueues roamsIn = placement == Placement.NORMAL ? scheduler.pool() : null;
         BudgetLimits budget = context.defaultBudget;
         if (options.budget() != null) {
             budget = new BudgetLimits(options.budget());

@@ -1,5 +1,6 @@
 package dev.lanehost.lanes;
 
+import dev.lanehost.lanes.observe.RuntimeEvents;
 import dev.lanehost.lanes.observe.RuntimeLog;
 import dev.lanehost.lanes.turn.BudgetLimits;
 import dev.lanehost.lanes.turn.ThreadCpu;
@@ -201,7 +202,7 @@ final class TurnClock {
         // be) and settles as the strike it also earned. A start's and SINGLE_THREAD's disruption halt as they are
         // (SINGLE_THREAD's only after the CPU time told: earnedByTheEnd).
         if (halts(flags, thrown)) {
-            RuntimeEvents.turnOverBudget(cell, RuntimeEvents.DISRUPTED, started, strikes);
+            RuntimeEvents.turnOverBudget(cell.id, cell.name, cell.placement, RuntimeEvents.DISRUPTED, cell.runtime.nanoTime() - started, strikes);
             halt(afterTurn && (flags & BudgetLimits.START) == 0
                     ? disruptedBecause + "; SINGLE_THREAD settles budgets once a turn returns"
                     : disruptedWhy(flags)); // settle read the word with acquire: the budget clock's reason is visible
@@ -209,8 +210,8 @@ final class TurnClock {
         }
         strikes = (flags & BudgetLimits.STRIKE) == 0 ? 0 : strikes + 1;
         boolean struckOut = strikes >= limits.strikeCeiling;
-        RuntimeEvents.turnOverBudget(cell, struckOut ? RuntimeEvents.STRIKE : strikes > 0 ? RuntimeEvents.SLOW : RuntimeEvents.FAST,
-                started, strikes);
+        RuntimeEvents.turnOverBudget(cell.id, cell.name, cell.placement,
+                struckOut ? RuntimeEvents.STRIKE : strikes > 0 ? RuntimeEvents.SLOW : RuntimeEvents.FAST, cell.runtime.nanoTime() - started, strikes);
         if (struckOut) {
             halt((strikes == 1 ? "a turn" : strikes + " turns in a row") + " ran past the slow budget (" + limits.slowText + ")");
         }

@@ -3,8 +3,6 @@ package dev.lanehost.lanes;
 import dev.lanehost.lanes.hosted.HandOff;
 import dev.lanehost.lanes.hosted.Sightings;
 import dev.lanehost.lanes.hosted.SpinBudget;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -65,33 +63,6 @@ final class Worker extends WorkerLayout.PadAfterWake {
      * More looks cost a busy-spin pool on two cores ~0.1 µs at p50 and ~2 µs at p99 of the blocking gate call.
      */
     static final int DOOR_SIGHTINGS = 2;
-    private static final VarHandle TURNS;
-    private static final VarHandle STEAL_ATTEMPTS;
-    private static final VarHandle STEALS;
-    private static final VarHandle WAKE_UPS;
-    private static final VarHandle NEXT;
-    private static final VarHandle RUNS;
-    private static final VarHandle PARKED;
-    private static final VarHandle WOKEN_AT;
-    private static final VarHandle HAND_OFFS;
-
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            TURNS = lookup.findVarHandle(WorkerLayout.RunFields.class, "turns", long.class);
-            STEAL_ATTEMPTS = lookup.findVarHandle(WorkerLayout.RunFields.class, "stealAttempts", long.class);
-            STEALS = lookup.findVarHandle(WorkerLayout.RunFields.class, "steals", long.class);
-            WAKE_UPS = lookup.findVarHandle(WorkerLayout.WakeFields.class, "wakeUps", long.class);
-            NEXT = lookup.findVarHandle(WorkerLayout.RunFields.class, "next", ActorCell.class);
-            RUNS = lookup.findVarHandle(WorkerLayout.RunFields.class, "runs", long.class);
-            PARKED = lookup.findVarHandle(WorkerLayout.WakeFields.class, "parked", boolean.class);
-            WOKEN_AT = lookup.findVarHandle(WorkerLayout.WakeFields.class, "wokenAt", long.class);
-            HAND_OFFS = lookup.findVarHandle(WorkerLayout.RunFields.class, "handOffs", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     final int index;
     final WorkerPool pool;
     final RunQueue shared;
@@ -143,7 +114,7 @@ final class Worker extends WorkerLayout.PadAfterWake {
                 continue;
             }
             if (idleRounds == 0) {
-                if (!pool.claimSpin()) {
+                if (!pool.idle.claimSpin()) {
                     park(); // enough workers spin already: this one waits to be woken
                     continue;
                 }
@@ -174,7 +145,7 @@ final class Worker extends WorkerLayout.PadAfterWake {
             } else {
                 long parkedAt = System.nanoTime();
                 park();
-                budget.parked(parkedAt - idleSince, waited(parkedAt, (long) WOKEN_AT.getAcquire(this), System.nanoTime()));
+                budget.parked(parkedAt - idleSince, waited(parkedAt, lvWokenAt(), System.nanoTime()));
             }
         }
         requeueLeft(handOff.close());
@@ -193,8 +164,7 @@ final class Worker extends WorkerLayout.PadAfterWake {
      * compare. This worker only.
      */
     void runEnded(int turns) {
-        TURNS.setOpaque(this, (long) TURNS.get(this) + turns);
-        RUNS.setOpaque(this, (long) RUNS.get(this) + 1);
+        countRun(turns);
     }
 
     /**
@@ -217,12 +187,12 @@ final class Worker extends WorkerLayout.PadAfterWake {
     private boolean stopSpinning() {
         ActorCell handed = handOff.close();
         spinning = false;
-        pool.spinEnded();
+        pool.idle.spinEnded();
         if (handed == null) {
             return false;
         }
         handedIn();
-        NEXT.setRelease(this, handed);
+        soNext(handed);
         return true;
     }
 
@@ -236,12 +206,12 @@ final class Worker extends WorkerLayout.PadAfterWake {
     }
 
     private void handedIn() {
-        HAND_OFFS.setOpaque(this, (long) HAND_OFFS.get(this) + 1);
+        countHandOff();
     }
 
     /** Actors handed in at this worker's door. Any thread. */
     long handOffs() {
-        return (long) HAND_OFFS.getOpaque(this);
+        return loHandOffs();
     }
 
     /**
@@ -250,18 +220,18 @@ final class Worker extends WorkerLayout.PadAfterWake {
      */
     void runNext(ActorCell cell) {
         // Only this worker stores an actor here, so a slot read empty stays empty until the store below.
-        ActorCell displaced = (ActorCell) NEXT.getAcquire(this);
-        if (displaced != null && NEXT.compareAndSet(this, displaced, cell)) {
+        ActorCell displaced = lvNext();
+        if (displaced != null && casNext(displaced, cell)) {
             shared.offer(displaced, RunQueue.READY_BAND);
         } else {
-            NEXT.setRelease(this, cell); // empty, or a thief has just taken what was there
+            soNext(cell); // empty, or a thief has just taken what was there
         }
     }
 
     /** The slot's actor, unless it has had its runs in a row: then it goes behind the shared queue's. This worker only. */
     ActorCell takeNext() {
-        ActorCell cell = (ActorCell) NEXT.getAcquire(this);
-        if (cell == null || !NEXT.compareAndSet(this, cell, null)) {
+        ActorCell cell = lvNext();
+        if (cell == null || !casNext(cell, null)) {
             nextRuns = 0;
             return null; // empty, or a thief took it
         }
@@ -280,9 +250,9 @@ final class Worker extends WorkerLayout.PadAfterWake {
      * @return the actor to run now, or null
      */
     ActorCell stealNextOf(Worker victim) {
-        ActorCell cell = (ActorCell) NEXT.getAcquire(victim);
-        if (cell == null || !inSlots.again(victim.index, cell, (long) RUNS.getOpaque(victim), STUCK_SIGHTINGS)
-                || !NEXT.compareAndSet(victim, cell, null)) {
+        ActorCell cell = victim.lvNext();
+        if (cell == null || !inSlots.again(victim.index, cell, victim.loRuns(), STUCK_SIGHTINGS)
+                || !victim.casNext(cell, null)) {
             return null;
         }
         cell.home = shared; // the slot held it, so nobody else holds it now
@@ -312,17 +282,17 @@ final class Worker extends WorkerLayout.PadAfterWake {
      * @return true if this call took it (nobody else holds it now)
      */
     boolean takeFromSlot(ActorCell cell) {
-        return NEXT.compareAndSet(this, cell, null);
+        return casNext(cell, null);
     }
 
     /** The actor in this worker's slot now, or null. Any thread (racy). */
     ActorCell nextInSlot() {
-        return (ActorCell) NEXT.getAcquire(this);
+        return lvNext();
     }
 
     /** Runs finished so far. Any thread. */
     long runs() {
-        return (long) RUNS.getOpaque(this);
+        return loRuns();
     }
 
     /** One of the two own queues, the other first next time; the shared one under its consumer lock. */
@@ -343,7 +313,7 @@ final class Worker extends WorkerLayout.PadAfterWake {
             }
         } finally {
             parked = false;
-            pool.parking(-1);
+            pool.idle.parking(-1);
         }
     }
 
@@ -355,8 +325,8 @@ final class Worker extends WorkerLayout.PadAfterWake {
      */
     boolean announceParking() {
         parked = true;
-        pool.parking(1);
-        return pool.isRunning() && !hasOwnWork() && !pool.hasStealableWork();
+        pool.idle.parking(1);
+        return pool.isRunning() && !hasOwnWork() && !pool.idle.hasStealableWork();
     }
 
     boolean hasOwnWork() {
@@ -368,7 +338,7 @@ final class Worker extends WorkerLayout.PadAfterWake {
         if (parked) {
             wake(); // false: another sender is waking it already
         } else {
-            pool.offeredToBusyWorker(this);
+            pool.idle.offeredToBusyWorker(this);
         }
     }
 
@@ -379,11 +349,11 @@ final class Worker extends WorkerLayout.PadAfterWake {
      * @return true if this call woke it
      */
     boolean wake() {
-        if (!PARKED.compareAndSet(this, true, false)) {
+        if (!casParked(true, false)) {
             return false;
         }
-        WAKE_UPS.setOpaque(this, (long) WAKE_UPS.get(this) + 1); // racy between wakers: a metric, not a count
-        WOKEN_AT.setRelease(this, System.nanoTime());
+        countWakeUp(); // racy between wakers: a metric, not a count
+        soWokenAt(System.nanoTime());
         LockSupport.unpark(this);
         return true;
     }
@@ -396,25 +366,22 @@ final class Worker extends WorkerLayout.PadAfterWake {
     }
 
     void stealAttempted(boolean succeeded) {
-        STEAL_ATTEMPTS.setOpaque(this, (long) STEAL_ATTEMPTS.get(this) + 1);
-        if (succeeded) {
-            STEALS.setOpaque(this, (long) STEALS.get(this) + 1);
-        }
+        countStealAttempt(succeeded);
     }
 
     long turns() {
-        return (long) TURNS.getOpaque(this);
+        return loTurns();
     }
 
     long stealAttempts() {
-        return (long) STEAL_ATTEMPTS.getOpaque(this);
+        return loStealAttempts();
     }
 
     long wakeUps() {
-        return (long) WAKE_UPS.getOpaque(this);
+        return loWakeUps();
     }
 
     long steals() {
-        return (long) STEALS.getOpaque(this);
+        return loSteals();
     }
 }

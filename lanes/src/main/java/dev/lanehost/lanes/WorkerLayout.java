@@ -1,5 +1,8 @@
 package dev.lanehost.lanes;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
  * The memory layout of a {@link Worker}'s fields, grouped by the thread that writes them, each group between
  * 128 bytes of padding (two lines: x86 prefetches lines in adjacent pairs), as {@code MpscQueue} is laid out:
@@ -15,6 +18,10 @@ package dev.lanehost.lanes;
  * A sender reads {@code parked} and {@code spinning} after every offer to a worker's queue (the park protocol): on
  * the line the worker wrote at each run, every such read missed. A superclass's fields come before a subclass's, and
  * the padding is {@code byte} fields so no small field slips into a hole the class before left.
+ *
+ * <p>Each group's accessors are named for their memory order, as the queues' are ({@code dev.lanehost.lanes.internal}):
+ * {@code lv} acquire load, {@code lo} opaque load, {@code so} release store, {@code cas} compare-and-set; a
+ * {@code count} method is the worker's own opaque increment.
  */
 final class WorkerLayout {
     private WorkerLayout() {
@@ -62,8 +69,79 @@ final class WorkerLayout {
         @SuppressWarnings("unused")
         long handOffs;
 
+        private static final VarHandle NEXT;
+        private static final VarHandle RUNS;
+        private static final VarHandle TURNS;
+        private static final VarHandle STEAL_ATTEMPTS;
+        private static final VarHandle STEALS;
+        private static final VarHandle HAND_OFFS;
+
+        static {
+            try {
+                MethodHandles.Lookup lookup = MethodHandles.lookup();
+                NEXT = lookup.findVarHandle(RunFields.class, "next", ActorCell.class);
+                RUNS = lookup.findVarHandle(RunFields.class, "runs", long.class);
+                TURNS = lookup.findVarHandle(RunFields.class, "turns", long.class);
+                STEAL_ATTEMPTS = lookup.findVarHandle(RunFields.class, "stealAttempts", long.class);
+                STEALS = lookup.findVarHandle(RunFields.class, "steals", long.class);
+                HAND_OFFS = lookup.findVarHandle(RunFields.class, "handOffs", long.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
         RunFields(String name) {
             super(name);
+        }
+
+        final ActorCell lvNext() {
+            return (ActorCell) NEXT.getAcquire(this);
+        }
+
+        final void soNext(ActorCell cell) {
+            NEXT.setRelease(this, cell);
+        }
+
+        final boolean casNext(ActorCell expected, ActorCell cell) {
+            return NEXT.compareAndSet(this, expected, cell);
+        }
+
+        // The counts: one writer (the worker), so a plain read and an opaque store count; observers read them opaque.
+
+        final long loRuns() {
+            return (long) RUNS.getOpaque(this);
+        }
+
+        final void countRun(int turns) {
+            TURNS.setOpaque(this, (long) TURNS.get(this) + turns);
+            RUNS.setOpaque(this, (long) RUNS.get(this) + 1);
+        }
+
+        final long loTurns() {
+            return (long) TURNS.getOpaque(this);
+        }
+
+        final void countStealAttempt(boolean succeeded) {
+            STEAL_ATTEMPTS.setOpaque(this, (long) STEAL_ATTEMPTS.get(this) + 1);
+            if (succeeded) {
+                STEALS.setOpaque(this, (long) STEALS.get(this) + 1);
+            }
+        }
+
+        final long loStealAttempts() {
+            return (long) STEAL_ATTEMPTS.getOpaque(this);
+        }
+
+        final long loSteals() {
+            return (long) STEALS.getOpaque(this);
+        }
+
+        final void countHandOff() {
+            HAND_OFFS.setOpaque(this, (long) HAND_OFFS.get(this) + 1);
+        }
+
+        final long loHandOffs() {
+            return (long) HAND_OFFS.getOpaque(this);
         }
     }
 
@@ -97,8 +175,44 @@ final class WorkerLayout {
         @SuppressWarnings("unused")
         long wakeUps;
 
+        private static final VarHandle PARKED;
+        private static final VarHandle WOKEN_AT;
+        private static final VarHandle WAKE_UPS;
+
+        static {
+            try {
+                MethodHandles.Lookup lookup = MethodHandles.lookup();
+                PARKED = lookup.findVarHandle(WakeFields.class, "parked", boolean.class);
+                WOKEN_AT = lookup.findVarHandle(WakeFields.class, "wokenAt", long.class);
+                WAKE_UPS = lookup.findVarHandle(WakeFields.class, "wakeUps", long.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
         WakeFields(String name) {
             super(name);
+        }
+
+        final boolean casParked(boolean expected, boolean value) {
+            return PARKED.compareAndSet(this, expected, value);
+        }
+
+        final long lvWokenAt() {
+            return (long) WOKEN_AT.getAcquire(this);
+        }
+
+        final void soWokenAt(long nanos) {
+            WOKEN_AT.setRelease(this, nanos);
+        }
+
+        /** Racy between wakers: a metric, not a count. */
+        final void countWakeUp() {
+            WAKE_UPS.setOpaque(this, (long) WAKE_UPS.get(this) + 1);
+        }
+
+        final long loWakeUps() {
+            return (long) WAKE_UPS.getOpaque(this);
         }
     }
 

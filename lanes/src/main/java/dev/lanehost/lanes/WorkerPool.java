@@ -6,6 +6,7 @@ import dev.lanehost.affinity.AffinityResult;
 import dev.lanehost.affinity.Topology;
 import dev.lanehost.lanes.hosted.HandOff;
 import dev.lanehost.lanes.hosted.ThreadPriorities;
+import dev.lanehost.lanes.observe.RuntimeEvents;
 import dev.lanehost.lanes.observe.RuntimeLog;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +21,7 @@ import java.util.function.Supplier;
 
 /**
  * HOSTED's workers: N {@link Worker} threads, each with a shared and a pinned run queue, and the rules that
- * place and move normal actors among them.
+ * place and move normal actors among them; which of them spin or park, and who is woken, is {@link IdleWorkers}.
  *
  * <h2>Where a normal actor runs</h2>
  * <ol>
@@ -38,7 +39,7 @@ import java.util.function.Supplier;
  *       progress, unless the budget watch finds that worker still in the same run at its next look.</li>
  * </ol>
  */
-final class WorkerPool {
+final class WorkerPool extends RoamingQueues {
     /**
      * Actors one steal takes at most: half of what the victim holds, up to this. Taking several under one hold of
      * the victim's consumer lock keeps a thief from contending for it actor by actor (and the owner, which takes the
@@ -57,11 +58,8 @@ final class WorkerPool {
     private final Map<String, AffinityResult> affinityResults = new ConcurrentHashMap<>();
     /** Opened once every worker has applied its affinity, so results are there to read. */
     private final CountDownLatch placed;
-    /** Workers announced as parking. */
-    private final AtomicInteger parkedWorkers = new AtomicInteger();
-    /** Workers spinning idle now, and how many may: half the pool, at least one (all of it with busy spin). */
-    private final AtomicInteger spinners = new AtomicInteger();
-    private final int maxSpinners;
+    /** Which workers spin and which are parked, and who is woken: the pool's idle coordination. */
+    final IdleWorkers idle;
     private final AtomicInteger nextSpawn = new AtomicInteger();
     /** {@link #rescueStuckWork()}'s memory of each worker's slot, runs and queue at its last look. Timer thread only. */
     private final ActorCell[] slotSeen;
@@ -90,8 +88,8 @@ final class WorkerPool {
         this.placer = placer != null ? placer : this::place;
         this.priorities = priorities;
         this.placed = new CountDownLatch(size);
-        this.maxSpinners = idleStrategy.parks() ? Math.max(1, size / 2) : size;
         this.workers = new Worker[size];
+        this.idle = new IdleWorkers(workers, idleStrategy.parks());
         this.slotSeen = new ActorCell[size];
         this.slotRunsSeen = new long[size];
         this.queuedSeen = new boolean[size];
@@ -128,10 +126,11 @@ final class WorkerPool {
      * worker it runs next there ({@link Worker#runNext}) and that worker's shared queue becomes its home; from any
      * other thread it is handed to a spinning worker through its door ({@link HandOff}), or else queued on its home.
      */
+    @Override
     void scheduled(ActorCell cell) {
         Worker current = currentWorker();
         if (current == null) {
-            Worker spinner = spinnerFor(cell.home);
+            Worker spinner = idle.spinnerFor(cell.home);
             if (spinner != null) {
                 cell.moveHome(spinner.shared); // it holds the scheduled flag: nobody else moves it now
                 if (spinner.handOff.handIn(cell)) {
@@ -143,28 +142,6 @@ final class WorkerPool {
             cell.moveHome(current.shared);
             current.runNext(cell);
         }
-    }
-
-    /**
-     * A spinning worker to give an actor made runnable off the pool: its home's worker if that one spins, else any
-     * spinner, else null (it stays home). A spinner then finds the actor at its door (or in its queue) instead of waking
-     * a parked home worker (a futex wake-up) or stealing it from a busy one (a round trip through another
-     * worker's consumer lock). Reads each worker's door, a line of its own that changes only as the worker starts or
-     * stops spinning.
-     */
-    private Worker spinnerFor(RunQueue home) {
-        Worker spinner = null;
-        for (Worker worker : workers) {
-            if (worker.handOff.isOpen()) {
-                if (worker.shared == home) {
-                    return worker;
-                }
-                if (spinner == null) {
-                    spinner = worker;
-                }
-            }
-        }
-        return spinner;
     }
 
     /** The worker running on the calling thread, or null. */
@@ -190,7 +167,7 @@ final class WorkerPool {
             thief.stealAttempted(cell != null);
             if (cell != null) {
                 cell.home = thief.shared; // it was in the victim's queue, so nobody else holds it now
-                RuntimeEvents.steal(thief, victim, cell);
+                RuntimeEvents.steal(thief, victim, cell.id, cell.name);
                 return cell;
             }
         }
@@ -213,7 +190,7 @@ final class WorkerPool {
             }
             if (cell != null) {
                 thief.stealAttempted(true);
-                RuntimeEvents.steal(thief, victim, cell);
+                RuntimeEvents.steal(thief, victim, cell.id, cell.name);
                 return cell;
             }
         }
@@ -244,75 +221,12 @@ final class WorkerPool {
             }
             boolean queued = worker.shared.depth() > 0;
             if (runs == slotRunsSeen[i] && (stuckInSlot || (queued && queuedSeen[i]))) {
-                wakeAParkedWorker(worker);
+                idle.wakeAParkedWorker(worker);
             }
             slotSeen[i] = cell;
             slotRunsSeen[i] = runs;
             queuedSeen[i] = queued;
         }
-    }
-
-    /** True if any worker's shared queue holds an actor: a worker about to park steals instead. */
-    boolean hasStealableWork() {
-        for (Worker worker : workers) {
-            if (worker.shared.depth() > 0) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * Rule 3, after an offer to a queue of {@code busy}, which is not parked: a parked worker is woken to steal
-     * if no worker spins and {@code busy}'s shared queue holds more than one actor. A lone actor waits for the end of
-     * the run in progress, as a wake-up (a futex call on the sender's path, microseconds) would cost more than most
-     * runs: a caller whose reply comes back while the worker is still leaving its last run would otherwise pay one
-     * every time. If the run goes on, the budget watch wakes a parked worker for it ({@link #rescueStuckWork()}).
-     * Under load nobody parks, and this is one read of a word written only when a worker parks or wakes.
-     */
-    void offeredToBusyWorker(Worker busy) {
-        if (parkedWorkers.get() == 0 || busy.shared.depth() < 2) {
-            return;
-        }
-        wakeAParkedWorker(busy);
-    }
-
-    /** Wakes one parked worker other than {@code busy}, unless a worker spins (it steals by itself). */
-    private void wakeAParkedWorker(Worker busy) {
-        Worker parked = null;
-        for (Worker worker : workers) {
-            if (worker.spinning) {
-                return; // it steals by itself
-            }
-            if (parked == null && worker != busy && worker.parked) {
-                parked = worker;
-            }
-        }
-        if (parked != null) {
-            parked.wake(); // false: another thread is waking it already
-        }
-    }
-
-    /**
-     * An idle worker asks to spin. At most half the pool spins at once (Go's rule): a spinner finds new work as
-     * soon as any would, and more spinners would only take cores from the threads that make work — a caller
-     * waiting on a gate spins too, and on two cores two spinning workers leave it none. The others park until woken.
-     */
-    boolean claimSpin() {
-        for (int now = spinners.get(); now < maxSpinners; now = spinners.get()) {
-            if (spinners.compareAndSet(now, now + 1)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    void spinEnded() {
-        spinners.decrementAndGet();
-    }
-
-    void parking(int delta) {
-        parkedWorkers.addAndGet(delta);
     }
 
     // ---------------------------------------------------------------- lifecycle

@@ -9,42 +9,27 @@
  * how the rest is scheduled; a <em>turn budget</em> ({@link dev.lanehost.lanes.TurnBudget}) bounds every turn.
  *
  * <h2>Layout</h2>
- * Public types are the API. The package-private ones are the runtime's parts, one concern per file, kept
- * package-private so no other module can reach them. Three seams keep dependencies pointing down: the API
- * handles see an actor only as an {@code Addressee} ({@link dev.lanehost.lanes.ActorRef}) or a
- * {@code ResourceOwner} (timers, signals, parks), and the cells and lanes see the runtime only as a
- * {@code RuntimeContext}, which the package-private {@code LiveRuntime} implements over {@link dev.lanehost.lanes.ActorRuntime}'s parts.
+ * Public types are the API. Beside them, package-private, is the actor core the API's handles are tied to; the parts
+ * that know nothing of it are in packages by role, which the module does not export:
  * <ul>
- *   <li><b>runtime</b> — {@code ActorRuntime} (registry, spawning, lifecycle), {@link dev.lanehost.lanes.RuntimeBuilder} (its settings),
- *       {@link dev.lanehost.lanes.RuntimeMetrics} (its counters), {@code RuntimeContext} and {@code LiveRuntime}, {@code ActorRegistry},
- *       {@code LaneRegistry}, {@code RuntimeClose} (the close protocol),
- *       {@code ThreadWarmUp}.</li>
- *   <li><b>profiles</b> — the {@code Scheduler} seam and its implementations side by side:
- *       {@code HostedScheduler} (a {@code WorkerPool} of {@code Worker}s, a {@code BlockingPool}, a placement's
- *       {@code PlacedThreads}, the timer thread; the pool's parts that know nothing of actors are in
- *       {@code dev.lanehost.lanes.hosted}), {@code DrainScheduler} (SINGLE_THREAD),
- *       {@code SimulatedScheduler} with {@code SimulatedQueues} and {@code SimulatedSchedule}; all of them
- *       run turns through {@code RunQueue}. {@code TimerQueue} holds the timers they fire.</li>
- *   <li><b>actor</b> — {@code ActorCell} (run-once, halt) over {@code CellState} (the exit reason halting
- *       threads race on), {@code CellTeardown} (how a halted actor ends), {@code Mailbox},
- *       {@code Letter} (a sealed hierarchy, one class per kind), {@code TurnContext} (one turn, and the
- *       {@link dev.lanehost.lanes.ActorContext} it sees), {@code ActorResources} (with the teardown order),
- *       {@code Watchers} (monitors and links).</li>
- *   <li><b>turn budget</b> — {@link dev.lanehost.lanes.TurnBudget}, {@link dev.lanehost.lanes.SpawnOptions},
- *       {@link dev.lanehost.lanes.TurnDisrupted}; in {@code dev.lanehost.lanes.turn}, {@code BudgetLimits} (a budget in clock
- *       nanoseconds) and {@code ThreadCpu};
- *       {@code TurnClock} (one actor's turns against it), {@code BudgetWatch} (HOSTED's budget clock).</li>
- *   <li><b>lane</b> — {@link dev.lanehost.lanes.ExecutionLane} (the drive loop) over {@code LaneCounters},
- *       {@code LaneClose} (its part in the close), {@code LaneWatch} (what observers see), and from {@code internal} its {@code LaneBinding} (which thread drives)
- *       and {@code StallWatch}.</li>
- *   <li><b>observation</b> — {@link dev.lanehost.lanes.RuntimeMetrics}, {@link dev.lanehost.lanes.Snapshot},
- *       {@code HaltCounts} (halts by exit reason), {@code RuntimeEvents} (the Flight Recorder events, one call
- *       per hook site), {@link dev.lanehost.lanes.ActorRuntimeMXBean} and {@code RuntimeMBean} (the opt-in MBean); in
- *       {@code dev.lanehost.lanes.observe}, {@code RuntimeLog} (the runtime's own log lines) and
- *       {@code GuardedObserver} (a user's observer behind a guard).</li>
+ *   <li>this package: the schedulers ({@code Scheduler} and {@code HostedScheduler}, {@code DrainScheduler},
+ *       {@code SimulatedScheduler}), the run queue ({@code RunQueue}, {@code WorkFlag}), the mailbox
+ *       ({@code Mailbox}, {@code Letter}), the cell ({@code ActorCell}, its run step {@code CellRun}), the turn
+ *       ({@code TurnContext}, {@code TurnRunner}, {@code TurnClock}), the lane's drive
+ *       ({@link dev.lanehost.lanes.ExecutionLane}, {@code LaneCounters}, {@code LaneClose}, {@code LaneWatch}), HOSTED's
+ *       pool ({@code WorkerPool}, {@code Worker}, {@code IdleWorkers}) and the timers ({@code TimerQueue},
+ *       {@code BudgetWatch}, {@code IdleReaper});</li>
+ *   <li>{@code internal}: the queues ({@link dev.lanehost.lanes.internal.MpscQueue} for run queues,
+ *       {@link dev.lanehost.lanes.internal.MpscChunkQueue} for mailboxes; accessors named for their memory order), the
+ *       lane binding ({@code LaneBinding}, {@code StallWatch}), the live counters and the virtual clock;</li>
+ *   <li>{@code hosted}: HOSTED's threads without actors (the door, sightings, spin budget, priorities, the placement
+ *       check); {@code turn}: a turn's budget in clock nanoseconds; {@code observe}: the runtime's log, a guarded
+ *       observer and the Flight Recorder events; {@code budget}: the call-gate module's word on a turn's budget.</li>
  * </ul>
- * {@code dev.lanehost.lanes.internal} holds the parts that know nothing of actors: the lock-free queue,
- * the resource counters, the virtual clock, a lane's binding and its stall watch.
+ * Three seams keep dependencies pointing down: the API handles see an actor only as an {@code Addressee}
+ * ({@link dev.lanehost.lanes.ActorRef}) or a {@code ResourceOwner} (timers, signals, parks), the cells and lanes see
+ * the runtime only as a {@code RuntimeContext} ({@code LiveRuntime} implements it), and a cell sees HOSTED's pool only
+ * as its {@code RoamingQueues}.
  *
  * <p>Invariants:
  * <ol>
@@ -63,9 +48,9 @@
  * </ol>
  *
  * <p>The protocols are written out where they live: scheduling and halt on {@code ActorCell}, the worker's
- * park on {@code HostedScheduler}, the drain passes on {@code DrainScheduler}, the pick on
+ * park on {@code Worker} and {@code IdleWorkers}, the drain passes on {@code DrainScheduler}, the pick on
  * {@code SimulatedQueues}, the drive on {@link dev.lanehost.lanes.ExecutionLane}, the close on
- * {@code RuntimeClose}, the turn budget on {@code TurnClock}, the event hooks on {@code RuntimeEvents}, the queues on {@link dev.lanehost.lanes.internal.MpscQueue} (run queues) and
+ * {@code RuntimeClose}, the turn budget on {@code TurnClock}, the event hooks on {@code observe.RuntimeEvents}, the queues on {@link dev.lanehost.lanes.internal.MpscQueue} (run queues) and
  * {@link dev.lanehost.lanes.internal.MpscChunkQueue} (mailboxes).
  */
 package dev.lanehost.lanes;

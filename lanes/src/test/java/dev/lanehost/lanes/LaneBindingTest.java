@@ -237,7 +237,10 @@ class LaneBindingTest {
             assertEquals(2, counts.turns());
             assertEquals(3, counts.remaining());
             assertEquals(DriveStatus.INVALID_ARGUMENT.code(), lane.drive(-1, counts));
-            assertEquals(DriveStatus.INVALID_ARGUMENT.code(), lane.drive(0, null));
+            assertEquals(DriveStatus.INVALID_ARGUMENT.code(), lane.drive(-1, null));
+            // No counts wanted: the drive runs all the same and stores nothing.
+            assertEquals(DriveStatus.OK.code(), (int) onNewThread("host", () -> lane.drive(0, null)));
+            assertEquals(0, lane.queuedLetters());
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.lanehost.lanes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.lanehost.lanes.observe.RuntimeEvents;
 import java.lang.management.ManagementFactory;
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.RecordingState;
@@ -37,8 +38,8 @@ class RuntimeEventsCostTest {
     /** Its own method, so the measured loop compiles as the hook sites do. */
     private static void hooks(ActorCell cell, Worker thief, Worker victim, int calls) {
         for (int i = 0; i < calls; i++) {
-            RuntimeEvents.turnOverBudget(cell, RuntimeEvents.SLOW, i, 1);
-            RuntimeEvents.steal(thief, victim, cell);
+            RuntimeEvents.turnOverBudget(cell.id, cell.name, cell.placement, RuntimeEvents.SLOW, i, 1);
+            RuntimeEvents.steal(thief, victim, cell.id, cell.name);
         }
     }
 }

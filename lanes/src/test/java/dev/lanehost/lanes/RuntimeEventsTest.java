@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lanehost.lanes.observe.RuntimeEvents;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -230,18 +230,18 @@ class WorkerPlacementRulesTest {
     /** A worker (never started) as its park protocol leaves it parked. */
     private void parks(Worker worker) {
         worker.parked = true;
-        pool.parking(1);
+        pool.idle.parking(1);
     }
 
     @Test
     void atMostHalfThePoolSpinsAtOnceAndAtLeastOne() {
-        assertTrue(pool.claimSpin());
-        assertFalse(pool.claimSpin(), "two workers: one spinner");
-        pool.spinEnded();
-        assertTrue(pool.claimSpin(), "a spinner that stopped leaves room");
+        assertTrue(pool.idle.claimSpin());
+        assertFalse(pool.idle.claimSpin(), "two workers: one spinner");
+        pool.idle.spinEnded();
+        assertTrue(pool.idle.claimSpin(), "a spinner that stopped leaves room");
         WorkerPool busySpinning = new WorkerPool(2, IdleStrategy.busySpin(), AffinityPolicy.NONE,
                 Affinity.unavailable("placement rules test"), null);
-        assertTrue(busySpinning.claimSpin());
-        assertTrue(busySpinning.claimSpin(), "busy spin: every worker spins");
+        assertTrue(busySpinning.idle.claimSpin());
+        assertTrue(busySpinning.idle.claimSpin(), "busy spin: every worker spins");
     }
 }

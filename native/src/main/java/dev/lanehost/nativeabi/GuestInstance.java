@@ -62,14 +62,22 @@ public final class GuestInstance {
         return lane;
     }
 
-    /** Exports {@code gate} as {@code exported(local)}; the free closes it. @return its handle */
+    /**
+     * Exports {@code gate} as {@code exported(local)}; the free closes it.
+     *
+     * @return its handle
+     */
     public synchronized long exportGate(String local, CallGate gate) {
         long handle = abi.exportGate(exported(local), gate);
         owned.push(gate::close);
         return handle;
     }
 
-    /** Exports {@code signal} as {@code exported(local)}. @return its handle */
+    /**
+     * Exports {@code signal} as {@code exported(local)}.
+     *
+     * @return its handle
+     */
     public synchronized long exportSignal(String local, Signal signal) {
         return abi.exportSignal(exported(local), signal);
     }
@@ -84,7 +92,11 @@ public final class GuestInstance {
         return ring;
     }
 
-    /** The free kills {@code actor}. @return it */
+    /**
+     * The free kills {@code actor}.
+     *
+     * @return {@code actor}
+     */
     public synchronized ActorRef own(ActorRef actor) {
         owned.push(actor::kill);
         return actor;

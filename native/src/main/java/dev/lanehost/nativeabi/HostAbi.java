@@ -91,13 +91,21 @@ public final class HostAbi implements AutoCloseable {
         return runtime;
     }
 
-    /** Lets hosts look the lane up by its name and drive it. @return the lane's handle */
+    /**
+     * Lets hosts look the lane up by its name and drive it.
+     *
+     * @return the lane's handle
+     */
     public long exportLane(ExecutionLane lane) {
         Objects.requireNonNull(lane, "lane");
         return exportEntry(laneNames, lane.name(), lanes, handle -> new ExportedLane(handle, lane));
     }
 
-    /** Lets hosts look the gate up by {@code name} and call it; it leaves the table when it closes. @return its handle */
+    /**
+     * Lets hosts look the gate up by {@code name} and call it; it leaves the table when it closes.
+     *
+     * @return its handle
+     */
     public long exportGate(String name, CallGate gate) {
         Objects.requireNonNull(gate, "gate");
         freeIfEnded(gateNames, name, gates, previous -> previous.actor().exitReason().isPresent());
@@ -106,7 +114,11 @@ public final class HostAbi implements AutoCloseable {
         return handle;
     }
 
-    /** Lets hosts look the signal up by {@code name} and fire it. @return its handle */
+    /**
+     * Lets hosts look the signal up by {@code name} and fire it.
+     *
+     * @return its handle
+     */
     public long exportSignal(String name, Signal signal) {
         Objects.requireNonNull(signal, "signal");
         freeIfEnded(signalNames, name, signals, previous -> !previous.isAttached());
@@ -181,14 +193,17 @@ public final class HostAbi implements AutoCloseable {
      * itself, so {@code lane_drive} finds it in the load that checks the handle.
      */
     static final class ExportedLane extends HandleTable.Entry<ExecutionLane> {
+        /** The lane, typed: {@code lane_drive} reads it without the erased value's cast. */
+        final ExecutionLane lane;
         private final DriveCounts boundThreadCounts = new DriveCounts();
 
         ExportedLane(long handle, ExecutionLane lane) {
             super(handle, lane);
+            this.lane = lane;
         }
 
         DriveCounts countsForCurrentThread() {
-            return value().isBoundToCurrentThread() ? boundThreadCounts : new DriveCounts();
+            return lane.isBoundToCurrentThread() ? boundThreadCounts : new DriveCounts();
         }
     }
 

@@ -93,21 +93,23 @@ final class HostEntries {
                 }
                 throw missing(lanes, laneHandle);
             }
-            ExecutionLane lane = exported.value();
+            ExecutionLane lane = exported.lane;
             if (maxTurns < 0) {
                 return fail(CallStatus.INVALID_ARGUMENT, "max_turns must be >= 0, got " + maxTurns);
+            }
+            if (counts == 0) { // the host wants the status only: nothing to count into
+                int code = lane.drive(maxTurns, null);
+                return code == DRIVE_OK ? OK : fromDrive(lane, DRIVE_STATUSES[code]);
             }
             DriveCounts out = exported.countsForCurrentThread();
             int code = lane.drive(maxTurns, out);
             if (code != DRIVE_OK) {
                 return fromDrive(lane, DRIVE_STATUSES[code]);
             }
-            if (counts != 0) {
-                ForeignMemory.require(counts, HostAbiDescriptor.DRIVE_COUNTS_SIZE, "counts");
-                ForeignMemory.putInt(counts + HostAbiDescriptor.DRIVE_COUNTS_TURNS_OFFSET, out.turns());
-                ForeignMemory.putInt(counts + HostAbiDescriptor.DRIVE_COUNTS_RESERVED_OFFSET, 0);
-                ForeignMemory.putLong(counts + HostAbiDescriptor.DRIVE_COUNTS_REMAINING_OFFSET, out.remaining());
-            }
+            ForeignMemory.require(counts, HostAbiDescriptor.DRIVE_COUNTS_SIZE, "counts");
+            ForeignMemory.putInt(counts + HostAbiDescriptor.DRIVE_COUNTS_TURNS_OFFSET, out.turns());
+            ForeignMemory.putInt(counts + HostAbiDescriptor.DRIVE_COUNTS_RESERVED_OFFSET, 0);
+            ForeignMemory.putLong(counts + HostAbiDescriptor.DRIVE_COUNTS_REMAINING_OFFSET, out.remaining());
             return OK;
         } catch (Throwable t) {
             return failed("lane_drive", t);

@@ -90,9 +90,12 @@ public final class CombinedDemo implements AutoCloseable {
         AudioRing audio = null;
         try {
             abi = HostAbi.open(runtime);
-            GameWorld world = GameWorld.start(runtime, abi);
+            // The audio first: starting jackd takes a second, and the world's NPC moves would wait that long on a
+            // lane no frame drives yet (the lane's stall watch says so at 1 s). The world starts one frame ahead of
+            // the loop that drives its lane.
             audio = AudioRing.start(runtime, abi, new AudioRing.Settings(settings.audio(), AudioRingDemo.SWEEP,
                     AudioRingDemo.PERIOD_FRAMES, settings.wav(), settings.logDirectory()));
+            GameWorld world = GameWorld.start(runtime, abi);
             FrameHost host = FrameHost.start(abi.table(), GameWorld.LANE, GameWorld.INPUT_GATE, new FrameHost.Settings(FRAME_RATE_HZ,
                     MAX_TURNS, 0, MAX_FRAMES, Integer.MAX_VALUE, Duration.ofSeconds(10)));
             return new CombinedDemo(runtime, abi, world, audio, host);

@@ -34,8 +34,8 @@ public final class LanehostDemo {
             """;
 
     public static void main(String[] args) throws Exception {
-        // lanehost logs through java.util.logging; one plain line reads better between a status line and a table.
-        System.setProperty("java.util.logging.SimpleFormatter.format", "lanehost: %5$s%n");
+        // lanehost logs through java.util.logging; one line a record (its level kept) reads better between a status line and a table.
+        System.setProperty("java.util.logging.SimpleFormatter.format", "lanehost %4$s: %5$s%6$s%n");
         int seconds = 10;
         Path out = Path.of("target", "lanehost-demo");
         AudioRing.Source source = AudioRing.Source.AUTO;

@@ -12,9 +12,13 @@ import java.lang.invoke.VarHandle;
  * For memory the ring allocated, with raw copies available ({@link RawCopy}), at its raw address through
  * {@link RawCopy#ALL}: only bounds and alignment are checked, and the side's {@link RawCopy#enter()} keeps a close
  * away. Otherwise through the ring's own segment, checked as any segment access is (a caller's memory, whose
- * lifetime the caller keeps). Observers and the waiting consumer always use the segment.
+ * lifetime the caller keeps). Observers and the waiting consumer always use the segment. Each side is one
+ * ({@link RingSide} extends it), so a transfer reaches the memory through one object fewer.
+ *
+ * <p>The accessors' names say their memory order (the package's convention): {@code lp} plain load, {@code lv}
+ * acquire load, {@code sp} plain store, {@code po} opaque store, {@code so} release store.
  */
-final class RingAccess {
+class RingAccess {
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
 
@@ -30,15 +34,15 @@ final class RingAccess {
         this.address = raw ? memory.address() : 0;
     }
 
-    long get(long offset) {
+    long lpLong(long offset) {
         return raw ? (long) LONG.get(RawCopy.ALL, address + offset) : (long) LONG.get(memory, offset);
     }
 
-    long getAcquire(long offset) {
+    long lvLong(long offset) {
         return raw ? (long) LONG.getAcquire(RawCopy.ALL, address + offset) : (long) LONG.getAcquire(memory, offset);
     }
 
-    void set(long offset, long value) {
+    void spLong(long offset, long value) {
         if (raw) {
             LONG.set(RawCopy.ALL, address + offset, value);
         } else {
@@ -46,7 +50,7 @@ final class RingAccess {
         }
     }
 
-    void setOpaque(long offset, long value) {
+    void poLong(long offset, long value) {
         if (raw) {
             LONG.setOpaque(RawCopy.ALL, address + offset, value);
         } else {
@@ -54,7 +58,7 @@ final class RingAccess {
         }
     }
 
-    void setRelease(long offset, long value) {
+    void soLong(long offset, long value) {
         if (raw) {
             LONG.setRelease(RawCopy.ALL, address + offset, value);
         } else {
@@ -62,7 +66,7 @@ final class RingAccess {
         }
     }
 
-    int getInt(long offset) {
+    int lpInt(long offset) {
         return raw ? (int) INT.get(RawCopy.ALL, address + offset) : (int) INT.get(memory, offset);
     }
 

@@ -47,7 +47,7 @@ package dev.lanehost.ring;
  *
  * <p>The wake word is a 32-bit Linux futex word: bit 0 ({@link #WAKE_WAITER}) says a consumer announced
  * that it sleeps; the bits above stay zero. The producer only loads it after each publishing write, so in
- * the steady state nobody writes it. {@link SpscByteRing#awaitReadable} lists the protocol as numbered steps.
+ * the steady state nobody writes it. The package's comment lists the protocol as numbered steps.
  */
 public final class SpscByteRingDescriptor {
     /** "LHRB" read as a little-endian int. */

@@ -10,7 +10,7 @@ import java.lang.invoke.VarHandle;
 
 /**
  * The wake word of one ring: what the producer does after each publishing write (steps 6 and 7) and what
- * a consumer does to sleep (steps 2 to 5) in the protocol {@link SpscByteRing#awaitReadable} lists. The
+ * a consumer does to sleep (steps 2 to 5) in the protocol the package's comment lists. The
  * same steps as {@code lanehost_ring.h}, on the same word, so either side may be C.
  */
 final class WakeWord {
@@ -18,14 +18,11 @@ final class WakeWord {
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
     private final MemorySegment memory;
-    /** The producer's way to the word in a write (raw where the ring's writes are). */
-    private final RingAccess access;
     /** Created by the consumer's first sleep: a ring nobody waits on never touches the futex. */
     private Futex.Waiter waiter;
 
-    WakeWord(MemorySegment memory, RingAccess access) {
+    WakeWord(MemorySegment memory) {
         this.memory = memory;
-        this.access = access;
     }
 
     // ---------------------------------------------------------------- producer
@@ -37,9 +34,9 @@ final class WakeWord {
      * compiler's half: C2 keeps every memory access on its side of it (so this load stays below the position
      * store), and on x86 it emits nothing.
      */
-    boolean hasWaiterAfterPublish() {
+    boolean lpWaiterAfterPublish(RingAccess producer) {
         VarHandle.releaseFence();
-        return (access.getInt(WAKE_WORD_OFFSET) & WAKE_WAITER) != 0;
+        return (producer.lpInt(WAKE_WORD_OFFSET) & WAKE_WAITER) != 0;
     }
 
     /** Step 7: clears the announcement (the consumer announces again if it sleeps again) and wakes it. */
@@ -58,7 +55,7 @@ final class WakeWord {
      * Step 2: sets the waiter bit unless it is set, and returns the word to sleep on. The order that makes
      * the protocol safe comes from {@link #fenceProducer()}; acquire only keeps the re-check below this.
      */
-    int announce() {
+    int casAnnounce() {
         int word = (int) INT.getAcquire(memory, (long) WAKE_WORD_OFFSET);
         while ((word & WAKE_WAITER) == 0) {
             int witness = (int) INT.compareAndExchangeAcquire(memory, (long) WAKE_WORD_OFFSET, word, word | WAKE_WAITER);
@@ -79,7 +76,7 @@ final class WakeWord {
     }
 
     /** Takes the announcement back, unless the producer changed the word since (then it clears the bit itself). */
-    void withdraw(int announced) {
+    void casWithdraw(int announced) {
         INT.compareAndSet(memory, (long) WAKE_WORD_OFFSET, announced, announced & ~WAKE_WAITER);
     }
 
@@ -89,16 +86,6 @@ final class WakeWord {
             waiter = new Futex.Waiter();
         }
         waiter.await(wordAddress(), announced, nanos);
-    }
-
-    // ---------------------------------------------------------------- observers
-
-    boolean hasWaiter() {
-        return ((int) INT.getOpaque(memory, (long) WAKE_WORD_OFFSET) & WAKE_WAITER) != 0;
-    }
-
-    long wakeCount() {
-        return (long) LONG.getOpaque(memory, (long) WAKE_COUNT_OFFSET);
     }
 
     private long wordAddress() {

@@ -43,6 +43,6 @@ public class RingFenceTest {
 
     @Actor
     public void consumer(II_Result r) {
-        r.r1 = ring.announceAndRecheck(1) == SpscByteRing.ENOUGH_READABLE ? 1 : 0;
+        r.r1 = ring.consumerSide().announceAndRecheck(1) == RingConsumer.ENOUGH_READABLE ? 1 : 0;
     }
 }

@@ -20,6 +20,18 @@ import java.io.IOException;
  * time.
  */
 public final class CborOut {
+    // The writes, for guarded.
+    private static final int NULL = 0;
+    private static final int BOOLEAN = 1;
+    private static final int INTEGER = 2;
+    private static final int DOUBLE = 3;
+    private static final int FLOAT = 4;
+    private static final int TEXT = 5;
+    private static final int BYTES = 6;
+    private static final int ARRAY = 7;
+    private static final int MAP = 8;
+    private static final int ENCODED = 9;
+
     private final CborWriter writer = new CborWriter();
 
     /** An empty writer with no limit but a Java array's. */
@@ -51,60 +63,25 @@ public final class CborOut {
     }
 
     public CborOut writeNull() throws PlainValueException {
-        int mark = writer.length();
-        try {
-            writer.writeNull();
-        } catch (IOException e) {
-            writer.truncate(mark); // a string's head may be written before its bytes are refused
-            throw refused(e);
-        }
-        return this;
+        return guarded(NULL, 0, 0, null, 0, 0);
     }
 
     public CborOut writeBoolean(boolean value) throws PlainValueException {
-        int mark = writer.length();
-        try {
-            writer.writeBoolean(value);
-        } catch (IOException e) {
-            writer.truncate(mark); // a string's head may be written before its bytes are refused
-            throw refused(e);
-        }
-        return this;
+        return guarded(BOOLEAN, value ? 1 : 0, 0, null, 0, 0);
     }
 
     public CborOut writeLong(long value) throws PlainValueException {
-        int mark = writer.length();
-        try {
-            writer.writeInteger(value);
-        } catch (IOException e) {
-            writer.truncate(mark); // a string's head may be written before its bytes are refused
-            throw refused(e);
-        }
-        return this;
+        return guarded(INTEGER, value, 0, null, 0, 0);
     }
 
     /** A double float (9 bytes), as {@link PlainCodec} writes a {@code Double}. */
     public CborOut writeDouble(double value) throws PlainValueException {
-        int mark = writer.length();
-        try {
-            writer.writeDouble(value);
-        } catch (IOException e) {
-            writer.truncate(mark); // a string's head may be written before its bytes are refused
-            throw refused(e);
-        }
-        return this;
+        return guarded(DOUBLE, 0, value, null, 0, 0);
     }
 
     /** A single float (5 bytes), as {@link PlainCodec} writes a {@code Float}. */
     public CborOut writeFloat(float value) throws PlainValueException {
-        int mark = writer.length();
-        try {
-            writer.writeFloat(value);
-        } catch (IOException e) {
-            writer.truncate(mark); // a string's head may be written before its bytes are refused
-            throw refused(e);
-        }
-        return this;
+        return guarded(FLOAT, Float.floatToRawIntBits(value), 0, null, 0, 0); // its bits: a NaN's payload kept
     }
 
     /**
@@ -124,14 +101,7 @@ public final class CborOut {
                 }
             }
         }
-        int mark = writer.length();
-        try {
-            writer.writeChars(text);
-        } catch (IOException e) {
-            writer.truncate(mark); // a string's head may be written before its bytes are refused
-            throw refused(e);
-        }
-        return this;
+        return guarded(TEXT, 0, 0, text, 0, 0);
     }
 
     /** A byte string of {@code source[offset, offset + count)}. */
@@ -140,53 +110,56 @@ public final class CborOut {
             throw new IllegalArgumentException("the region [" + offset + ", +" + count + ") is not inside the "
                     + source.length + "-byte array");
         }
-        int mark = writer.length();
-        try {
-            writer.writeBytes(source, offset, count);
-        } catch (IOException e) {
-            writer.truncate(mark); // a string's head may be written before its bytes are refused
-            throw refused(e);
-        }
-        return this;
+        return guarded(BYTES, 0, 0, source, offset, count);
     }
 
     /** An array's head: {@code count} items follow. */
     public CborOut writeArray(int count) throws PlainValueException {
-        return head(count, true);
+        return guarded(ARRAY, 0, 0, null, 0, checkedCount(count));
     }
 
     /** A map's head: {@code count} pairs follow, each a text key and its value. */
     public CborOut writeMap(int count) throws PlainValueException {
-        return head(count, false);
+        return guarded(MAP, 0, 0, null, 0, checkedCount(count));
     }
 
-    private CborOut head(int count, boolean array) throws PlainValueException {
+    private static int checkedCount(int count) {
         if (count < 0) {
             throw new IllegalArgumentException("a count must be >= 0, got " + count);
         }
+        return count;
+    }
+
+    /** Appends whole items that are CBOR already ({@link PlainCodec#encode(Object, CborOut)}). */
+    void append(byte[] source, int offset, int count) throws PlainValueException {
+        guarded(ENCODED, 0, 0, source, offset, count);
+    }
+
+    /**
+     * The one way a write reaches the writer: {@code kind} says which write, the other arguments are its operands
+     * (each write's own, the rest unused; a constant kind folds the switch away where the write is inlined). A write
+     * the limit refuses writes nothing of itself: the writer is cut back to where it was.
+     */
+    private CborOut guarded(int kind, long number, double real, Object source, int offset, int count) throws PlainValueException {
         int mark = writer.length();
         try {
-            if (array) {
-                writer.startList(null, count);
-            } else {
-                writer.startMap(null, count);
+            switch (kind) {
+                case NULL -> writer.writeNull();
+                case BOOLEAN -> writer.writeBoolean(number != 0);
+                case INTEGER -> writer.writeInteger(number);
+                case DOUBLE -> writer.writeDouble(real);
+                case FLOAT -> writer.writeFloat(Float.intBitsToFloat((int) number));
+                case TEXT -> writer.writeChars((CharSequence) source);
+                case BYTES -> writer.writeBytes((byte[]) source, offset, count);
+                case ARRAY -> writer.startList(null, count);
+                case MAP -> writer.startMap(null, count);
+                default -> writer.writeEncoded((byte[]) source, offset, count);
             }
         } catch (IOException e) {
             writer.truncate(mark); // a string's head may be written before its bytes are refused
             throw refused(e);
         }
         return this;
-    }
-
-    /** Appends whole items that are CBOR already ({@link PlainCodec#encode(Object, CborOut)}). */
-    void append(byte[] source, int offset, int count) throws PlainValueException {
-        int mark = writer.length();
-        try {
-            writer.writeEncoded(source, offset, count);
-        } catch (IOException e) {
-            writer.truncate(mark); // a string's head may be written before its bytes are refused
-            throw refused(e);
-        }
     }
 
     private static PlainValueException refused(IOException e) {

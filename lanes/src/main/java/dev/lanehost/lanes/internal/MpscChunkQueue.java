@@ -1,6 +1,5 @@
 package dev.lanehost.lanes.internal;
 
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
@@ -81,26 +80,6 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
     public static final int QUEUED_WAS_IDLE = 1;
     /** Spins a producer waits for another's link before it parks instead: a link is a few stores, unless preempted. */
     private static final int LINK_SPINS = 128;
-    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(Object[].class);
-    private static final VarHandle PRODUCED;
-    private static final VarHandle CONSUMED;
-    private static final VarHandle CONSUMER_LOCK;
-    private static final VarHandle CONSUMED_SEEN;
-    private static final VarHandle SPARE;
-
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            PRODUCED = lookup.findVarHandle(MpscChunkQueueProducerFields.class, "produced", long.class);
-            CONSUMED = lookup.findVarHandle(MpscChunkQueueConsumerFields.class, "consumed", long.class);
-            CONSUMER_LOCK = lookup.findVarHandle(MpscChunkQueueConsumerFields.class, "consumerLock", int.class);
-            CONSUMED_SEEN = lookup.findVarHandle(MpscChunkQueueProducerFields.class, "consumedSeen", long.class);
-            SPARE = lookup.findVarHandle(MpscChunkQueueProducerFields.class, "spare", Object[].class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     @SuppressWarnings("unused")
     private byte b000, b001, b002, b003, b004, b005, b006, b007, b008, b009, b010, b011, b012, b013, b014, b015,
                  b016, b017, b018, b019, b020, b021, b022, b023, b024, b025, b026, b027, b028, b029, b030, b031,
@@ -160,7 +139,7 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
         Object[] next = null; // this producer's own next chunk, holding its element, while it tries to link it
         int waits = 0;
         while (true) {
-            long word = (long) PRODUCED.getVolatile(this);
+            long word = lvProduced();
             if ((word & LINKING) != 0) {
                 waits = awaitLink(waits); // another producer is linking a new chunk
                 continue;
@@ -168,9 +147,9 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
             long position = word & ~IDLE;
             int claimed = (word & IDLE) != 0 ? QUEUED_WAS_IDLE : QUEUED;
             Object[] chunk = producerChunk; // current for `position` unless the CAS below fails
-            if (position - (long) CONSUMED_SEEN.getOpaque(this) >= room) {
-                long consumed = (long) CONSUMED.getAcquire(this);
-                CONSUMED_SEEN.setOpaque(this, consumed); // a stale value only makes the next producer look again
+            if (position - loConsumedSeen() >= room) {
+                long consumed = lvConsumed();
+                poConsumedSeen(consumed); // a stale value only makes the next producer look again
                 if (position - consumed >= room) {
                     giveBack(next);
                     return FULL;
@@ -183,7 +162,7 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
                     next = null;
                 }
                 VarHandle.releaseFence(); // the element's fields before the slot's store (a release store, made here)
-                if (PRODUCED.compareAndSet(this, word, position + STEP)) {
+                if (casProduced(word, position + STEP)) {
                     // From the claim to the store, no call: nothing can throw between, not even a stack overflow in a
                     // deep turn, which would leave the slot empty for good with the positions past it.
                     chunk[slot] = element;
@@ -194,17 +173,17 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
                 // (the allocation, a call) comes before the claim, so the wait always ends: the chunk is this
                 // producer's own (the spare, taken, or a new one), with its element in place, before it claims.
                 if (next == null) {
-                    next = (Object[]) SPARE.getAndSet(this, (Object[]) null);
+                    next = xchgSpare(null);
                     if (next == null) {
                         next = new Object[chunkSlots + 1];
                     }
                 }
                 next[0] = element;
                 VarHandle.releaseFence(); // the element and its slot before the link's store
-                if (PRODUCED.compareAndSet(this, word, position + LINKING)) { // the idle mark, if set, is this claim's
+                if (casProduced(word, position + LINKING)) { // the idle mark, if set, is this claim's
                     producerChunk = next; // plain: published by the position's volatile store
                     chunk[chunkSlots] = next;
-                    produced = position + STEP; // a volatile store: no call between the claim and its end
+                    produced = position + STEP; // a volatile store (sv), written inline: no call between the claim and its end
                     return claimed;
                 }
                 next[0] = null; // another producer linked: this chunk is kept for a later try at a chunk's end
@@ -216,7 +195,7 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
     private void giveBack(Object[] readied) {
         if (readied != null) {
             readied[0] = null;
-            SPARE.compareAndSet(this, (Object[]) null, readied);
+            casSpare(null, readied);
         }
     }
 
@@ -239,38 +218,38 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
 
     /** Takes the consumer lock if it is free. Any thread. @return true if the caller now holds it */
     public boolean tryLockConsumer() {
-        return CONSUMER_LOCK.compareAndSet(this, 0, 1);
+        return casConsumerLock(0, 1);
     }
 
     /** Lets the consumer lock go; release orders what the holder did before whoever takes it next. Holder only. */
     public void unlockConsumer() {
-        CONSUMER_LOCK.setRelease(this, 0);
+        soConsumerLock(0);
     }
 
     /** A volatile unlock, for a holder that reads other state right after and must be seen to have let go first. */
     public void unlockConsumerAndFence() {
-        CONSUMER_LOCK.setVolatile(this, 0);
+        svConsumerLock(0);
     }
 
     /** Whether some thread holds the consumer lock. Any thread (racy unless the caller orders it). */
     public boolean isConsumerLocked() {
-        return (int) CONSUMER_LOCK.getVolatile(this) != 0;
+        return lvConsumerLock() != 0;
     }
 
     /** Removes the oldest element, or returns null if the queue is empty or a producer is mid-offer. Consumer only. */
     @SuppressWarnings("unchecked")
     public E poll() {
-        long position = consumed;
+        long position = lpConsumed();
         Object[] chunk = consumerChunk(position);
         if (chunk == null) {
             return null;
         }
         int slot = slot(position);
-        Object element = (Object) SLOT.getAcquire(chunk, slot);
+        Object element = lvSlot(chunk, slot);
         if (element == null) {
             return null;
         }
-        CONSUMED.setRelease(this, position + STEP);
+        soConsumed(position + STEP);
         // After the position, with no call between (a stack overflow in a deep receive cannot leave the element taken
         // but unreturned): no producer writes this slot again until the chunk is left and reused.
         chunk[slot] = null; // nothing of a taken element stays behind in a chunk still in use
@@ -280,12 +259,12 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
     /** The oldest element without removing it, or null if the queue is empty or a producer is mid-offer. Consumer only. */
     @SuppressWarnings("unchecked")
     public E peek() {
-        long position = consumed;
+        long position = lpConsumed();
         Object[] chunk = consumerChunk(position);
         if (chunk == null) {
             return null;
         }
-        Object element = (Object) SLOT.getAcquire(chunk, slot(position));
+        Object element = lvSlot(chunk, slot(position));
         return (E) element;
     }
 
@@ -295,7 +274,7 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
         if (position != consumerChunkEnd) {
             return chunk;
         }
-        Object link = (Object) SLOT.getAcquire(chunk, chunkSlots);
+        Object link = lvSlot(chunk, chunkSlots);
         if (link == null) {
             return null; // empty, or the producer of this position is linking the next chunk
         }
@@ -305,7 +284,7 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
         consumerChunkEnd = position + STEP * chunkSlots;
         // Every slot of the chunk left behind has been taken and cleared, and no producer writes it again: the next
         // chunk to be linked may be this one, so a queue whose letters come a few at a time allocates nothing.
-        SPARE.setRelease(this, chunk);
+        soSpare(chunk);
         return next;
     }
 
@@ -321,8 +300,8 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
      * @return true if the consumer is idle now
      */
     public boolean markIdleIfEmpty() {
-        long consumed = this.consumed;
-        return PRODUCED.compareAndSet(this, consumed, consumed | IDLE);
+        long consumed = lpConsumed();
+        return casProduced(consumed, consumed | IDLE);
     }
 
     /**
@@ -332,12 +311,12 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
     public void markIdle() {
         int waits = 0;
         while (true) {
-            long word = (long) PRODUCED.getVolatile(this);
+            long word = lvProduced();
             if ((word & LINKING) != 0) {
                 waits = awaitLink(waits); // the linker's closing store would overwrite the mark
                 continue;
             }
-            if ((word & IDLE) != 0 || PRODUCED.compareAndSet(this, word, word | IDLE)) {
+            if ((word & IDLE) != 0 || casProduced(word, word | IDLE)) {
                 return;
             }
         }
@@ -351,11 +330,11 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
      */
     public boolean claimIdle() {
         while (true) {
-            long word = (long) PRODUCED.getVolatile(this);
+            long word = lvProduced();
             if ((word & IDLE) == 0) {
                 return false; // not idle, or a linking producer took the mark with its claim
             }
-            if (PRODUCED.compareAndSet(this, word, word & ~IDLE)) {
+            if (casProduced(word, word & ~IDLE)) {
                 return true;
             }
         }
@@ -363,7 +342,7 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
 
     /** True while the consumer's idle mark is set. Any thread (racy). */
     public boolean isIdle() {
-        return ((long) PRODUCED.getVolatile(this) & IDLE) != 0;
+        return (lvProduced() & IDLE) != 0;
     }
 
     /**
@@ -373,7 +352,7 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
      * release only.
      */
     public boolean isEmpty() {
-        return ((long) PRODUCED.getVolatile(this) & ~IDLE) == (long) CONSUMED.getAcquire(this);
+        return (lvProduced() & ~IDLE) == lvConsumed();
     }
 
     /**
@@ -384,98 +363,8 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
     public long size() {
         // Produced: volatile, so a look that follows a volatile store or a CAS of the caller's is ordered after it.
         // Consumed: acquire, read second, so a racing poll only makes it smaller.
-        long produced = (long) PRODUCED.getVolatile(this) & ~IDLE;
-        long consumed = (long) CONSUMED.getAcquire(this);
+        long produced = lvProduced() & ~IDLE;
+        long consumed = lvConsumed();
         return Math.max(0, (produced - consumed + STEP - 1) >> 2); // a chunk being linked (LINKING set) counts its element
-    }
-}
-
-/** Fields both sides read and nobody writes after construction. */
-abstract class MpscChunkQueueColdFields {
-    /** Elements per chunk, a power of two; a chunk has one slot more, its link to the next. */
-    final int chunkSlots;
-    /** The chunk the queue starts with: the consumer's and the producers' first. */
-    final Object[] firstChunk;
-
-    MpscChunkQueueColdFields(int chunkSlots) {
-        this.chunkSlots = chunkSlots;
-        this.firstChunk = new Object[chunkSlots + 1];
-    }
-}
-
-/** Keeps the consumer's fields off the line that holds the object header and the cold fields. */
-abstract class MpscChunkQueuePadBeforeConsumer extends MpscChunkQueueColdFields {
-    @SuppressWarnings("unused")
-    private byte b000, b001, b002, b003, b004, b005, b006, b007, b008, b009, b010, b011, b012, b013, b014, b015,
-                 b016, b017, b018, b019, b020, b021, b022, b023, b024, b025, b026, b027, b028, b029, b030, b031,
-                 b032, b033, b034, b035, b036, b037, b038, b039, b040, b041, b042, b043, b044, b045, b046, b047,
-                 b048, b049, b050, b051, b052, b053, b054, b055, b056, b057, b058, b059, b060, b061, b062, b063,
-                 b064, b065, b066, b067, b068, b069, b070, b071, b072, b073, b074, b075, b076, b077, b078, b079,
-                 b080, b081, b082, b083, b084, b085, b086, b087, b088, b089, b090, b091, b092, b093, b094, b095,
-                 b096, b097, b098, b099, b100, b101, b102, b103, b104, b105, b106, b107, b108, b109, b110, b111,
-                 b112, b113, b114, b115, b116, b117, b118, b119, b120, b121, b122, b123, b124, b125, b126, b127;
-
-    MpscChunkQueuePadBeforeConsumer(int chunkSlots) {
-        super(chunkSlots);
-    }
-}
-
-/** Written by the consumer only (and its lock by whoever takes it). */
-abstract class MpscChunkQueueConsumerFields extends MpscChunkQueuePadBeforeConsumer {
-    /** The consumer's position (the next element's); stored with release, read by others with acquire. */
-    long consumed;
-    /** The chunk the consumer's position is in, or the one before it when the position is its end. */
-    Object[] consumerChunk;
-    /** The first position past {@link #consumerChunk}. */
-    long consumerChunkEnd;
-    /** 1 while a thread holds the consumer lock ({@link MpscChunkQueue#tryLockConsumer}). */
-    @SuppressWarnings("unused")
-    volatile int consumerLock;
-
-    MpscChunkQueueConsumerFields(int chunkSlots) {
-        super(chunkSlots);
-        consumerChunk = firstChunk;
-        consumerChunkEnd = MpscChunkQueue.STEP * chunkSlots;
-    }
-}
-
-/** Keeps the producers' fields off the consumer's lines. */
-abstract class MpscChunkQueuePadBeforeProducer extends MpscChunkQueueConsumerFields {
-    @SuppressWarnings("unused")
-    private byte b000, b001, b002, b003, b004, b005, b006, b007, b008, b009, b010, b011, b012, b013, b014, b015,
-                 b016, b017, b018, b019, b020, b021, b022, b023, b024, b025, b026, b027, b028, b029, b030, b031,
-                 b032, b033, b034, b035, b036, b037, b038, b039, b040, b041, b042, b043, b044, b045, b046, b047,
-                 b048, b049, b050, b051, b052, b053, b054, b055, b056, b057, b058, b059, b060, b061, b062, b063,
-                 b064, b065, b066, b067, b068, b069, b070, b071, b072, b073, b074, b075, b076, b077, b078, b079,
-                 b080, b081, b082, b083, b084, b085, b086, b087, b088, b089, b090, b091, b092, b093, b094, b095,
-                 b096, b097, b098, b099, b100, b101, b102, b103, b104, b105, b106, b107, b108, b109, b110, b111,
-                 b112, b113, b114, b115, b116, b117, b118, b119, b120, b121, b122, b123, b124, b125, b126, b127;
-
-    MpscChunkQueuePadBeforeProducer(int chunkSlots) {
-        super(chunkSlots);
-    }
-}
-
-/** Written by every producer: the position by CAS, the rest by the producer linking a new chunk. */
-abstract class MpscChunkQueueProducerFields extends MpscChunkQueuePadBeforeProducer {
-    /**
-     * The producers' position: four times the elements claimed, plus one while a new chunk is being linked, plus two
-     * while the consumer is idle.
-     */
-    volatile long produced;
-    /** The chunk the producers' position is in; written before the position that made it current is published. */
-    Object[] producerChunk;
-    /** The consumer's position as a producer last read it, for {@code offerIfRoom}; any producer may store it. */
-    long consumedSeen;
-    /**
-     * A chunk the consumer has left behind, every slot cleared, for the producer that links the next chunk; null if
-     * none. Stored by the consumer (release), taken by a producer at a chunk's end (an atomic exchange, so it is that
-     * producer's alone).
-     */
-    Object[] spare;
-
-    MpscChunkQueueProducerFields(int chunkSlots) {
-        super(chunkSlots);
-        producerChunk = firstChunk;
     }
 }

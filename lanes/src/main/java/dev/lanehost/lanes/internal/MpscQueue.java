@@ -72,6 +72,32 @@ public final class MpscQueue<T extends MpscNode> extends MpscQueueProducerFields
                  b096, b097, b098, b099, b100, b101, b102, b103, b104, b105, b106, b107, b108, b109, b110, b111,
                  b112, b113, b114, b115, b116, b117, b118, b119, b120, b121, b122, b123, b124, b125, b126, b127;
 
+    /** The node linked behind {@code node}, or null (acquire). */
+    static MpscNode lvNext(MpscNode node) {
+        return (MpscNode) NEXT.getAcquire(node);
+    }
+
+    /** Sets {@code node}'s link with a plain store: published by a later release or exchange. */
+    static void spNext(MpscNode node, MpscNode next) {
+        NEXT.set(node, next);
+    }
+
+    private MpscNode lvTail() {
+        return (MpscNode) TAIL.getVolatile(this);
+    }
+
+    private long lvOffered() {
+        return (long) OFFERED.getVolatile(this);
+    }
+
+    private long lvPolled() {
+        return (long) POLLED.getAcquire(this);
+    }
+
+    private void soPolled(long polled) {
+        POLLED.setRelease(this, polled);
+    }
+
     /** Appends a node; wait-free. The node must not be in any queue. */
     public void offer(T node) {
         // Counted first (an atomic add on the producers' own line), so size() never misses a pollable node.
@@ -81,9 +107,10 @@ public final class MpscQueue<T extends MpscNode> extends MpscQueueProducerFields
 
     /** The offer's exchange and link, once the node is counted. */
     private void link(T node) {
-        NEXT.set(node, (MpscNode) null); // plain: published by the exchange below
+        spNext(node, null); // plain: published by the exchange below
+        // The exchange (xchg) and the link (so) are written inline, no call between them: a stack overflow there
+        // would leave the tail unlinked for good. Release: the consumer that acquires the link sees the node's fields.
         MpscNode previous = (MpscNode) TAIL.getAndSet(this, node);
-        // Release: the consumer that acquires this link sees the node's fields as written before offer.
         NEXT.setRelease(previous, node);
     }
 
@@ -97,7 +124,7 @@ public final class MpscQueue<T extends MpscNode> extends MpscQueueProducerFields
             return;
         }
         OFFERED.getAndAdd(this, chain.count);
-        MpscNode previous = (MpscNode) TAIL.getAndSet(this, chain.last);
+        MpscNode previous = (MpscNode) TAIL.getAndSet(this, chain.last); // xchg, then the link (so), inline as in link()
         NEXT.setRelease(previous, chain.first);
         chain.clear();
     }
@@ -115,11 +142,11 @@ public final class MpscQueue<T extends MpscNode> extends MpscQueueProducerFields
 
         /** Appends a node that is in no queue. */
         public void add(T node) {
-            NEXT.set(node, (MpscNode) null);
+            spNext(node, null);
             if (last == null) {
                 first = node;
             } else {
-                NEXT.set(last, node);
+                spNext(last, node);
             }
             last = node;
             count++;
@@ -141,28 +168,28 @@ public final class MpscQueue<T extends MpscNode> extends MpscQueueProducerFields
     @SuppressWarnings("unchecked")
     public T poll() {
         MpscNode first = head;
-        MpscNode next = (MpscNode) NEXT.getAcquire(first);
+        MpscNode next = lvNext(first);
         if (first == stub) {
             if (next == null) {
                 return null;
             }
             // Cut the stub off the queue: no producer links behind it again, as it is not the tail. Left linked, it
             // would keep every node taken after it reachable through their links until it is queued again.
-            NEXT.set(first, (MpscNode) null);
+            spNext(first, null);
             head = next;
             first = next;
-            next = (MpscNode) NEXT.getAcquire(next);
+            next = lvNext(next);
         }
         if (next != null) {
             head = next;
             return taken(first);
         }
-        if (first != (MpscNode) TAIL.getVolatile(this)) {
+        if (first != lvTail()) {
             return null; // a producer swapped the tail but has not linked it yet
         }
         // first is the only node: put the stub behind it so first can be handed out.
         offerStub();
-        next = (MpscNode) NEXT.getAcquire(first);
+        next = lvNext(first);
         if (next != null) {
             head = next;
             return taken(first);
@@ -175,7 +202,7 @@ public final class MpscQueue<T extends MpscNode> extends MpscQueueProducerFields
     public T peek() {
         MpscNode first = head;
         if (first == stub) {
-            first = (MpscNode) NEXT.getAcquire(first);
+            first = lvNext(first);
         }
         return (T) first;
     }
@@ -183,7 +210,7 @@ public final class MpscQueue<T extends MpscNode> extends MpscQueueProducerFields
     /** True if no node is queued or being queued. Consumer only. */
     public boolean isEmpty() {
         MpscNode first = head;
-        return first == stub && (MpscNode) TAIL.getVolatile(this) == first;
+        return first == stub && lvTail() == first;
     }
 
     /**
@@ -195,22 +222,22 @@ public final class MpscQueue<T extends MpscNode> extends MpscQueueProducerFields
         // writes its idle flag, then reads this; a sender adds here, then reads the flag), and only a
         // volatile load is ordered after the consumer's volatile store. Polls: acquire, pairing with the
         // consumer's release store; read second, so a racing poll can only make the size smaller.
-        long offered = (long) OFFERED.getVolatile(this);
-        long polled = (long) POLLED.getAcquire(this);
+        long offered = lvOffered();
+        long polled = lvPolled();
         return Math.max(0, offered - polled);
     }
 
     /** Consumer only: counts the node out. Release, as the consumer is the counter's only writer. */
     @SuppressWarnings("unchecked")
     private T taken(MpscNode node) {
-        POLLED.setRelease(this, polled + 1);
+        soPolled(polled + 1);
         return (T) node;
     }
 
     /** The consumer re-queues the stub; not an offer, so not counted. */
     private void offerStub() {
-        NEXT.set(stub, (MpscNode) null);
-        MpscNode previous = (MpscNode) TAIL.getAndSet(this, stub);
+        spNext(stub, null);
+        MpscNode previous = (MpscNode) TAIL.getAndSet(this, stub); // xchg, then the link (so), inline as in link()
         NEXT.setRelease(previous, stub);
     }
 }

@@ -17,5 +17,14 @@
  *       moves with its host.</li>
  *   <li>{@link dev.lanehost.lanes.internal.StallWatch} — a lane's stall detection, kept by observers.</li>
  * </ul>
+ *
+ * <h2>Memory order in names</h2>
+ * A queue's fields are read and written through accessors ({@code MpscChunkQueue}'s in
+ * {@code MpscChunkQueueProducerFields} and the layout classes it extends, {@code MpscQueue}'s beside its code),
+ * named, as in JCTools, for the order of the access: {@code lp} and {@code sp} a plain load and store, {@code lv} a
+ * volatile or acquire load, {@code lo} and {@code po} an opaque load and store (atomic, unordered), {@code so} an
+ * ordered (release) store, {@code sv} a volatile store, {@code cas} a compare-and-set, {@code xchg} an atomic exchange. Where
+ * a protocol needs no call between a claim and its store (a call can throw a stack overflow), the store is written
+ * inline and its comment gives its order.
  */
 package dev.lanehost.lanes.internal;

@@ -1,7 +1,7 @@
-package dev.lanehost.lanes;
+package dev.lanehost.lanes.observe;
 
 import dev.lanehost.affinity.AffinityResult;
-import dev.lanehost.lanes.observe.RuntimeLog;
+import dev.lanehost.lanes.Placement;
 import java.util.concurrent.atomic.AtomicBoolean;
 import jdk.jfr.Category;
 import jdk.jfr.Description;
@@ -15,7 +15,8 @@ import jdk.jfr.StackTrace;
 import jdk.jfr.Timespan;
 
 /**
- * The runtime's JDK Flight Recorder events, and the one call each hook site makes.
+ * The runtime's JDK Flight Recorder events, and the one call each hook site makes. The hooks take ids, names and
+ * plain values, never the runtime's parts: a cell, a lane or a worker is read by its caller.
  *
  * <ol>
  *   <li>Until the JVM's recorder is initialized (a recording started by {@code -XX:StartFlightRecording}, JMC,
@@ -31,17 +32,17 @@ import jdk.jfr.Timespan;
  * </ol>
  * Stack traces are off: the hook sites are fixed, and a stack walk per steal would cost more than the steal.
  */
-final class RuntimeEvents {
+public final class RuntimeEvents {
     private static final String CATEGORY = "lanehost";
 
     /** {@link TurnOverBudget#verdict}: the turn ran past the fast budget only; the actor was asked to yield. */
-    static final String FAST = "fast";
+    public static final String FAST = "fast";
     /** The turn ran past the slow budget: a strike, below the ceiling. */
-    static final String SLOW = "slow";
+    public static final String SLOW = "slow";
     /** The strike that reached the ceiling: the actor halts. */
-    static final String STRIKE = "strike";
+    public static final String STRIKE = "strike";
     /** The turn was disrupted (it ran on after it was asked to yield, or its start ran too long). */
-    static final String DISRUPTED = "disrupted";
+    public static final String DISRUPTED = "disrupted";
 
     private static final AtomicBoolean LISTENING = new AtomicBoolean();
 
@@ -49,7 +50,7 @@ final class RuntimeEvents {
     }
 
     /** Step 2: a runtime is being built. Idempotent; never throws. */
-    static void listen() {
+    public static void listen() {
         if (!LISTENING.compareAndSet(false, true)) {
             return;
         }
@@ -78,55 +79,61 @@ final class RuntimeEvents {
         }
     }
 
-    /** A settled turn that earned budget flags; {@code started} is its start on the runtime clock. */
-    static void turnOverBudget(ActorCell cell, String verdict, long started, int strikes) {
+    /** A settled turn that earned budget flags; {@code turnNanos} is its length on the runtime clock. */
+    public static void turnOverBudget(long actorId, String actorName, Placement placement, String verdict, long turnNanos,
+                                      int strikes) {
         if (!FlightRecorder.isInitialized() || !Types.TURN_OVER_BUDGET.isEnabled()) {
             return;
         }
         TurnOverBudget event = new TurnOverBudget();
-        event.actorId = cell.id;
-        event.actorName = cell.name;
-        event.placement = cell.placement.toString();
+        event.actorId = actorId;
+        event.actorName = actorName;
+        event.placement = placement.toString();
         event.verdict = verdict;
-        event.turnDuration = Math.max(0, cell.runtime.nanoTime() - started);
+        event.turnDuration = Math.max(0, turnNanos);
         event.strikes = strikes;
         event.commit();
     }
 
-    /** An actor's teardown ran: it is gone. */
-    static void actorHalted(ActorCell cell, ExitReason reason) {
-        if (!FlightRecorder.isInitialized() || !Types.ACTOR_HALTED.isEnabled()) {
+    /** Whether a running recording takes {@link #actorHalted}: its caller builds the reason's text only then. */
+    public static boolean recordsHalts() {
+        return FlightRecorder.isInitialized() && Types.ACTOR_HALTED.isEnabled();
+    }
+
+    /** An actor's teardown ran: it is gone. {@code reason}: its exit reason's kind; {@code detail}: what a log may show of it. */
+    public static void actorHalted(long actorId, String actorName, Placement placement, String reason, String detail) {
+        if (!recordsHalts()) {
             return;
         }
         ActorHalted event = new ActorHalted();
-        event.actorId = cell.id;
-        event.actorName = cell.name;
-        event.placement = cell.placement.toString();
-        event.reason = HaltCounts.kind(reason);
-        event.detail = detail(reason);
+        event.actorId = actorId;
+        event.actorName = actorName;
+        event.placement = placement.toString();
+        event.reason = reason;
+        event.detail = detail;
         event.commit();
     }
 
-    /** {@code thief} took {@code cell} from {@code victim}'s shared queue. */
-    static void steal(Worker thief, Worker victim, ActorCell cell) {
+    /** Worker {@code thief} took an actor from worker {@code victim}'s shared queue. */
+    public static void steal(Thread thief, Thread victim, long actorId, String actorName) {
         if (!FlightRecorder.isInitialized() || !Types.STEAL.isEnabled()) {
             return;
         }
         Steal event = new Steal();
         event.thief = thief;
         event.victim = victim;
-        event.actorId = cell.id;
-        event.actorName = cell.name;
+        event.actorId = actorId;
+        event.actorName = actorName;
         event.commit();
     }
 
     /** A lane's stall watch saw a new stall episode. */
-    static void laneDriveStall(ExecutionLane lane, long queuedActors, long queuedLetters, long undrivenNanos) {
+    public static void laneDriveStall(String lane, long queuedActors, long queuedLetters, long undrivenNanos) {
         if (!FlightRecorder.isInitialized() || !Types.LANE_DRIVE_STALL.isEnabled()) {
             return;
         }
         LaneDriveStall event = new LaneDriveStall();
-        event.lane = lane.name();
+        event.lane = lane;
         event.queuedActors = queuedActors;
         event.queuedLetters = queuedLetters;
         event.undrivenFor = undrivenNanos;
@@ -134,7 +141,7 @@ final class RuntimeEvents {
     }
 
     /** What applying the affinity policy did to a runtime thread, on that thread at its start. */
-    static void affinityResult(Thread thread, AffinityResult result) {
+    public static void affinityResult(Thread thread, AffinityResult result) {
         if (!FlightRecorder.isInitialized() || !Types.AFFINITY_RESULT.isEnabled()) {
             return;
         }
@@ -147,16 +154,6 @@ final class RuntimeEvents {
         event.commit();
     }
 
-    /** What a log reader may see of a reason: kinds and class names, never a user object's text. */
-    private static String detail(ExitReason reason) {
-        return switch (reason) {
-            case ExitReason.Failed failed -> failed.cause() == null ? "" : failed.cause().getClass().getName();
-            case ExitReason.Linked linked -> "actor " + linked.peer().id() + " '" + linked.peer().name() + "': "
-                    + HaltCounts.kind(linked.reason());
-            default -> "";
-        };
-    }
-
     // ---------------------------------------------------------------- the events
 
     @Name("dev.lanehost.TurnOverBudget")
@@ -165,7 +162,7 @@ final class RuntimeEvents {
             + " reached the ceiling (strike), or disrupted")
     @Category(CATEGORY)
     @StackTrace(false)
-    static final class TurnOverBudget extends Event {
+    public static final class TurnOverBudget extends Event {
         @Label("Actor Id")
         long actorId;
         @Label("Actor Name")
@@ -190,7 +187,7 @@ final class RuntimeEvents {
     @Description("An actor's teardown ran on its placement: it is gone")
     @Category(CATEGORY)
     @StackTrace(false)
-    static final class ActorHalted extends Event {
+    public static final class ActorHalted extends Event {
         @Label("Actor Id")
         long actorId;
         @Label("Actor Name")
@@ -210,7 +207,7 @@ final class RuntimeEvents {
     @Description("An idle HOSTED worker took a normal actor from another worker's shared queue")
     @Category(CATEGORY)
     @StackTrace(false)
-    static final class Steal extends Event {
+    public static final class Steal extends Event {
         @Label("Thief")
         Thread thief;
         @Label("Victim")
@@ -226,7 +223,7 @@ final class RuntimeEvents {
     @Description("A lane with queued work has not been driven for the stall threshold: its host stopped calling back?")
     @Category(CATEGORY)
     @StackTrace(false)
-    static final class LaneDriveStall extends Event {
+    public static final class LaneDriveStall extends Event {
         @Label("Lane")
         String lane;
         @Label("Queued Actors")
@@ -243,7 +240,7 @@ final class RuntimeEvents {
     @Description("What applying the affinity policy did to a runtime thread at its start")
     @Category(CATEGORY)
     @StackTrace(false)
-    static final class AffinityResultEvent extends Event {
+    public static final class AffinityResultEvent extends Event {
         @Label("Thread")
         Thread thread;
         @Label("Outcome")
