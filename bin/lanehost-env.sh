@@ -85,6 +85,13 @@ lanehost_require_tools() {
     command -v lv2apply >/dev/null 2>&1 || missing="$missing lilv-utils"
     command -v jalv >/dev/null 2>&1 || missing="$missing jalv"
     [ -d /usr/lib/lv2/eg-amp.lv2 ] || missing="$missing lv2-examples"
+    # The linux-aarch64 libraries the jars bundle beside linux-x86_64: Debian's cross compilers (C, and C++ for the
+    # header test) and qemu-user-static, which runs their C tests (each skipped, saying why, without its package).
+    if [ "$(uname -m)" = x86_64 ]; then
+        command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || missing="$missing gcc-aarch64-linux-gnu"
+        command -v aarch64-linux-gnu-g++ >/dev/null 2>&1 || missing="$missing g++-aarch64-linux-gnu"
+        command -v qemu-aarch64-static >/dev/null 2>&1 || missing="$missing qemu-user-static"
+    fi
     # A font, so the demo can draw its plot (a headless JDK draws text through fontconfig).
     if ! command -v fc-list >/dev/null 2>&1 || [ -z "$(fc-list 2>/dev/null | head -n 1)" ]; then
         missing="$missing fontconfig fonts-dejavu-core"
@@ -119,12 +126,12 @@ lanehost_run_sample() {
     local main=$1
     shift
     if [ ! -d samples/target/modules ] || [ ! -f samples/target/classes/module-info.class ]; then
-        echo "lanehost: the samples are not built; run: JAVA_HOME=$JAVA_HOME mvn -B -pl samples -am package -DskipTests" >&2
+        echo "lanehost: the samples are not built; run: JAVA_HOME=$JAVA_HOME mvn -B $LANEHOST_SAMPLES_BUILD" >&2
         return 1
     fi
     if [ ! -f "samples/target/classes/dev/lanehost/samples/$main.class" ]; then
         echo "lanehost: no sample named '$main'; the samples (samples/README.md says what each shows):" >&2
-        grep -l 'void main(' samples/src/main/java/dev/lanehost/samples/*.java | xargs -n1 basename | sed 's/\.java$//; s/^/  /' >&2
+        lanehost_list_samples >&2
         return 2
     fi
     # lanehost logs through java.util.logging: one line a record (its exception after it), not the default two.
@@ -134,4 +141,104 @@ lanehost_run_sample() {
         --module-path samples/target/classes:samples/target/modules \
         --enable-native-access="$LANEHOST_NATIVE_MODULES" \
         -m "dev.lanehost.samples/dev.lanehost.samples.$main" "$@"
+}
+
+# ---- Building only when something changed, and saying what happens meanwhile ----
+
+lanehost_phase() {
+    # One line a phase on stderr, e.g. `lanehost [2/3]: building ...`.
+    echo "lanehost $*" >&2
+}
+
+lanehost_sources_key() {
+    # What a build depends on besides file contents: the given words (Maven's arguments, the JDK) and the list of
+    # its input files (lanehost_build_inputs), so an added, removed or renamed file counts as a change. Prints nothing
+    # outside a git work tree.
+    git rev-parse --is-inside-work-tree >/dev/null 2>&1 || return 0
+    { printf '%s\n' "$@"; lanehost_build_inputs; } | sha1sum | cut -d' ' -f1
+}
+
+lanehost_build_inputs() {
+    # The files a build reads: git's tracked and untracked files, without what .gitignore leaves out (target/, logs)
+    # and without the scripts and prose no build reads (bin/, .ci/, docs/, *.md). With -z, NUL-separated.
+    git ls-files ${1:-} -co --exclude-standard -- . ':!:bin' ':!:.ci' ':!:docs' ':!:*.md' ':!:LICENSE'
+}
+
+lanehost_up_to_date() {
+    # lanehost_up_to_date <stamp> <words...>: succeeds if the last successful build that wrote <stamp> had the same
+    # words and file list and no source file has changed since it began (modification times newer than the stamp).
+    local stamp=$1
+    shift
+    [ -f "$stamp" ] || return 1
+    [ -z "${LANEHOST_REBUILD:-}" ] || return 1
+    local key
+    key=$(lanehost_sources_key "$@")
+    [ -n "$key" ] && [ "$(cat "$stamp")" = "$key" ] || return 1
+    local newer
+    newer=$(lanehost_build_inputs -z | xargs -0 -r sh -c 'find "$@" -newer "$0" -print -quit 2>/dev/null' "$stamp" | head -n 1)
+    if [ -n "$newer" ]; then
+        echo "lanehost: changed since the last build: $newer" >&2
+        return 1
+    fi
+}
+
+lanehost_maven() {
+    # lanehost_maven <log> <stamp> <maven arguments...>: runs `mvn -B <arguments>` unless lanehost_up_to_date says the
+    # last successful run with these arguments is current (then says so and returns). The whole output goes to <log>;
+    # the terminal gets Maven's own progress: each module as it starts, each test run's totals, the outcome, errors.
+    # On success the stamp records the run (taken at its start, so a file edited during the build counts as changed).
+    local log=$1 stamp=$2
+    shift 2
+    if lanehost_up_to_date "$stamp" "$JAVA_HOME" "$@"; then
+        echo "lanehost: nothing changed since the build of $(date -r "$stamp" '+%F %T') (mvn $*); not building again" \
+            "(LANEHOST_REBUILD=1 forces a build)"
+        return 0
+    fi
+    mkdir -p "$(dirname "$log")" "$(dirname "$stamp")"
+    local started=$stamp.partial status
+    lanehost_sources_key "$JAVA_HOME" "$@" > "$started"
+    echo "lanehost: mvn -B $* (whole log: $log)" >&2
+    # What Maven is doing: each module as it starts, its CMake steps, its test runs (not when tests are skipped).
+    local steps='\((cmake-[a-z-]+|ctest|jcstress)\)|surefire'
+    case " $* " in *" -DskipTests "*) steps='\((cmake-[a-z-]+)\)' ;; esac
+    { mvn_status=0; mvn -B "$@" 2>&1 || mvn_status=$?; echo "$mvn_status" > "$log.status"; } | tee "$log" | {
+        grep --line-buffered -E '^\[INFO\] Building .+ \[[0-9]+/[0-9]+\]$|^\[INFO\] --- .*('"$steps"')|^\[(INFO|WARNING|ERROR)\] Tests run: [0-9]+, Failures: [0-9]+, Errors: [0-9]+, Skipped: [0-9]+$|tests passed, [0-9]+ tests failed out of|^The following tests (FAILED|did not run):|^\s+[0-9]+ - .* \((Failed|Timeout|Skipped|Not Run|SEGFAULT|Subprocess aborted)\)|^\[INFO\] (BUILD|Total time)|^\[ERROR\]' |
+            sed -u -E 's/^\[INFO\] //; s/^--- [^ ]*surefire[^ ]* .*@ ([^ ]+) ---$/  JUnit (\1)/; s/^--- [^ ]* \(([a-z-]+)\) @ ([^ ]+) ---$/  \1 (\2)/; s/ {2,}\[/ [/' || true
+    } >&2
+    status=$(cat "$log.status")
+    rm -f "$log.status"
+    if [ "$status" != 0 ]; then
+        rm -f "$started"
+        tail -n 60 "$log" >&2
+        echo "lanehost: the build failed (mvn exit status $status); the end of its log is above, the whole log is $log" >&2
+        return 1
+    fi
+    if [ -s "$started" ]; then
+        mv "$started" "$stamp"
+    else
+        rm -f "$started" # not a git work tree: every run builds
+    fi
+}
+
+# The modules the samples and the demo need: the samples and what they depend on (-am), not the benchmarks or the
+# test harnesses.
+LANEHOST_SAMPLES_BUILD="-pl samples -am -DskipTests package"
+
+lanehost_build_samples() {
+    # Builds the samples (tests skipped) unless nothing changed since the last such build and its output is there.
+    if [ ! -f samples/target/classes/module-info.class ] || [ ! -d samples/target/modules ]; then
+        rm -f target/samples-build.stamp
+    fi
+    # shellcheck disable=SC2086 # a list of arguments
+    lanehost_maven target/samples-build.log target/samples-build.stamp $LANEHOST_SAMPLES_BUILD
+}
+
+lanehost_list_samples() {
+    # The samples' classes with a main method, one a line, indented, each with its default length (its javadoc's
+    # usage: "[seconds, default 10]").
+    local file length
+    for file in $(grep -l 'void main(' samples/src/main/java/dev/lanehost/samples/*.java); do
+        length=$(grep -ohE '\[(seconds|frames), default [0-9]+' "$file" | head -n 1 | sed -E 's/\[(seconds|frames), default ([0-9]+)/\2 \1 by default/')
+        printf '  %-16s %s\n' "$(basename "$file" .java)" "$length"
+    done
 }

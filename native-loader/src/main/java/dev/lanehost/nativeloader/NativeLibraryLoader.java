@@ -119,20 +119,36 @@ public final class NativeLibraryLoader {
         return VERSION;
     }
 
-    /** The platform directory name used for bundled libraries, e.g. {@code linux-x86_64}. */
+    /** The platform directory name used for bundled libraries, e.g. {@code linux-x86_64}: this JVM's. */
     public static String platform() {
-        String os = System.getProperty("os.name", "unknown").toLowerCase(Locale.ROOT);
-        String osName = os.startsWith("linux") ? "linux"
+        return platform(System.getProperty("os.name", "unknown"), System.getProperty("os.arch", "unknown"));
+    }
+
+    /**
+     * The platform directory name for a JVM's {@code os.name} and {@code os.arch}: {@code linux-x86_64} for
+     * ("Linux", "amd64"), {@code linux-aarch64} for ("Linux", "aarch64"), the two the jars bundle.
+     */
+    public static String platform(String osName, String osArch) {
+        String os = osName.toLowerCase(Locale.ROOT);
+        String osPart = os.startsWith("linux") ? "linux"
                 : os.startsWith("mac") ? "darwin"
                 : os.startsWith("windows") ? "windows"
                 : os.replaceAll("[^a-z0-9]", "");
-        String arch = System.getProperty("os.arch", "unknown").toLowerCase(Locale.ROOT);
-        String archName = switch (arch) {
+        String arch = osArch.toLowerCase(Locale.ROOT);
+        String archPart = switch (arch) {
             case "amd64", "x86_64" -> "x86_64";
             case "aarch64", "arm64" -> "aarch64";
             default -> arch;
         };
-        return osName + "-" + archName;
+        return osPart + "-" + archPart;
+    }
+
+    /**
+     * Where a jar bundles library {@code name} for {@code platform} (step 2 looks there for {@link #platform()}):
+     * {@code dev/lanehost/native/<platform>/lib<name>.so} on Linux.
+     */
+    public static String bundledResource(String platform, String name) {
+        return RESOURCE_ROOT + platform + "/" + System.mapLibraryName(name);
     }
 
     private static LoadedLibrary search(Class<?> owner, String name, String abiSymbol, int expectedAbi) {
@@ -154,7 +170,7 @@ public final class NativeLibraryLoader {
         tried.add("step 1: -D" + PATH_PROPERTY + " is not set");
 
         // Step 2: the copy bundled in the owner's jar, extracted into this user's private directory.
-        String resource = RESOURCE_ROOT + platform() + "/" + fileName;
+        String resource = bundledResource(platform(), name);
         LOG.log(System.Logger.Level.DEBUG, "lanehost native {0}: step 2, bundled resource {1}", name, resource);
         ClassLoader classLoader = owner.getClassLoader() != null ? owner.getClassLoader() : ClassLoader.getSystemClassLoader();
         String fix = "Build the project (bin/test or mvn install) so the jar bundles " + fileName

@@ -30,6 +30,7 @@ public final class AudioDuplexDemo {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
     private static final long STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final long PROGRESS_NANOS = TimeUnit.SECONDS.toNanos(60);
+    private static final int DEFAULT_SECONDS = 10;
 
     private AudioDuplexDemo() {
     }
@@ -39,7 +40,7 @@ public final class AudioDuplexDemo {
     }
 
     public static void main(String[] args) throws Exception {
-        int seconds = 10;
+        int seconds = DEFAULT_SECONDS;
         AudioDuplex.LeadChoice lead = AudioDuplex.LeadChoice.fixed(3);
         int allocate = 0;
         Integer warmUpArgument = null;
@@ -79,7 +80,8 @@ public final class AudioDuplexDemo {
         String name = "lanehost-duplex-" + ProcessHandle.current().pid();
         Files.createDirectories(out);
         Path log = out.resolve(name + ".log").toAbsolutePath();
-        System.out.printf("audio-duplex: %d s (warm-up %d s), jackd -n %s %s -d dummy -r %d -p %d (log %s)%n", seconds, warmUp, name,
+        System.out.printf("audio-duplex: %s, warm-up %d s, jackd -n %s %s -d dummy -r %d -p %d (log %s)%n",
+                StatusLine.duration(seconds, DEFAULT_SECONDS, "s"), warmUp, name,
                 realtime > 0 ? "-R -P " + realtime : "--no-realtime", SAMPLE_RATE, PERIOD_FRAMES, log);
         System.out.printf("JVM: %s %s, GC %s, heap max %d MiB, args %s%n", System.getProperty("java.vm.name"), Runtime.version(),
                 AudioPathProbe.gcNames(), Runtime.getRuntime().maxMemory() >> 20, ManagementFactory.getRuntimeMXBean().getInputArguments());
@@ -131,16 +133,22 @@ public final class AudioDuplexDemo {
         long end = start + TimeUnit.SECONDS.toNanos(seconds);
         long nextProgress = start + PROGRESS_NANOS;
         Snapshot first = null;
+        StatusLine status = new StatusLine(System.out, start, seconds);
         for (long now = start; now < end; now = System.nanoTime()) {
             duplex.drain();
             plot.add((now - start) / 1e9, duplex.captureFillFrames(), duplex.playbackFillFrames(),
                     (long) duplex.effect().leadPeriods() * period);
             if (first == null && now >= steady) {
                 first = snapshot(threads, duplex);
+                status.end();
                 printScheduling(server, duplex);
             }
+            status.update(now, () -> String.format("callbacks %,d | xruns %d | frames checked %,d | underruns %d | capture overruns %d"
+                            + " | lead %d periods", duplex.duplexClient().stats().callbacks(), duplex.duplexClient().stats().xruns(),
+                    duplex.monitor().matched(), duplex.playbackUnderruns(), duplex.captureOverruns(), duplex.effect().leadPeriods()));
             if (now >= nextProgress) {
                 nextProgress += PROGRESS_NANOS;
+                status.end();
                 JackClient.Stats d = duplex.duplexClient().stats();
                 System.out.printf("  %4d s: callbacks %,d / %,d, xruns %d, frames checked %,d, underruns %d (silence %,d frames,"
                                 + " late frames dropped %,d), capture overruns %d, lead %d periods, delay %d frames, load %s%n",
@@ -150,6 +158,7 @@ public final class AudioDuplexDemo {
             }
             LockSupport.parkNanos(STEP_NANOS); // pacing the checks and the plot, not synchronisation
         }
+        status.end();
         Snapshot last = snapshot(threads, duplex);
         if (first == null) {
             first = last;

@@ -70,6 +70,9 @@ public final class AudioPathProbe {
     /** The warm-up drives' pause, and the letters' pace meanwhile: about a letter a drive, so some drives run turns and some find none. */
     private static final long WARM_PAUSE_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
 
+    /** Ten minutes: long enough for the rare late callback to show. */
+    static final int DEFAULT_SECONDS = 600;
+
     private AudioPathProbe() {
     }
 
@@ -95,7 +98,7 @@ public final class AudioPathProbe {
     }
 
     public static void main(String[] args) throws Exception {
-        int seconds = 600;
+        int seconds = DEFAULT_SECONDS;
         boolean laneDriving = false;
         int allocate = 100;
         Integer warmUpArgument = null;
@@ -128,8 +131,8 @@ public final class AudioPathProbe {
         }
         String name = "lanehost-audio-path-" + ProcessHandle.current().pid();
         Path log = logDirectory.resolve(name + ".log").toAbsolutePath();
-        System.out.printf("audio path, %s: %d s (warm-up %d s), jackd -n %s %s -d dummy -r %d -p %d (log %s)%n",
-                laneDriving ? "lane-driving" : "ring-only", seconds, warmUp, name, realtime > 0 ? "-R -P " + realtime : "--no-realtime",
+        System.out.printf("audio path, %s: %s, warm-up %d s, jackd -n %s %s -d dummy -r %d -p %d (log %s)%n",
+                laneDriving ? "lane-driving" : "ring-only", StatusLine.duration(seconds, DEFAULT_SECONDS, "s"), warmUp, name, realtime > 0 ? "-R -P " + realtime : "--no-realtime",
                 SAMPLE_RATE, PERIOD_FRAMES, log);
         System.out.printf("JVM: %s %s, GC %s, heap max %d MiB, args %s%n", System.getProperty("java.vm.name"),
                 Runtime.version(), gcNames(), Runtime.getRuntime().maxMemory() >> 20,
@@ -385,19 +388,26 @@ public final class AudioPathProbe {
         long end = start + TimeUnit.SECONDS.toNanos(seconds);
         long nextProgress = start + PROGRESS_NANOS;
         Snapshot first = null;
+        StatusLine status = new StatusLine(System.out, start, seconds);
         for (long now = start; now < end; now = System.nanoTime()) {
             if (first == null && now >= steady) {
                 first = snapshot(threads, consumer, probe, plain);
+                status.end();
                 printScheduling(setting.server(), probe, plain);
             }
+            status.update(now, () -> String.format("callbacks %,d / %,d (lanehost / plain) | xruns %d | samples read %,d | under/over %d/%d",
+                    probe.stats().callbacks(), plain.stats().callbacks(), plain.stats().xruns(), consumer.samples(), consumer.underruns(),
+                    probe.stats().ringOverruns()));
             if (now >= nextProgress) {
                 nextProgress += PROGRESS_NANOS;
+                status.end();
                 System.out.printf("  %4d s: callbacks %,d / %,d, xruns %d, samples read %,d, underruns %d, overruns %d, load %s%n",
                         TimeUnit.NANOSECONDS.toSeconds(now - start), probe.stats().callbacks(), plain.stats().callbacks(), plain.stats().xruns(),
                         consumer.samples(), consumer.underruns(), probe.stats().ringOverruns(), loadAverage());
             }
             step.run();
         }
+        status.end();
         Snapshot last = snapshot(threads, consumer, probe, plain);
         probe.deactivate();
         plain.deactivate();

@@ -4,7 +4,6 @@ import dev.lanehost.lanes.ActorRuntime;
 import dev.lanehost.lanes.Profile;
 import dev.lanehost.nativeabi.HostAbi;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -27,8 +26,10 @@ public final class AudioRingDemo {
     private AudioRingDemo() {
     }
 
+    static final int DEFAULT_SECONDS = 10;
+
     public static void main(String[] args) throws Exception {
-        int seconds = 10;
+        int seconds = DEFAULT_SECONDS;
         Path out = Path.of("target", "audio-ring");
         AudioRing.Source source = AudioRing.Source.AUTO;
         for (int i = 0; i < args.length; i++) {
@@ -47,19 +48,18 @@ public final class AudioRingDemo {
             if (ring.fallbackReason() != null) {
                 System.out.println("JACK not used: " + ring.fallbackReason());
             }
-            System.out.printf("audio-ring: %s -> ring '%s' (%d MiB) -> Java actor 'audio-consumer', %d s of a %.0f-%.0f Hz sweep%n",
-                    ring.producer().name(), AudioRing.AUDIO_RING, AudioRing.AUDIO_RING_BYTES >> 20, seconds,
+            System.out.printf("audio-ring: %s -> ring '%s' (%d MiB) -> Java actor 'audio-consumer', %s of a %.0f-%.0f Hz sweep%n",
+                    ring.producer().name(), AudioRing.AUDIO_RING, AudioRing.AUDIO_RING_BYTES >> 20, StatusLine.duration(seconds, DEFAULT_SECONDS, "s"),
                     SWEEP.f0(), SWEEP.f1());
-            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-            while (System.nanoTime() < end) {
-                AudioRing.Counts c = ring.counts();
-                System.out.printf("\r  periods %,8d  samples read %,10d  overruns %d  underruns %d ", c.producer().periods(),
-                        c.samplesRead(), c.producer().ringOverruns(), c.underruns());
-                System.out.flush();
-                LockSupport.parkNanos(Duration.ofMillis(500).toNanos()); // pacing the status line, not synchronisation
+            long start = System.nanoTime();
+            long end = start + TimeUnit.SECONDS.toNanos(seconds);
+            StatusLine status = new StatusLine(System.out, start, seconds);
+            for (long now = start; now < end; now = System.nanoTime()) {
+                status.update(now, () -> counters(ring.counts()));
+                LockSupport.parkNanos(Math.min(StatusLine.INTERVAL_NANOS, end - now)); // pacing the status line, not synchronisation
             }
+            status.finish(System.nanoTime(), () -> counters(ring.counts()));
             AudioRing.Counts c = ring.finish();
-            System.out.println();
             print(c, ring.producer());
             AudioPlot.render(ring.timing(), ring.producer().sweep().rate(), ring.producer().periodFrames(), ring.producer().name(), png);
             System.out.printf("wrote %s (%.1f s of 16-bit PCM) and %s%n", wav, c.samplesRead() / (double) SWEEP.rate(), png);
@@ -67,6 +67,11 @@ public final class AudioRingDemo {
                 System.exit(1);
             }
         }
+    }
+
+    private static String counters(AudioRing.Counts c) {
+        return String.format("periods %,8d | samples read %,10d | overruns %d | underruns %d", c.producer().periods(), c.samplesRead(),
+                c.producer().ringOverruns(), c.underruns());
     }
 
     static void print(AudioRing.Counts c, AudioProducer producer) {

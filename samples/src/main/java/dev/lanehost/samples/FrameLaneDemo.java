@@ -27,8 +27,11 @@ public final class FrameLaneDemo {
     private FrameLaneDemo() {
     }
 
+    /** Ten seconds at {@value #RATE_HZ} Hz. */
+    public static final int DEFAULT_FRAMES = 600;
+
     public static void main(String[] args) {
-        int frames = args.length > 0 ? Integer.parseInt(args[0]) : 600;
+        int frames = args.length > 0 ? Integer.parseInt(args[0]) : DEFAULT_FRAMES;
         if (frames <= 0) {
             throw new IllegalArgumentException("frames must be > 0, got " + frames);
         }
@@ -39,14 +42,22 @@ public final class FrameLaneDemo {
             // between the stop and the input thread's last answer.
             FrameHost.Settings settings = new FrameHost.Settings(RATE_HZ, MAX_TURNS, frames, frames + RATE_HZ, Integer.MAX_VALUE,
                     Duration.ofSeconds(10));
-            System.out.printf("frame-lane: C loop at %d Hz drives lane '%s' (at most %d turns a frame) for %d frames;"
-                    + " C input thread -> gate '%s'; Java world actor -> NPC moves%n", RATE_HZ, GameWorld.LANE, MAX_TURNS, frames,
-                    GameWorld.INPUT_GATE);
+            System.out.printf("frame-lane: C loop at %d Hz drives lane '%s' (at most %d turns a frame) for %s, %.1f s;"
+                    + " C input thread -> gate '%s'; Java world actor -> NPC moves%n", RATE_HZ, GameWorld.LANE, MAX_TURNS,
+                    StatusLine.duration(frames, DEFAULT_FRAMES, "frames"), frames / (double) RATE_HZ, GameWorld.INPUT_GATE);
+            System.out.println("status line, twice a second: frames run (late: woke more than a period late), lane turns, input"
+                    + " events answered OK");
             FrameHost.Run run;
             try (FrameHost host = FrameHost.start(abi.table(), GameWorld.LANE, GameWorld.INPUT_GATE, settings)) {
-                while (host.progress().frames() < frames) {
+                StatusLine status = new StatusLine(System.out, System.nanoTime(), frames / (double) RATE_HZ);
+                FrameHost.Progress progress;
+                while ((progress = host.progress()).frames() < frames) {
+                    FrameHost.Progress shown = progress;
+                    status.update(System.nanoTime(), () -> counters(shown, frames));
                     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50)); // pacing the check, not synchronisation
                 }
+                FrameHost.Progress last = progress;
+                status.finish(System.nanoTime(), () -> counters(last, frames));
                 host.stop();
                 run = host.join();
             }
@@ -63,5 +74,10 @@ public final class FrameLaneDemo {
                             : ", first failure " + FrameHost.Run.statusName(run.firstFailureStatus()) + " at event " + run.firstFailureEvent(),
                     sent, world.npcMoves(), left);
         }
+    }
+
+    private static String counters(FrameHost.Progress progress, int frames) {
+        return String.format("frames %5d / %d (%d late) | turns %6d | input %5d", progress.frames(), frames, progress.lateFrames(),
+                progress.turns(), progress.eventsOk());
     }
 }

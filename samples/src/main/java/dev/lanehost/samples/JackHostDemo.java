@@ -34,12 +34,13 @@ public final class JackHostDemo {
     private static final long RING_CAPACITY = 4L << 20;
     /** Control messages a second from Java to the lane's actor. */
     private static final int MESSAGES_PER_SECOND = 200;
+    private static final int DEFAULT_SECONDS = 10;
 
     private JackHostDemo() {
     }
 
     public static void main(String[] args) throws Exception {
-        int seconds = 10;
+        int seconds = DEFAULT_SECONDS;
         String serverName = null;
         int allocateMegabytesPerSecond = 0;
         for (int i = 0; i < args.length; i++) {
@@ -101,20 +102,29 @@ public final class JackHostDemo {
                 });
                 plain.activate();
                 host.activate();
+                System.out.printf("jack-host: %s; status line, twice a second: both clients' callbacks, xruns, messages"
+                        + " sent to / handled on the lane, ring samples read and checked%n", StatusLine.duration(seconds, DEFAULT_SECONDS, "s"));
                 long sent = 0;
                 long start = System.nanoTime();
                 long end = start + TimeUnit.SECONDS.toNanos(seconds);
+                StatusLine status = new StatusLine(System.out, start, seconds);
                 boolean cycled = false;
                 for (long now = start; now < end; now = System.nanoTime()) {
                     if (!cycled && now - start > (end - start) / 2) {
                         host.deactivate();
                         host.activate();
                         cycled = true;
+                        status.end();
                         System.out.println("deactivated and activated the lanehost client: JACK moved its process callback");
                     }
+                    long messages = sent;
+                    status.update(now, () -> String.format("callbacks %,d / %,d (lanehost / plain) | xruns %d | messages %,d / %,d"
+                            + " | samples read %,d", host.stats().callbacks(), plain.stats().callbacks(), plain.stats().xruns(), messages,
+                            handled.get(), check.samples()));
                     synth.tell(sent++);
                     LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1) / MESSAGES_PER_SECOND); // pacing, not synchronisation
                 }
+                status.end();
                 host.deactivate();
                 plain.deactivate();
                 running.set(false);
