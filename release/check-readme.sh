@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Every Java and C snippet of README.md and of the guides a user copies from (docs/host-abi.md, docs/audio.md)
-# compiles. Each ```java block is compiled against the product modules' jars:
-# one that declares a type is compiled as it is; any other is the body of a main(String[] args) that may throw
+# Every Java and C snippet of README.md and of docs/ (host-abi, audio, host-abi-reference, write-a-plugin, affinity)
+# compiles. Each ```java block is compiled against the product modules' jars: one that declares a type in a file of
+# that type's name, with the imports below unless it has its own; any other is the body of a main(String[] args) that may throw
 # anything, as a user pastes it, in a class that imports lanehost's exported packages, java.lang.foreign,
 # java.lang.invoke, java.nio.file and java.util (so the snippets need not repeat those imports). Each ```c block is compiled as a C11 translation unit
-# against native/include, warnings as errors, and linked into a shared library against liblanehost. Run by
+# against native/include, warnings as errors (but for a static helper the snippet does not call), and linked into a shared library against liblanehost. Run by
 # `mvn verify` (release/pom.xml); a snippet that fails is printed with its page and line.
 set -euo pipefail
 : "${LANEHOST_ROOT:?} ${LANEHOST_PRODUCTS:?} ${LANEHOST_WORK:?} ${LANEHOST_VERSION:?} ${JAVA_HOME:?}"
-pages=(README.md docs/host-abi.md docs/audio.md)
+pages=(README.md docs/host-abi.md docs/audio.md docs/host-abi-reference.md docs/write-a-plugin.md docs/affinity.md)
 work="$LANEHOST_WORK/readme-snippets"
 rm -rf "$work"
 mkdir -p "$work/java" "$work/c" "$work/classes"
@@ -41,7 +41,19 @@ for snippet in "$work"/java/*.java; do
     class=Readme_$name
     source="$work/java/$class.java"
     if grep -Eq '^(public |final |abstract )*(class|record|interface|enum) ' "$snippet"; then
-        cp "$snippet" "$source"
+        # A type of its own: compiled in a file of its public type's name, with the imports above unless it has its own.
+        type=$(sed -nE 's/^public (final |abstract )*(class|record|interface|enum) ([A-Za-z0-9_]+).*/\3/p' "$snippet" | head -n 1)
+        [ -z "$type" ] || source="$work/java/$type.java"
+        if grep -Eq '^(import|package) ' "$snippet"; then
+            cp "$snippet" "$source"
+        else
+            {
+                echo 'import dev.lanehost.callgate.*; import dev.lanehost.callgate.value.*; import dev.lanehost.lanes.*;'
+                echo 'import dev.lanehost.nativeabi.*; import dev.lanehost.ring.*; import dev.lanehost.affinity.*;'
+                echo 'import java.lang.foreign.*; import java.lang.invoke.*; import java.nio.file.*; import java.util.*;'
+                cat "$snippet"
+            } > "$source"
+        fi
     else
         {
             echo 'import dev.lanehost.callgate.*; import dev.lanehost.callgate.value.*; import dev.lanehost.lanes.*;'
@@ -67,7 +79,7 @@ for snippet in "$work"/c/*.c; do
     [ -e "$snippet" ] || continue
     c_count=$((c_count + 1))
     name=$(basename "$snippet" .c)
-    if ! cc -std=c11 -Wall -Wextra -Werror -fPIC -shared -I "$LANEHOST_ROOT/native/include" -o "$work/c/$name.so" \
+    if ! cc -std=c11 -Wall -Wextra -Werror -Wno-unused-function -fPIC -shared -I "$LANEHOST_ROOT/native/include" -o "$work/c/$name.so" \
             "$snippet" -L "$library_dir" -llanehost > "$work/c/$name.log" 2>&1; then
         echo "check-readme: the C snippet at $(head -n 1 "$snippet" | sed 's|// ||') does not compile:" >&2
         cat "$work/c/$name.log" >&2
