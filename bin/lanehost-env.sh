@@ -130,7 +130,7 @@ lanehost_run_sample() {
         return 1
     fi
     if [ ! -f "samples/target/classes/dev/lanehost/samples/$main.class" ]; then
-        echo "lanehost: no sample named '$main'; the samples (samples/README.md says what each shows):" >&2
+        echo "lanehost: no sample named '$main'; the samples (samples/README.md and docs/samples.md say what each shows):" >&2
         lanehost_list_samples >&2
         return 2
     fi

@@ -1,6 +1,6 @@
 /*
  * gstlanehostoverlay.c - lanehostoverlay, a GStreamer video filter whose frames a Java actor processes in place,
- * on GStreamer's own streaming thread (samples/README.md, "GStreamer element"). Java half: OverlaySetup.
+ * on GStreamer's own streaming thread (docs/samples.md, "GStreamer element"). Java half: OverlaySetup.
  *
  * The element in steps:
  *  1. start() (the application's thread, READY -> PAUSED), the first time only: lanehost_guest_instantiate, which
@@ -15,7 +15,7 @@
  *     and is never taken from a live one, and GStreamer's streaming threads come from a task pool whose threads
  *     live on after the element stops streaming. No callback of the element runs on the streaming thread when it
  *     stops (stop() runs on the application's thread, after it has left), so each buffer lets go. Released, the
- *     lane binds to whichever streaming thread brings the next buffer; the cost is measured in samples/README.md.
+ *     lane binds to whichever streaming thread brings the next buffer; the cost is measured in docs/samples.md.
  *  4. End of stream (the streaming thread): gate "stats", posted as the element message lanehost-overlay-stats.
  *  5. finalize (whoever drops the last reference, after streaming has ended): lanehost_guest_free, then one drive
  *     from this thread, which runs the actor's teardown the free queued on its lane, and a release.

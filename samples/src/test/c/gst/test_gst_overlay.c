@@ -17,7 +17,7 @@
 #define FRAME_BYTES (WIDTH * HEIGHT * 4)
 #define CAPS "video/x-raw,format=RGBx,width=8,height=4,framerate=30/1"
 
-/* The blend samples/README.md gives, written here from that sentence, not from the Java code. */
+/* The blend docs/samples.md gives, written here from that sentence, not from the Java code. */
 static guint8 blended(guint8 channel, guint8 overlay, guint strength) {
     return (guint8)((channel * (255u - strength) + overlay * strength + 127u) / 255u);
 }

@@ -137,7 +137,7 @@ class GstOverlayTest {
         return crc.getValue();
     }
 
-    /** samples/README.md's blend, written from its sentence: red, green and blue toward the colour, x untouched. */
+    /** docs/samples.md's blend, written from its sentence: red, green and blue toward the colour, x untouched. */
     private static void blend(byte[] frame, int color, int strength) {
         int[] overlay = {color >>> 16 & 0xFF, color >>> 8 & 0xFF, color & 0xFF};
         for (int i = 0; i < frame.length; i++) {
