@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Every Java and C snippet of README.md and of docs/ (host-abi, audio, host-abi-reference, write-a-plugin, affinity)
-# compiles. Each ```java block is compiled against the product modules' jars: one that declares a type in a file of
+# Every Java and C snippet of README.md, of the module READMEs and of docs/ (host-abi, audio, host-abi-reference,
+# write-a-plugin, affinity) compiles. Each ```java block is compiled against the product modules' jars: one that declares a type in a file of
 # that type's name, with the imports below unless it has its own; any other is the body of a main(String[] args) that may throw
 # anything, as a user pastes it, in a class that imports lanehost's exported packages, java.lang.foreign,
-# java.lang.invoke, java.nio.file and java.util (so the snippets need not repeat those imports). Each ```c block is compiled as a C11 translation unit
+# java.lang.invoke, java.nio.file, java.time and java.util (so the snippets need not repeat those imports). Each ```c block is compiled as a C11 translation unit
 # against native/include, warnings as errors (but for a static helper the snippet does not call), and linked into a shared library against liblanehost. Run by
 # `mvn verify` (release/pom.xml); a snippet that fails is printed with its page and line.
 set -euo pipefail
 : "${LANEHOST_ROOT:?} ${LANEHOST_PRODUCTS:?} ${LANEHOST_WORK:?} ${LANEHOST_VERSION:?} ${JAVA_HOME:?}"
-pages=(README.md docs/host-abi.md docs/audio.md docs/host-abi-reference.md docs/write-a-plugin.md docs/affinity.md)
+pages=(README.md docs/host-abi.md docs/audio.md docs/host-abi-reference.md docs/write-a-plugin.md docs/affinity.md
+       lanes/README.md call-gate/README.md spsc-ring/README.md native/README.md affinity-native/README.md samples/README.md)
 work="$LANEHOST_WORK/readme-snippets"
 rm -rf "$work"
 mkdir -p "$work/java" "$work/c" "$work/classes"
@@ -50,7 +51,7 @@ for snippet in "$work"/java/*.java; do
             {
                 echo 'import dev.lanehost.callgate.*; import dev.lanehost.callgate.value.*; import dev.lanehost.lanes.*;'
                 echo 'import dev.lanehost.nativeabi.*; import dev.lanehost.ring.*; import dev.lanehost.affinity.*;'
-                echo 'import java.lang.foreign.*; import java.lang.invoke.*; import java.nio.file.*; import java.util.*;'
+                echo 'import java.lang.foreign.*; import java.lang.invoke.*; import java.nio.file.*; import java.time.*; import java.util.*;'
                 cat "$snippet"
             } > "$source"
         fi
@@ -58,7 +59,7 @@ for snippet in "$work"/java/*.java; do
         {
             echo 'import dev.lanehost.callgate.*; import dev.lanehost.callgate.value.*; import dev.lanehost.lanes.*;'
             echo 'import dev.lanehost.nativeabi.*; import dev.lanehost.ring.*; import dev.lanehost.affinity.*;'
-            echo 'import java.lang.foreign.*; import java.lang.invoke.*; import java.nio.file.*; import java.util.*;'
+            echo 'import java.lang.foreign.*; import java.lang.invoke.*; import java.nio.file.*; import java.time.*; import java.util.*;'
             echo "final class $class {"
             echo '    public static void main(String[] args) throws Throwable {'
             cat "$snippet"
