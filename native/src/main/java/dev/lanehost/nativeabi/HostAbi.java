@@ -242,9 +242,4 @@ public final class HostAbi implements AutoCloseable {
                     + " UTF-8 bytes without NUL; got " + bytes + " bytes");
         }
     }
-
-    /** The entries behind the table, for tests of their answers. */
-    HostEntries entriesForTest() {
-        return entries;
-    }
 }

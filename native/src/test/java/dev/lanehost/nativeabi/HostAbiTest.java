@@ -47,9 +47,9 @@ class HostAbiTest {
 
     @Test
     void anEntryThatRunsOutOfStackAnswersInternalErrorWithASentenceBuiltBeforehand() throws Throwable {
-        assertEquals(CallStatus.INTERNAL_ERROR.code(), abi.entriesForTest().failed("lane_drive", new StackOverflowError()));
-        assertEquals(HostEntries.NO_STACK, table.lastError());
-        assertTrue(HostEntries.NO_STACK.contains("128 KiB"), HostEntries.NO_STACK);
+        assertEquals(CallStatus.INTERNAL_ERROR.code(), EntryAnswers.failed("lane_drive", new StackOverflowError()));
+        assertEquals(EntryAnswers.NO_STACK, table.lastError());
+        assertTrue(EntryAnswers.NO_STACK.contains("128 KiB"), EntryAnswers.NO_STACK);
     }
 
     @Test
