@@ -9,8 +9,11 @@ import java.nio.file.Path;
 
 /** Paths and kernel views the tests compare against. */
 final class Fixtures {
-    /** The fake sysfs trees of src/test/fixtures (Surefire runs in the module directory). */
-    static final Path SYSFS = Path.of("src/test/fixtures/sysfs").toAbsolutePath();
+    /**
+     * The fake sysfs trees src/test/fixtures/make-sysfs-fixtures.sh makes, which the CMake configure of this module
+     * writes into target/ (Surefire runs in the module directory).
+     */
+    static final Path SYSFS = Path.of("target/test-fixtures/sysfs").toAbsolutePath();
 
     private Fixtures() {
     }
