@@ -26,6 +26,13 @@ for page in "${pages[@]}"; do
     ' "$LANEHOST_ROOT/$page")
 done
 
+# The imports a snippet that has none of its own is compiled with: lanehost's exported packages and the JDK's usual.
+imports() {
+    echo 'import dev.lanehost.callgate.*; import dev.lanehost.callgate.value.*; import dev.lanehost.lanes.*;'
+    echo 'import dev.lanehost.nativeabi.*; import dev.lanehost.ring.*; import dev.lanehost.affinity.*;'
+    echo 'import java.lang.foreign.*; import java.lang.invoke.*; import java.nio.file.*; import java.time.*; import java.util.*;'
+}
+
 classpath=""
 for module in ${LANEHOST_PRODUCTS//,/ }; do
     classpath="$classpath:$LANEHOST_ROOT/$module/target/lanehost-$module-$LANEHOST_VERSION.jar"
@@ -42,24 +49,20 @@ for snippet in "$work"/java/*.java; do
     class=Readme_$name
     source="$work/java/$class.java"
     if grep -Eq '^(public |final |abstract )*(class|record|interface|enum) ' "$snippet"; then
-        # A type of its own: compiled in a file of its public type's name, with the imports above unless it has its own.
+        # A type of its own: compiled in a file of its public type's name, with imports() unless it has its own.
         type=$(sed -nE 's/^public (final |abstract )*(class|record|interface|enum) ([A-Za-z0-9_]+).*/\3/p' "$snippet" | head -n 1)
         [ -z "$type" ] || source="$work/java/$type.java"
         if grep -Eq '^(import|package) ' "$snippet"; then
             cp "$snippet" "$source"
         else
             {
-                echo 'import dev.lanehost.callgate.*; import dev.lanehost.callgate.value.*; import dev.lanehost.lanes.*;'
-                echo 'import dev.lanehost.nativeabi.*; import dev.lanehost.ring.*; import dev.lanehost.affinity.*;'
-                echo 'import java.lang.foreign.*; import java.lang.invoke.*; import java.nio.file.*; import java.time.*; import java.util.*;'
+                imports
                 cat "$snippet"
             } > "$source"
         fi
     else
         {
-            echo 'import dev.lanehost.callgate.*; import dev.lanehost.callgate.value.*; import dev.lanehost.lanes.*;'
-            echo 'import dev.lanehost.nativeabi.*; import dev.lanehost.ring.*; import dev.lanehost.affinity.*;'
-            echo 'import java.lang.foreign.*; import java.lang.invoke.*; import java.nio.file.*; import java.time.*; import java.util.*;'
+            imports
             echo "final class $class {"
             echo '    public static void main(String[] args) throws Throwable {'
             cat "$snippet"
