@@ -74,7 +74,7 @@ final class ActorRegistry {
         Snapshot.ActorState state = cell.exitReason != null ? Snapshot.ActorState.HALTING
                 : turnStarted != 0 ? Snapshot.ActorState.RUNNING
                 : !cell.context.isStarted() ? Snapshot.ActorState.STARTING
-                : cell.isScheduled() ? Snapshot.ActorState.READY
+                : cell.isScheduled() && (depth > 0 || cell.context.isHydrating()) ? Snapshot.ActorState.READY
                 : Snapshot.ActorState.IDLE;
         return new Snapshot.ActorRow(cell.id, cell.name, cell.placement.toString(), state, depth, cell.context.turns(),
                 turnStarted == 0 || turnStarted == TurnClock.UNSEEN ? 0 : Math.max(0, now - turnStarted),

@@ -20,12 +20,25 @@ final class CellRun {
      * @return the number of turns run, which is the number of letters taken by turns
      */
     static int run(ActorCell cell, int maxTurns) {
+        return (int) (run(cell, maxTurns, false) >>> 1);
+    }
+
+    /**
+     * {@link #run(ActorCell, int)}, for a runner that may keep the schedule of an actor whose mailbox it leaves empty
+     * ({@code keepIfEmpty}): such an actor stays scheduled, held by the caller, which must look at it again and let it
+     * go with {@link #release}. A HOSTED worker that would go idle keeps the last actor it ran this way, so the
+     * actor's next letter finds it scheduled and needs no run queue or door (see {@code Worker}).
+     *
+     * @return the turns run, shifted left by one, with the lowest bit set if the caller keeps the schedule
+     */
+    static long run(ActorCell cell, int maxTurns, boolean keepIfEmpty) {
         int ran = 0;
         int band = RunQueue.READY_BAND;
         if (!cell.mailbox.tryLockTurn()) {
             handOff(cell);
             return 0;
         }
+        boolean kept;
         try {
             while (cell.exitReason == null) {
                 Letter letter = cell.context.isHydrating() ? hydrationStart(cell) : cell.mailbox.take();
@@ -49,8 +62,20 @@ final class CellRun {
                 cell.mailbox.unlockTurnAndFence();
             }
         }
+        if (keepIfEmpty && band == RunQueue.READY_BAND && cell.exitReason == null && !cell.context.isHydrating()
+                && !cell.runtime.isClosed() && cell.mailbox.isEmpty()) {
+            return (long) ran << 1 | 1; // still scheduled, held by the caller: release() lets it go
+        }
         afterRun(cell, band);
-        return ran;
+        return (long) ran << 1;
+    }
+
+    /**
+     * The holder of a kept schedule ({@link #run(ActorCell, int, boolean)}) lets it go: the actor is idle now unless a
+     * letter came (or a halt) since, in which case it is queued again, as after any run.
+     */
+    static void release(ActorCell cell) {
+        afterRun(cell, RunQueue.READY_BAND);
     }
 
     /**

@@ -217,23 +217,54 @@ class WorkerPoolTest {
         try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).workers(1).idleStrategy(IdleStrategy.busySpin()).build()) {
             Worker worker = runtime.scheduler.pool().worker(0);
             java.util.concurrent.SynchronousQueue<Thread> ranOn = new java.util.concurrent.SynchronousQueue<>();
-            ActorRef actor = runtime.spawn("door", () -> (context, message) -> ranOn.put(Thread.currentThread()));
-            // A spawn queues the actor, with its start, on the worker's queue, where the spinning worker may not have
-            // found it yet although its door is open: a message then joins the start in the mailbox and never meets the
-            // door. One message through first, so the start has run; after each turn the door opens only once the actor
-            // is idle again.
-            assertTrue(actor.tell("started"));
-            assertSame(worker, ranOn.poll(PATIENCE_SECONDS, TimeUnit.SECONDS));
+            ActorRef[] actors = new ActorRef[2];
+            for (int a = 0; a < actors.length; a++) {
+                actors[a] = runtime.spawn("door-" + a, () -> (context, message) -> ranOn.put(Thread.currentThread()));
+                // A spawn queues the actor, with its start, on the worker's queue, where the spinning worker may not have
+                // found it yet although its door is open: a message then joins the start in the mailbox and never meets
+                // the door. One message through first, so the start has run.
+                assertTrue(actors[a].tell("started"));
+                assertSame(worker, ranOn.poll(PATIENCE_SECONDS, TimeUnit.SECONDS));
+            }
+            // The worker keeps the last actor it ran scheduled (the next test): each message goes to the other one,
+            // which is idle, so it meets the door. The door opens only once the last turn has ended.
             for (int i = 0; i < 100; i++) {
                 while (!worker.handOff.isOpen()) {
-                    Thread.onSpinWait(); // the start, or the last message's turn, is still running: a busy-spin worker spins once it ends
+                    Thread.onSpinWait(); // the last message's turn is still running: a busy-spin worker spins once it ends
                 }
                 long before = worker.handOffs();
-                assertTrue(actor.tell(i));
+                assertTrue(actors[i % 2].tell(i));
                 assertSame(worker, ranOn.poll(PATIENCE_SECONDS, TimeUnit.SECONDS));
                 assertEquals(before + 1, worker.handOffs(), "message " + i + " was handed in at the open door");
                 assertEquals(0, worker.shared.depth());
             }
+        }
+    }
+
+    @Test
+    void anIdleWorkerKeepsTheLastActorItRanSoItsNextLetterNeedsNoDoorOrQueue() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).workers(1).idleStrategy(IdleStrategy.busySpin()).build()) {
+            Worker worker = runtime.scheduler.pool().worker(0);
+            java.util.concurrent.SynchronousQueue<Thread> ranOn = new java.util.concurrent.SynchronousQueue<>();
+            ActorRef actor = runtime.spawn("kept", () -> (context, message) -> ranOn.put(Thread.currentThread()));
+            assertTrue(actor.tell("started"));
+            assertSame(worker, ranOn.poll(PATIENCE_SECONDS, TimeUnit.SECONDS));
+            for (int i = 0; i < 100; i++) {
+                while (!worker.handOff.isOpen()) {
+                    Thread.onSpinWait(); // the last turn is still running
+                }
+                long before = worker.handOffs();
+                assertTrue(actor.tell(i));
+                assertSame(worker, ranOn.poll(PATIENCE_SECONDS, TimeUnit.SECONDS));
+                assertEquals(before, worker.handOffs(), "message " + i + " went through the door: the actor was not kept");
+                assertEquals(0, worker.shared.depth());
+            }
+            // Kept, it still looks idle to an observer: scheduled, but with nothing to run.
+            while (!worker.handOff.isOpen()) {
+                Thread.onSpinWait();
+            }
+            assertEquals(Snapshot.ActorState.IDLE, runtime.snapshot().actors().stream()
+                    .filter(row -> row.name().equals("kept")).findFirst().orElseThrow().state());
         }
     }
 
