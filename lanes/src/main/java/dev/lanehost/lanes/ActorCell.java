@@ -221,16 +221,17 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
         if (!(task instanceof ReusableTask reusable)) {
             return admit(new Letter.Task(task));
         }
-        if (!reusable.claim()) {
+        Letter.Reusable letter = reusable.letter;
+        if (!letter.claim()) {
             throw new IllegalStateException("the task is already queued; a ReusableTask may be offered again once it has run or been abandoned");
         }
         Delivery delivery = null;
         try {
-            delivery = admit(reusable);
+            delivery = admit(letter);
             return delivery;
         } finally {
             if (delivery != Delivery.QUEUED) {
-                reusable.unclaim(); // never queued: refused, or the offer threw (no chunk for it)
+                letter.unclaim(); // never queued: refused, or the offer threw (no chunk for it)
             }
         }
     }

@@ -65,7 +65,7 @@ public final class ActorRef {
 
     /**
      * As {@link #submit}, saying what became of the task ({@link #offer} for the answers). Any thread. A
-     * {@link ReusableTask} is queued as it is, with no letter around it.
+     * {@link ReusableTask} is queued in the letter it holds, made once with it.
      *
      * @throws IllegalStateException if {@code task} is a {@link ReusableTask} that is queued already
      */

@@ -1,6 +1,8 @@
 package dev.lanehost.lanes;
 
 import dev.lanehost.lanes.turn.BudgetLimits;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * One thing a turn handles, one final class per kind with typed fields: a send allocates one letter (and, when its
@@ -19,7 +21,7 @@ import dev.lanehost.lanes.turn.BudgetLimits;
  */
 abstract sealed class Letter
         permits Letter.Start, Letter.Message, Letter.DownNotice, Letter.Exit, Letter.TimerDue, Letter.SignalFired,
-                Letter.ParkCompleted, Letter.Task, ReusableTask {
+                Letter.ParkCompleted, Letter.Task, Letter.Reusable {
     /** No budget flags: the turn of any letter but a start. */
     static final int NO_FLAGS = 0;
 
@@ -163,6 +165,55 @@ abstract sealed class Letter
         @Override
         void deliver(TurnRunner runner) throws Exception {
             task.run(runner);
+        }
+    }
+
+    /**
+     * A {@link ReusableTask}'s own letter: made once, with the task, and queued by every offer of it, so an offer
+     * allocates nothing. It may be queued again once it has left the queue: the offer claims it ({@link #claim()}),
+     * and its delivery or a refusal or a teardown's drop frees it.
+     */
+    static final class Reusable extends Letter {
+        private static final VarHandle QUEUED;
+
+        static {
+            try {
+                QUEUED = MethodHandles.lookup().findVarHandle(Reusable.class, "queued", boolean.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        final TurnTask task;
+
+        /** In a queue: set by the offer that queues it, cleared when it leaves the queue. */
+        @SuppressWarnings("unused")
+        private volatile boolean queued;
+
+        Reusable(TurnTask task) {
+            super(NO_FLAGS);
+            this.task = task;
+        }
+
+        /** Whether the task is in an actor's queue now (offered, and neither run nor abandoned yet). Any thread. */
+        boolean isQueued() {
+            return queued;
+        }
+
+        @Override
+        void deliver(TurnRunner runner) throws Exception {
+            QUEUED.setRelease(this, false); // out of the queue: the run may offer it again
+            task.run(runner);
+        }
+
+        /** The offer's claim on the task; false if it is already queued. */
+        boolean claim() {
+            return QUEUED.compareAndSet(this, false, true);
+        }
+
+        /** The task left the queue without running (refused, or dropped by a halted actor's teardown). */
+        void unclaim() {
+            QUEUED.setRelease(this, false);
         }
     }
 }

@@ -168,9 +168,9 @@ final class Mailbox {
                     completed.park.releaseUnconsumed();
                 } else if (letter instanceof Letter.Task submitted) {
                     abandon(owner, submitted.task);
-                } else if (letter instanceof ReusableTask reusable) {
+                } else if (letter instanceof Letter.Reusable reusable) {
                     reusable.unclaim();
-                    abandon(owner, reusable);
+                    abandon(owner, reusable.task);
                 }
             }
         } finally {
