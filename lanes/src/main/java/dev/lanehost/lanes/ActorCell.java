@@ -96,7 +96,7 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
         this.roaming = roaming;
         this.lane = lane;
         this.ref = new ActorRef(this);
-        this.mailbox = new Mailbox(lane);
+        this.mailbox = new Mailbox(lane == null ? null : lane.counters);
         this.context = new TurnContext(this, factory, budget);
         this.resources = new ActorResources(runtime.counters(), runtime.heldArenas());
         this.mailboxCapacity = mailboxCapacity;
@@ -259,7 +259,7 @@ final class ActorCell extends CellState implements Addressee, ResourceOwner {
     private Delivery refused() {
         runtime.refusedLetters.increment();
         if (lane != null) {
-            lane.letterRefused();
+            lane.counters.letterRefused();
         }
         return Delivery.FULL;
     }

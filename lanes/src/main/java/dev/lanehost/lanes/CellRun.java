@@ -60,7 +60,7 @@ final class CellRun {
      */
     private static Letter hydrationStart(ActorCell cell) {
         if (cell.lane != null) {
-            cell.lane.letterQueued();
+            cell.lane.counters.letterQueued();
         }
         return new Letter.Start();
     }

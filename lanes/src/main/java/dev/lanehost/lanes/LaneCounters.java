@@ -7,10 +7,10 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * The counts an {@link ExecutionLane} keeps, over its work flag: drives, turns and the last drive that ran work (written by its
  * driver with release), the letters queued on its actors (added by senders, settled by the driver) and the
- * letters it refused. Anyone reads them. A superclass rather than a field so a drive reaches them in one
- * load from the lane itself.
+ * letters it refused. Anyone reads them. The lane holds one in a final field, the counts and the flag together, so a
+ * drive reaches them in one load from the lane.
  */
-abstract class LaneCounters extends WorkFlag {
+final class LaneCounters extends WorkFlag {
     private static final VarHandle DRIVES;
     private static final VarHandle TURNS;
     private static final VarHandle LAST_WORK_DRIVE;

@@ -65,7 +65,7 @@ final class LaneWatch {
             bands.add(closed ? 0 : lane.queue.depth(band));
         }
         Thread bound = binding.boundThread();
-        long lastWork = lane.lastWorkDriveNanos();
+        long lastWork = lane.counters.lastWorkDriveNanos();
         return new Snapshot.LaneRow(lane.name(), bound == null ? null : bound.getName(), lane.drives(), lane.turns(),
                 Math.max(0, now - stallWatch.driveSeenAtNanos()), lastWork == 0 ? -1 : Math.max(0, now - lastWork),
                 List.copyOf(bands), lane.queuedLetters(), binding.rebinds(), stalled);

@@ -16,9 +16,9 @@ final class Mailbox {
      */
     private final MpscChunkQueue<Letter> letters = new MpscChunkQueue<>();
     /** The owner's lane, whose backlog counts these letters too; null on the normal placement. */
-    private final ExecutionLane lane;
+    private final LaneCounters lane;
 
-    Mailbox(ExecutionLane lane) {
+    Mailbox(LaneCounters lane) {
         this.lane = lane;
     }
 
@@ -43,7 +43,7 @@ final class Mailbox {
 
     /**
      * Admission and offer for a message or a task: queued only if this mailbox holds fewer than {@code capacity}
-     * letters and its lane, if any, has room ({@link ExecutionLane#hasRoom()}). Producers racing for the last
+     * letters and its lane, if any, has room ({@link LaneCounters#hasRoom()}). Producers racing for the last
      * places never overfill the mailbox; past a lane's check they may overfill the lane by at most their number.
      * Any thread.
      *

@@ -24,9 +24,9 @@ import java.lang.invoke.VarHandle;
  * consumer's look finds the node, or the producer finds the flag down and raises it. Over-raising is
  * harmless (the consumer looks, finds nothing, lowers it); a lost raise is what must never happen.
  *
- * <p>A normal queue holds one of these; a lane <em>is</em> one ({@link LaneCounters} extends it), so that an
- * empty drive reads the word off the lane itself, one load fewer on the path a host calls most. Producers
- * touch the same line for the lane's letter count anyway.
+ * <p>A normal queue holds one of these; a lane's counters are one ({@link LaneCounters} extends it), so that an
+ * empty drive reads the word off the object it counts in anyway, one load from the lane. Producers touch the
+ * same line for the lane's letter count anyway.
  */
 class WorkFlag {
     private static final VarHandle RAISED;
