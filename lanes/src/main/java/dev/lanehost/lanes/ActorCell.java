@@ -1,7 +1,7 @@
 package dev.lanehost.lanes;
 
-import dev.lanehost.lanes.internal.LiveCounters;
-import dev.lanehost.lanes.internal.MpscChunkQueue;
+import dev.lanehost.lanes.observe.LiveCounters;
+import dev.lanehost.lanes.queue.MpscChunkQueue;
 import dev.lanehost.lanes.turn.BudgetLimits;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -16,7 +16,7 @@ import java.util.function.Supplier;
  *
  * <h2>Scheduling protocol</h2>
  * The scheduled flag is the mailbox's idle mark, in the same word as its producers' position
- * ({@link dev.lanehost.lanes.internal.MpscChunkQueue}, "The consumer's idle mark").
+ * ({@link dev.lanehost.lanes.queue.MpscChunkQueue}, "The consumer's idle mark").
  * <ol>
  *   <li>A cell starts scheduled, held by its spawner, which queues it for its start letter.</li>
  *   <li>A sender's CAS that queues a letter also clears the idle mark; the sender that finds it set queues the cell

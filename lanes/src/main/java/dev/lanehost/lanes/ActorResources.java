@@ -1,6 +1,6 @@
 package dev.lanehost.lanes;
 
-import dev.lanehost.lanes.internal.LiveCounters;
+import dev.lanehost.lanes.observe.LiveCounters;
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

@@ -1,7 +1,7 @@
 package dev.lanehost.lanes;
 
-import dev.lanehost.lanes.internal.LiveCounters;
 import dev.lanehost.lanes.observe.GuardedObserver;
+import dev.lanehost.lanes.observe.LiveCounters;
 import dev.lanehost.lanes.turn.BudgetLimits;
 import java.time.Duration;
 import java.util.ArrayList;

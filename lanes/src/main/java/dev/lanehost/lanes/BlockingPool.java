@@ -1,5 +1,6 @@
 package dev.lanehost.lanes;
 
+import dev.lanehost.lanes.queue.WorkFlag;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

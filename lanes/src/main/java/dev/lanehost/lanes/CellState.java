@@ -1,6 +1,6 @@
 package dev.lanehost.lanes;
 
-import dev.lanehost.lanes.internal.MpscNode;
+import dev.lanehost.lanes.queue.MpscNode;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 

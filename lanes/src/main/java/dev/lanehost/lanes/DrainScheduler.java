@@ -1,6 +1,7 @@
 package dev.lanehost.lanes;
 
-import dev.lanehost.lanes.internal.VirtualClock;
+import dev.lanehost.lanes.queue.WorkFlag;
+import dev.lanehost.lanes.time.VirtualClock;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;

@@ -1,7 +1,8 @@
 package dev.lanehost.lanes;
 
-import dev.lanehost.lanes.internal.LaneBinding;
+import dev.lanehost.lanes.lane.LaneBinding;
 import dev.lanehost.lanes.observe.RuntimeLog;
+import dev.lanehost.lanes.queue.WorkFlag;
 import java.util.function.BiFunction;
 
 /**

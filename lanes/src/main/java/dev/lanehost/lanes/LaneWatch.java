@@ -1,7 +1,7 @@
 package dev.lanehost.lanes;
 
-import dev.lanehost.lanes.internal.LaneBinding;
-import dev.lanehost.lanes.internal.StallWatch;
+import dev.lanehost.lanes.lane.LaneBinding;
+import dev.lanehost.lanes.lane.StallWatch;
 import dev.lanehost.lanes.observe.RuntimeEvents;
 import dev.lanehost.lanes.observe.RuntimeLog;
 import java.util.ArrayList;

@@ -1,12 +1,13 @@
 package dev.lanehost.lanes;
 
+import dev.lanehost.lanes.queue.MpscChunkQueue;
 import dev.lanehost.lanes.turn.BudgetLimits;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
  * One thing a turn handles, one final class per kind with typed fields: a send allocates one letter (and, when its
- * mailbox has no emptied chunk to reuse, a new chunk every {@link dev.lanehost.lanes.internal.MpscChunkQueue#DEFAULT_CHUNK_SLOTS}
+ * mailbox has no emptied chunk to reuse, a new chunk every {@link dev.lanehost.lanes.queue.MpscChunkQueue#DEFAULT_CHUNK_SLOTS}
  * letters).
  *
  * <p>The kinds are a sealed hierarchy of final classes sharing {@link #turnFlags}. Every field is final; the

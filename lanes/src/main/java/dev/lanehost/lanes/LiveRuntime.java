@@ -1,6 +1,6 @@
 package dev.lanehost.lanes;
 
-import dev.lanehost.lanes.internal.LiveCounters;
+import dev.lanehost.lanes.observe.LiveCounters;
 import dev.lanehost.lanes.turn.BudgetLimits;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;

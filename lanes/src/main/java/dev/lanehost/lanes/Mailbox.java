@@ -1,7 +1,7 @@
 package dev.lanehost.lanes;
 
-import dev.lanehost.lanes.internal.MpscChunkQueue;
 import dev.lanehost.lanes.observe.RuntimeLog;
+import dev.lanehost.lanes.queue.MpscChunkQueue;
 
 /**
  * An actor's mailbox: its letters in arrival order, counted as they come and go so that its depth (and

@@ -1,6 +1,6 @@
 package dev.lanehost.lanes;
 
-import dev.lanehost.lanes.internal.LiveCounters;
+import dev.lanehost.lanes.observe.LiveCounters;
 import dev.lanehost.lanes.observe.RuntimeLog;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -1,6 +1,6 @@
 package dev.lanehost.lanes;
 
-import dev.lanehost.lanes.internal.LiveCounters;
+import dev.lanehost.lanes.observe.LiveCounters;
 
 /**
  * What a {@link Timer}, {@link Signal} or {@link Park} knows of the actor that owns it: where its firing

@@ -1,6 +1,7 @@
 package dev.lanehost.lanes;
 
-import dev.lanehost.lanes.internal.MpscQueue;
+import dev.lanehost.lanes.queue.MpscQueue;
+import dev.lanehost.lanes.queue.WorkFlag;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
@@ -24,7 +25,7 @@ import java.util.random.RandomGenerator;
  * round. So a ready actor runs within two rounds: the seed decides the order, never whether it runs.
  *
  * <h2>Layout</h2>
- * Grouped by who writes, as {@link dev.lanehost.lanes.internal.MpscQueue} is (a superclass's fields come first):
+ * Grouped by who writes, as {@link dev.lanehost.lanes.queue.MpscQueue} is (a superclass's fields come first):
  * <pre>
  *   RunQueuePadBeforeConsumer  128 bytes
  *   RunQueueConsumerFields     running, turnsStarted, turnEndClock, consumerLock  (the consumer, each turn or poll)

@@ -1,6 +1,6 @@
 package dev.lanehost.lanes;
 
-import dev.lanehost.lanes.internal.LiveCounters;
+import dev.lanehost.lanes.observe.LiveCounters;
 import dev.lanehost.lanes.observe.RuntimeEvents;
 import dev.lanehost.lanes.turn.BudgetLimits;
 import dev.lanehost.lanes.turn.ThreadCpu;

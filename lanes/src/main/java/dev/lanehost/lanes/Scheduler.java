@@ -2,7 +2,8 @@ package dev.lanehost.lanes;
 
 import dev.lanehost.affinity.AffinityResult;
 import dev.lanehost.affinity.PriorityResult;
-import dev.lanehost.lanes.internal.VirtualClock;
+import dev.lanehost.lanes.queue.WorkFlag;
+import dev.lanehost.lanes.time.VirtualClock;
 import dev.lanehost.lanes.turn.BudgetLimits;
 import java.time.Duration;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.lanehost.lanes;
 
-import dev.lanehost.lanes.internal.MpscNode;
-import dev.lanehost.lanes.internal.MpscQueue;
+import dev.lanehost.lanes.queue.MpscNode;
+import dev.lanehost.lanes.queue.MpscQueue;
 import java.time.Duration;
 import java.util.PriorityQueue;
 import java.util.concurrent.atomic.AtomicLong;

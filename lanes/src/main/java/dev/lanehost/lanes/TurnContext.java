@@ -1,7 +1,7 @@
 package dev.lanehost.lanes;
 
 import dev.lanehost.lanes.budget.UnchargedWork;
-import dev.lanehost.lanes.internal.LiveCounters;
+import dev.lanehost.lanes.observe.LiveCounters;
 import dev.lanehost.lanes.turn.BudgetLimits;
 import java.lang.foreign.Arena;
 import java.time.Duration;

@@ -3,6 +3,7 @@ package dev.lanehost.lanes;
 import dev.lanehost.lanes.hosted.HandOff;
 import dev.lanehost.lanes.hosted.Sightings;
 import dev.lanehost.lanes.hosted.SpinBudget;
+import dev.lanehost.lanes.queue.WorkFlag;
 import java.util.concurrent.locks.LockSupport;
 
 /**

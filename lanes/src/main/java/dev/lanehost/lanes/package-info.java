@@ -19,8 +19,8 @@
  *       ({@link dev.lanehost.lanes.ExecutionLane}, {@code LaneCounters}, {@code LaneClose}, {@code LaneWatch}), HOSTED's
  *       pool ({@code WorkerPool}, {@code Worker}, {@code IdleWorkers}) and the timers ({@code TimerQueue},
  *       {@code BudgetWatch}, {@code IdleReaper});</li>
- *   <li>{@code internal}: the queues ({@link dev.lanehost.lanes.internal.MpscQueue} for run queues,
- *       {@link dev.lanehost.lanes.internal.MpscChunkQueue} for mailboxes; accessors named for their memory order), the
+ *   <li>{@code internal}: the queues ({@link dev.lanehost.lanes.queue.MpscQueue} for run queues,
+ *       {@link dev.lanehost.lanes.queue.MpscChunkQueue} for mailboxes; accessors named for their memory order), the
  *       lane binding ({@code LaneBinding}, {@code StallWatch}), the live counters and the virtual clock;</li>
  *   <li>{@code hosted}: HOSTED's threads without actors (the door, sightings, spin budget, priorities, the placement
  *       check); {@code turn}: a turn's budget in clock nanoseconds; {@code observe}: the runtime's log, a guarded
@@ -50,7 +50,10 @@
  * <p>The protocols are written out where they live: scheduling and halt on {@code ActorCell}, the worker's
  * park on {@code Worker} and {@code IdleWorkers}, the drain passes on {@code DrainScheduler}, the pick on
  * {@code SimulatedQueues}, the drive on {@link dev.lanehost.lanes.ExecutionLane}, the close on
- * {@code RuntimeClose}, the turn budget on {@code TurnClock}, the event hooks on {@code observe.RuntimeEvents}, the queues on {@link dev.lanehost.lanes.internal.MpscQueue} (run queues) and
- * {@link dev.lanehost.lanes.internal.MpscChunkQueue} (mailboxes).
+ * {@code RuntimeClose}, the turn budget on {@code TurnClock}, the event hooks on {@code observe.RuntimeEvents}, the queues on {@link dev.lanehost.lanes.queue.MpscQueue} (run queues) and
+ * {@link dev.lanehost.lanes.queue.MpscChunkQueue} (mailboxes).
  */
 package dev.lanehost.lanes;
+
+import dev.lanehost.lanes.queue.MpscChunkQueue;
+import dev.lanehost.lanes.queue.MpscQueue;

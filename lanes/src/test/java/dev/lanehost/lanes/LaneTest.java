@@ -59,7 +59,7 @@ class LaneTest {
             java.lang.reflect.Field lettersField = Mailbox.class.getDeclaredField("letters");
             lettersField.setAccessible(true);
             Object queue = lettersField.get(cell.mailbox);
-            Class<?> producerFields = Class.forName("dev.lanehost.lanes.internal.MpscChunkQueueProducerFields");
+            Class<?> producerFields = Class.forName("dev.lanehost.lanes.queue.MpscChunkQueueProducerFields");
             java.lang.reflect.Field produced = accessible(producerFields, "produced");
             Object[] chunk = (Object[]) accessible(producerFields, "producerChunk").get(queue);
             cell.lane.counters.letterQueued();

@@ -3,6 +3,7 @@ package dev.lanehost.lanes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import dev.lanehost.lanes.queue.WorkFlag;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

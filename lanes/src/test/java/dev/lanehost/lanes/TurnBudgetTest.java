@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lanehost.lanes.queue.WorkFlag;
 import dev.lanehost.lanes.turn.ThreadCpu;
 import java.time.Duration;
 import java.util.ArrayList;

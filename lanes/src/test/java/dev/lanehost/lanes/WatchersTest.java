@@ -2,6 +2,7 @@ package dev.lanehost.lanes;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.lanehost.lanes.queue.WorkFlag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.lanehost.lanes;
+package dev.lanehost.lanes.queue;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -24,11 +24,11 @@ import java.lang.invoke.VarHandle;
  * consumer's look finds the node, or the producer finds the flag down and raises it. Over-raising is
  * harmless (the consumer looks, finds nothing, lowers it); a lost raise is what must never happen.
  *
- * <p>A normal queue holds one of these; a lane's counters are one ({@link LaneCounters} extends it), so that an
+ * <p>A normal queue holds one of these; a lane's counters are one ({@code LaneCounters} extends it), so that an
  * empty drive reads the word off the object it counts in anyway, one load from the lane. Producers touch the
  * same line for the lane's letter count anyway.
  */
-class WorkFlag {
+public class WorkFlag {
     private static final VarHandle RAISED;
 
     static {
@@ -43,7 +43,7 @@ class WorkFlag {
     private volatile int raised;
 
     /** A producer, after its offer; or the consumer, when its look left work queued. */
-    final void raise() {
+    public final void raise() {
         if ((int) RAISED.getVolatile(this) == 0) {
             // Release is enough for the store: the handshake's ordering is the volatile read above.
             RAISED.setRelease(this, 1);
@@ -64,12 +64,12 @@ class WorkFlag {
      * exchange here would make it the model's too, for a fence on every offer to a worker's queue. jcstress
      * ({@code WorkFlagTest.RaiseAtOnce}) checks it on the machine it runs on.
      */
-    final void raiseAtOnce() {
+    public final void raiseAtOnce() {
         RAISED.setRelease(this, 1);
     }
 
     /** Consumer: false only if everything offered before this call has been taken. */
-    final boolean isRaised() {
+    public final boolean isRaised() {
         return (int) RAISED.getVolatile(this) != 0;
     }
 
@@ -77,7 +77,7 @@ class WorkFlag {
      * Consumer, right before it looks at the whole queue: the volatile store keeps that look from moving
      * ahead of it. The caller must {@link #raise()} again if work remains when it is done.
      */
-    final void lower() {
+    public final void lower() {
         RAISED.setVolatile(this, 0);
     }
 }

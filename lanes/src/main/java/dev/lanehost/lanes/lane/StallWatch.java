@@ -1,4 +1,4 @@
-package dev.lanehost.lanes.internal;
+package dev.lanehost.lanes.lane;
 
 /**
  * A lane's stall watch, kept by observers so that a drive never reads the clock just to be watched: a

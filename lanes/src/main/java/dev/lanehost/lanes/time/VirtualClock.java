@@ -1,4 +1,4 @@
-package dev.lanehost.lanes.internal;
+package dev.lanehost.lanes.time;
 
 import java.util.concurrent.atomic.AtomicLong;
 

@@ -1,10 +1,8 @@
-package dev.lanehost.lanes;
+package dev.lanehost.lanes.queue;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import dev.lanehost.lanes.internal.MpscNode;
-import dev.lanehost.lanes.internal.MpscQueue;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;

@@ -1,4 +1,4 @@
-package dev.lanehost.lanes.internal;
+package dev.lanehost.lanes.queue;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,4 +1,4 @@
-package dev.lanehost.lanes.internal;
+package dev.lanehost.lanes.queue;
 
 /** A node of an intrusive {@link MpscQueue}: the queued object is its own node, so queueing allocates nothing. */
 public class MpscNode {

@@ -1,4 +1,4 @@
-package dev.lanehost.lanes.internal;
+package dev.lanehost.lanes.queue;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
