@@ -1,8 +1,16 @@
 package dev.lanehost.lanes;
 
+import dev.lanehost.lanes.access.Access;
+import dev.lanehost.lanes.access.LaneAccess;
+import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.lane.LaneBinding;
+import dev.lanehost.lanes.lane.LaneClose;
+import dev.lanehost.lanes.lane.LaneCounters;
+import dev.lanehost.lanes.lane.LaneWatch;
 import dev.lanehost.lanes.observe.RuntimeLog;
 import dev.lanehost.lanes.queue.WorkFlag;
+import dev.lanehost.lanes.runtime.RuntimeContext;
+import dev.lanehost.lanes.scheduler.RunQueue;
 import java.util.function.BiFunction;
 
 /**
@@ -38,6 +46,30 @@ import java.util.function.BiFunction;
  * A drive never throws: turn failures halt their actors, and everything else becomes a status.
  */
 public final class ExecutionLane {
+    static {
+        Access.setLanes(new LaneAccess() {
+            @Override
+            public LaneCounters counters(ExecutionLane lane) {
+                return lane.counters;
+            }
+
+            @Override
+            public RunQueue queue(ExecutionLane lane) {
+                return lane.queue;
+            }
+
+            @Override
+            public LaneClose close(ExecutionLane lane) {
+                return lane.close;
+            }
+
+            @Override
+            public LaneWatch watch(ExecutionLane lane) {
+                return lane.watch;
+            }
+        });
+    }
+
     private static final int DRIVE_OK = DriveStatus.OK.code();
     /** Looks (at the lane's queue, or runs that took no letter) that find a producer mid-offer before a drive gives up and reports the work as remaining. */
     private static final int SPURIOUS_EMPTY_RETRIES = 100;
@@ -79,7 +111,7 @@ public final class ExecutionLane {
         this.queue = queueFor.apply(name, counters);
         this.registered = registered;
         this.binding = new LaneBinding(name, registered, this::queuedLetters);
-        this.close = new LaneClose(this, runtime);
+        this.close = new LaneClose(this, runtime, binding, this::tearDownIfIdle);
         this.watch = new LaneWatch(this, binding, runtime);
     }
 
@@ -334,10 +366,6 @@ public final class ExecutionLane {
     }
 
     // ---------------------------------------------------------------- close
-
-    boolean everBound() {
-        return binding.everBound();
-    }
 
     /** The bound thread, once the runtime is closed: runs the lane's pending teardown here, once. */
     private void tearDownOnLaneThread() {

@@ -1,5 +1,8 @@
 package dev.lanehost.lanes;
 
+import dev.lanehost.lanes.access.Access;
+import dev.lanehost.lanes.mailbox.Letter;
+
 /**
  * A {@link TurnTask} that holds its own letter: {@link ActorRef#offerTask offering} it allocates nothing, where any
  * other task is wrapped in a letter of 24 bytes. It may be offered again once it has left the actor's queue — when
@@ -10,6 +13,10 @@ package dev.lanehost.lanes;
  * {@link IllegalStateException} and the queue is left as it was (its run must not begin twice). An offer that is refused ({@link Delivery#FULL}, {@link Delivery#TERMINATED}) leaves it free.
  */
 public abstract class ReusableTask implements TurnTask {
+    static {
+        Access.setTasks(task -> task.letter);
+    }
+
     /** Its letter: made once, here, and queued by every offer of this task. */
     final Letter.Reusable letter = new Letter.Reusable(this);
 

@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lanehost.lanes.cell.ActorCell;
+import dev.lanehost.lanes.mailbox.Letter;
+import dev.lanehost.lanes.mailbox.Mailbox;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

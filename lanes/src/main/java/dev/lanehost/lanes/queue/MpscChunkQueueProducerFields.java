@@ -124,7 +124,7 @@ abstract class MpscChunkQueuePadBeforeProducer extends MpscChunkQueueConsumerFie
 }
 
 /** Written by every producer: the position by CAS, the rest by the producer linking a new chunk. */
-abstract class MpscChunkQueueProducerFields extends MpscChunkQueuePadBeforeProducer {
+public abstract class MpscChunkQueueProducerFields extends MpscChunkQueuePadBeforeProducer {
     /**
      * The producers' position: four times the elements claimed, plus one while a new chunk is being linked, plus two
      * while the consumer is idle.
