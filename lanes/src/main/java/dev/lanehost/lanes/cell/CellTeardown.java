@@ -20,7 +20,7 @@ public final class CellTeardown {
         if (!cell.tornDown) {
             teardown(cell);
         } else {
-            cell.mailbox.releaseUnhandled(cell);
+            cell.mailbox.releaseUnhandled(cell, cell.runtime.droppedMessages);
         }
     }
 
@@ -31,11 +31,11 @@ public final class CellTeardown {
         RuntimeObserver observer = cell.runtime.observer();
         cell.context.stopped(reason);
         observer.haltStep(cell.ref, HaltStep.STOPPED);
-        cell.mailbox.releaseUnhandled(cell);
+        cell.mailbox.releaseUnhandled(cell, cell.runtime.droppedMessages);
         observer.haltStep(cell.ref, HaltStep.LETTERS);
         cell.resources.release(observer, cell.ref);
         cell.context.forgetBehavior();
-        cell.runtime.halts.tornDown(cell, reason); // before the Downs: a watcher that sees one sees the count
+        cell.runtime.halts.tornDown(cell.id, cell.name, cell.placement, reason); // before the Downs: a watcher that sees one sees the count
         cell.watchers.notifyEnded(cell, reason);
         observer.haltStep(cell.ref, HaltStep.NOTIFIED);
         cell.runtime.tornDown(cell);
@@ -54,7 +54,7 @@ public final class CellTeardown {
                 return;
             }
             try {
-                cell.mailbox.releaseUnhandled(cell);
+                cell.mailbox.releaseUnhandled(cell, cell.runtime.droppedMessages);
             } finally {
                 cell.mailbox.unlockTurnAndFence();
             }

@@ -3,10 +3,11 @@ package dev.lanehost.lanes.mailbox;
 import dev.lanehost.lanes.TurnTask;
 import dev.lanehost.lanes.access.Access;
 import dev.lanehost.lanes.access.ParkAccess;
-import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.lane.LaneCounters;
 import dev.lanehost.lanes.observe.RuntimeLog;
 import dev.lanehost.lanes.queue.MpscChunkQueue;
+import dev.lanehost.lanes.seam.ResourceOwner;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * An actor's mailbox: its letters in arrival order, counted as they come and go so that its depth (and
@@ -163,7 +164,7 @@ public final class Mailbox {
      * Turn-lock holder, once its actor has halted: drops every letter nobody will handle. A delivered
      * park still gets its release hook, a task its {@link TurnTask#abandoned()}.
      */
-    public void releaseUnhandled(ActorCell owner) {
+    public void releaseUnhandled(ResourceOwner owner, LongAdder droppedMessages) {
         long dropped = 0;
         long messages = 0;
         try {
@@ -185,12 +186,12 @@ public final class Mailbox {
                 lane.lettersTaken(dropped);
             }
             if (messages > 0) {
-                owner.runtime.droppedMessages.add(messages);
+                droppedMessages.add(messages);
             }
         }
     }
 
-    private static void abandon(ActorCell owner, TurnTask task) {
+    private static void abandon(ResourceOwner owner, TurnTask task) {
         try {
             task.abandoned();
         } catch (Throwable e) {

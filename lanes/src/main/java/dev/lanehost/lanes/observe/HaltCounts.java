@@ -1,8 +1,8 @@
 package dev.lanehost.lanes.observe;
 
 import dev.lanehost.lanes.ExitReason;
+import dev.lanehost.lanes.Placement;
 import dev.lanehost.lanes.RuntimeMetrics;
-import dev.lanehost.lanes.cell.ActorCell;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
@@ -24,10 +24,10 @@ public final class HaltCounts {
     }
 
     /** The teardown's one hook: count the halt and record its event. */
-    public void tornDown(ActorCell cell, ExitReason reason) {
+    public void tornDown(long id, String name, Placement placement, ExitReason reason) {
         counts[index(reason.getClass())].increment();
         if (RuntimeEvents.recordsHalts()) {
-            RuntimeEvents.actorHalted(cell.id, cell.name, cell.placement, kind(reason), detail(reason));
+            RuntimeEvents.actorHalted(id, name, placement, kind(reason), detail(reason));
         }
     }
 

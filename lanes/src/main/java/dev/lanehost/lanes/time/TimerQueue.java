@@ -4,9 +4,9 @@ import dev.lanehost.lanes.Timer;
 import dev.lanehost.lanes.TurnCallback;
 import dev.lanehost.lanes.access.Access;
 import dev.lanehost.lanes.access.TimerAccess;
-import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.queue.MpscNode;
 import dev.lanehost.lanes.queue.MpscQueue;
+import dev.lanehost.lanes.seam.ResourceOwner;
 import java.time.Duration;
 import java.util.PriorityQueue;
 import java.util.concurrent.atomic.AtomicLong;
@@ -60,7 +60,7 @@ public final class TimerQueue {
      * A timer due {@code delay} after {@code now} (saturating; a negative delay is due now), not yet armed; it
      * repeats every {@code periodNanos} if that is positive.
      */
-    public Timer newTimer(ActorCell owner, long now, Duration delay, long periodNanos, TurnCallback callback) {
+    public Timer newTimer(ResourceOwner owner, long now, Duration delay, long periodNanos, TurnCallback callback) {
         long nanos = delay.isNegative() ? 0 : saturatedNanos(delay);
         long deadline = Long.MAX_VALUE - now < nanos ? Long.MAX_VALUE : now + nanos;
         return TIMERS.newTimer(owner, this, deadline, nextSequence(), periodNanos, callback);
