@@ -1,8 +1,8 @@
 package dev.lanehost.benchmarks;
 
-import dev.lanehost.lanes.internal.MpscChunkQueue;
-import dev.lanehost.lanes.internal.MpscNode;
-import dev.lanehost.lanes.internal.MpscQueue;
+import dev.lanehost.lanes.queue.MpscChunkQueue;
+import dev.lanehost.lanes.queue.MpscNode;
+import dev.lanehost.lanes.queue.MpscQueue;
 import java.util.Queue;
 import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;

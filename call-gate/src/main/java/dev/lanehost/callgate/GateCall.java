@@ -12,7 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * One call in flight: the letter queued on the actor (a {@link dev.lanehost.lanes.ReusableTask}, so queuing it
+ * One call in flight: the task queued on the actor (a {@link dev.lanehost.lanes.ReusableTask}, so queuing it
  * allocates nothing), its payload (the arguments, and the result its turn writes) and the turn that turns the one into
  * the other. The race between the caller and the turn is {@link CallRendezvous}'s: this class decides nothing there,
  * it only hands the turn's outcome over ({@link #finish}, {@link #finishAlone}). A caller through the CBOR entries keeps

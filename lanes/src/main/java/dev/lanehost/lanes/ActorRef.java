@@ -1,5 +1,8 @@
 package dev.lanehost.lanes;
 
+import dev.lanehost.lanes.access.Access;
+import dev.lanehost.lanes.access.RefAccess;
+import dev.lanehost.lanes.seam.Addressee;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -8,6 +11,20 @@ import java.util.Optional;
  * sends to it report that they were not delivered. Senders never care where the actor runs.
  */
 public final class ActorRef {
+    static {
+        Access.setRefs(new RefAccess() {
+            @Override
+            public ActorRef newRef(Addressee cell) {
+                return new ActorRef(cell);
+            }
+
+            @Override
+            public Addressee addressee(ActorRef ref) {
+                return ref.cell;
+            }
+        });
+    }
+
     /** The actor; its cell, seen only through the seam a handle needs. */
     final Addressee cell;
 
@@ -65,7 +82,7 @@ public final class ActorRef {
 
     /**
      * As {@link #submit}, saying what became of the task ({@link #offer} for the answers). Any thread. A
-     * {@link ReusableTask} is queued as it is, with no letter around it.
+     * {@link ReusableTask} is queued in the letter it holds, made once with it.
      *
      * @throws IllegalStateException if {@code task} is a {@link ReusableTask} that is queued already
      */

@@ -1,8 +1,20 @@
 package dev.lanehost.lanes;
 
-import dev.lanehost.lanes.internal.LiveCounters;
+import dev.lanehost.lanes.cell.ActorCell;
+import dev.lanehost.lanes.cell.HeldArenas;
 import dev.lanehost.lanes.observe.GuardedObserver;
-import dev.lanehost.lanes.turn.BudgetLimits;
+import dev.lanehost.lanes.observe.LiveCounters;
+import dev.lanehost.lanes.observe.RuntimeMBean;
+import dev.lanehost.lanes.runtime.ActorRegistry;
+import dev.lanehost.lanes.runtime.LaneRegistry;
+import dev.lanehost.lanes.runtime.LiveRuntime;
+import dev.lanehost.lanes.runtime.RuntimeClose;
+import dev.lanehost.lanes.runtime.Spawning;
+import dev.lanehost.lanes.scheduler.Scheduler;
+import dev.lanehost.lanes.scheduler.SimulatedSchedule;
+import dev.lanehost.lanes.scheduler.SimulatedScheduler;
+import dev.lanehost.lanes.scheduler.ThreadWarmUp;
+import dev.lanehost.lanes.time.TimerQueue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,6 +41,7 @@ import javax.management.ObjectName;
  * </ul>
  */
 public final class ActorRuntime implements Spawner, AutoCloseable {
+
     private final Profile profile;
     final long laneStallThresholdNanos;
     final RuntimeObserver observer;
@@ -39,7 +52,7 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
     final LiveCounters counters = new LiveCounters();
     final HeldArenas heldArenas = new HeldArenas(counters);
     /** What the cells and lanes see of this runtime. */
-    private final RuntimeContext context;
+    private final LiveRuntime context;
     private final ThreadWarmUp warmUp;
     final RuntimeClose shutdown;
     private final RuntimeMetrics metrics = new RuntimeMetrics(this);
@@ -49,26 +62,16 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
 
     ActorRuntime(RuntimeBuilder builder) {
         this.profile = builder.profile;
-        this.context = new LiveRuntime(this, switch (profile) {
-            case HOSTED -> RuntimeContext.BudgetClock.WATCH;
-            case SIMULATED -> RuntimeContext.BudgetClock.VIRTUAL;
-            case SINGLE_THREAD -> RuntimeContext.BudgetClock.AFTER_TURN;
-        }, new BudgetLimits(builder.turnBudget), builder.mailboxCapacity, builder.laneCapacity, builder.idleTimeout.toNanos(),
-                profile == Profile.SIMULATED ? 1 : builder.turnsPerRun);
-        this.warmUp = new ThreadWarmUp(context);
         this.laneStallThresholdNanos = builder.laneStallThreshold.toNanos();
         this.shutdown = new RuntimeClose(builder.laneCloseGrace.toNanos(), builder.turnCloseGrace.toNanos(), actors);
         this.observer = builder.observer == null ? new RuntimeObserver() { } : new GuardedObserver(builder.observer);
-        this.scheduler = switch (profile) {
-            case HOSTED -> new HostedScheduler(timers, lanes, context, builder.laneStallThreshold, builder.workers(),
-                    builder.idleStrategy, builder.turnsPerRun, builder.blockingThreads, builder.affinityPolicy,
-                    builder.affinity, builder.affinityTopology, builder.placedThreads, builder.pooledEntries(),
-                    builder.priority);
-            case SINGLE_THREAD -> new DrainScheduler(timers, lanes, this::isClosed);
-            case SIMULATED -> new SimulatedScheduler(timers, lanes, this::isClosed,
-                    new SimulatedSchedule(builder.seed, builder.replay, builder.scheduleLimit), builder.simulatedPollCost.toNanos());
-        };
+        this.context = builder.newContext(this, new LiveRuntime.Parts(timers, lanes, actors, counters, heldArenas,
+                blockingActors, observer, shutdown, laneStallThresholdNanos));
+        this.warmUp = new ThreadWarmUp(context, () -> new ExecutionLane(ThreadWarmUp.NAME, context, ThreadWarmUp::privateQueue,
+                false), ExecutionLane::leaveBoundToEndedThread);
+        this.scheduler = builder.newScheduler(timers, lanes, context, this::isClosed);
         this.spawning = new Spawning(actors, lanes, scheduler, context, blockingActors);
+        context.attach(scheduler, spawning);
         scheduler.start();
     }
 
@@ -378,7 +381,7 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
     // ---------------------------------------------------------------- the cells' and lanes' side
 
     /** What the cells and lanes see of this runtime (a test builds a cell by hand with it). */
-    RuntimeContext context() {
+    LiveRuntime context() {
         return context;
     }
 

@@ -1,13 +1,22 @@
 package dev.lanehost.lanes;
 
-import dev.lanehost.lanes.internal.LaneBinding;
+import dev.lanehost.lanes.access.Access;
+import dev.lanehost.lanes.access.LaneAccess;
+import dev.lanehost.lanes.cell.ActorCell;
+import dev.lanehost.lanes.lane.LaneBinding;
+import dev.lanehost.lanes.lane.LaneClose;
+import dev.lanehost.lanes.lane.LaneCounters;
+import dev.lanehost.lanes.lane.LaneWatch;
 import dev.lanehost.lanes.observe.RuntimeLog;
+import dev.lanehost.lanes.queue.WorkFlag;
+import dev.lanehost.lanes.runtime.RuntimeContext;
+import dev.lanehost.lanes.scheduler.RunQueue;
 import java.util.function.BiFunction;
 
 /**
  * A named run queue that only its host drains, by lending a thread to {@link #drive}. The handle is the
  * only drive capability: whoever holds it may drive, from one thread at a time. The drive loop is here;
- * the binding is a {@code LaneBinding}, the counts {@code LaneCounters}, the part in the runtime's close a
+ * the binding is a {@code LaneBinding}, the counts and the work flag a {@code LaneCounters}, the part in the runtime's close a
  * {@code LaneClose}, what observers see a {@code LaneWatch}.
  *
  * <h2>Drive protocol</h2>
@@ -36,13 +45,42 @@ import java.util.function.BiFunction;
  * </ol>
  * A drive never throws: turn failures halt their actors, and everything else becomes a status.
  */
-public final class ExecutionLane extends LaneCounters {
+public final class ExecutionLane {
+    static {
+        Access.setLanes(new LaneAccess() {
+            @Override
+            public LaneCounters counters(ExecutionLane lane) {
+                return lane.counters;
+            }
+
+            @Override
+            public RunQueue queue(ExecutionLane lane) {
+                return lane.queue;
+            }
+
+            @Override
+            public LaneClose close(ExecutionLane lane) {
+                return lane.close;
+            }
+
+            @Override
+            public LaneWatch watch(ExecutionLane lane) {
+                return lane.watch;
+            }
+        });
+    }
+
     private static final int DRIVE_OK = DriveStatus.OK.code();
     /** Looks (at the lane's queue, or runs that took no letter) that find a producer mid-offer before a drive gives up and reports the work as remaining. */
     private static final int SPURIOUS_EMPTY_RETRIES = 100;
 
     private final String name;
     private final RuntimeContext runtime;
+    /**
+     * The lane's counts and its work flag, in one object: what senders write (the flag, the backlog) and what the
+     * drive reads first, one load from the lane.
+     */
+    final LaneCounters counters;
     final RunQueue queue;
     /**
      * False only for the private lane of {@link ActorRuntime#warmUpThread()}: it renames no thread, logs
@@ -65,20 +103,44 @@ public final class ExecutionLane extends LaneCounters {
      */
     private Thread driver;
 
-    /** @param queueFor makes the lane's run queue, whose offers raise the lane's work flag: the lane itself */
+    /** @param queueFor makes the lane's run queue, whose offers raise the lane's work flag: its counters */
     ExecutionLane(String name, RuntimeContext runtime, BiFunction<String, WorkFlag, RunQueue> queueFor, boolean registered) {
-        super(runtime.laneCapacity);
         this.name = name;
         this.runtime = runtime;
-        this.queue = queueFor.apply(name, this);
+        this.counters = new LaneCounters(runtime.laneCapacity);
+        this.queue = queueFor.apply(name, counters);
         this.registered = registered;
         this.binding = new LaneBinding(name, registered, this::queuedLetters);
-        this.close = new LaneClose(this, runtime);
+        this.close = new LaneClose(this, runtime, binding, this::tearDownIfIdle);
         this.watch = new LaneWatch(this, binding, runtime);
     }
 
     public String name() {
         return name;
+    }
+
+    /** Drives so far. */
+    public long drives() {
+        return counters.drives();
+    }
+
+    /** Turns run by drives so far. */
+    public long turns() {
+        return counters.turns();
+    }
+
+    /**
+     * Letters waiting in the mailboxes of this lane's actors: the lane's backlog, which a host can watch
+     * grow. O(1), never negative; exact between drives, and during a drive it still counts the letters that
+     * drive has taken so far (the driver settles its count when the drive returns).
+     */
+    public long queuedLetters() {
+        return counters.queuedLetters();
+    }
+
+    /** Messages and tasks this lane's actors refused because a mailbox or the lane was full. */
+    public long refusedLetters() {
+        return counters.refusedLetters();
     }
 
     /**
@@ -105,8 +167,8 @@ public final class ExecutionLane extends LaneCounters {
     public int drive(int maxTurns, DriveCounts out) {
         // The common host callback — bound to this thread, not nested, open, nothing queued — kept small
         // enough for the JIT to inline into the caller's upcall; everything else takes the full path.
-        if (maxTurns >= 0 && driver == Thread.currentThread() && !driving && !runtime.isClosed() && !isRaised()) {
-            driveCounted();
+        if (maxTurns >= 0 && driver == Thread.currentThread() && !driving && !runtime.isClosed() && !counters.isRaised()) {
+            counters.driveCounted();
             return report(out, 0, DRIVE_OK);
         }
         return driveFully(maxTurns, out);
@@ -131,15 +193,15 @@ public final class ExecutionLane extends LaneCounters {
             tearDownOnLaneThread();
             return refuse(out, DriveStatus.CLOSED);
         }
-        lower(); // then look at the whole queue; every path below raises it again if work is left
+        counters.lower(); // then look at the whole queue; every path below raises it again if work is left
         if (queue.isEmptyForConsumer()) {
             // Nothing to do after all (the flag was raised by work an earlier drive took, or the binding or
             // the nesting check sent us here). Count the drive (for the stall watch) and leave.
-            driveCounted();
+            counters.driveCounted();
             return report(out, 0, DRIVE_OK);
         }
         driving = true;
-        driveBegins(current);
+        counters.driveBegins(current);
         int ran = 0;
         try {
             int spurious = 0;
@@ -171,15 +233,15 @@ public final class ExecutionLane extends LaneCounters {
         } catch (Throwable unexpected) {
             RuntimeLog.internalError("drive of lane " + name, unexpected);
         } finally {
-            driveEnds(ran);
+            counters.driveEnds(ran);
             driving = false;
             queue.forgetTurnEndClock();
             if (!queue.isEmptyForConsumer()) {
-                raise(); // maxTurns reached, or a sender still linking: the next drive must look
+                counters.raise(); // maxTurns reached, or a sender still linking: the next drive must look
             }
-            driveCounted();
+            counters.driveCounted();
             if (ran > 0) {
-                turnsCounted(ran, runtime.nanoTime());
+                counters.turnsCounted(ran, runtime.nanoTime());
             }
         }
         if (runtime.isClosed()) {
@@ -259,7 +321,7 @@ public final class ExecutionLane extends LaneCounters {
     /** Stores the drive's counts where the caller asked for them (nowhere, if {@code out} is null). */
     private int report(DriveCounts out, int turns, int code) {
         if (out != null) {
-            out.set(turns, queuedLetters());
+            out.set(turns, counters.queuedLetters());
         }
         return code;
     }
@@ -304,10 +366,6 @@ public final class ExecutionLane extends LaneCounters {
     }
 
     // ---------------------------------------------------------------- close
-
-    boolean everBound() {
-        return binding.everBound();
-    }
 
     /** The bound thread, once the runtime is closed: runs the lane's pending teardown here, once. */
     private void tearDownOnLaneThread() {

@@ -1,6 +1,9 @@
 package dev.lanehost.lanes;
 
-import dev.lanehost.lanes.hosted.SpinBudget;
+import dev.lanehost.lanes.access.Access;
+import dev.lanehost.lanes.access.IdleAccess;
+import dev.lanehost.lanes.scheduler.hosted.IdleStep;
+import dev.lanehost.lanes.scheduler.hosted.SpinBudget;
 
 /**
  * How an idle HOSTED worker waits for work: it spins, then yields, then parks until a sender wakes it; or,
@@ -15,6 +18,30 @@ import dev.lanehost.lanes.hosted.SpinBudget;
  * spins, at most half a pool's workers (at least one) spin at once; the others park until woken.
  */
 public final class IdleStrategy {
+    static {
+        Access.setIdle(new IdleAccess() {
+            @Override
+            public SpinBudget newSpinBudget(IdleStrategy strategy) {
+                return strategy.newSpinBudget();
+            }
+
+            @Override
+            public IdleStep step(IdleStrategy strategy, int round, int rounds) {
+                return strategy.step(round, rounds);
+            }
+
+            @Override
+            public int roundsBeforePark(IdleStrategy strategy) {
+                return strategy.roundsBeforePark();
+            }
+
+            @Override
+            public boolean parks(IdleStrategy strategy) {
+                return strategy.parks();
+            }
+        });
+    }
+
     /** Spin 16 to 4,000 rounds (~0.4 to ~100 µs), as each worker's last waits suggest, then park until woken. */
     public static final IdleStrategy DEFAULT = new IdleStrategy(4_000, 0, false, 16);
 
@@ -67,22 +94,19 @@ public final class IdleStrategy {
         return minSpins < 0 ? null : new SpinBudget(minSpins, spins);
     }
 
-    /** What an idle worker does in one round of its idle spell. */
-    enum Step { SPIN, YIELD, PARK }
-
     /**
      * What an idle worker does in round {@code round} (from 0) of a spell that may last {@code rounds} rounds (its
      * spin budget's, or {@link #roundsBeforePark()}): spin, then yield, then park; busy spin spins in every round,
      * however many.
      */
-    Step step(int round, int rounds) {
+    IdleStep step(int round, int rounds) {
         if (busySpin) {
-            return Step.SPIN;
+            return IdleStep.SPIN;
         }
         if (round >= rounds) {
-            return Step.PARK;
+            return IdleStep.PARK;
         }
-        return round < spins ? Step.SPIN : Step.YIELD;
+        return round < spins ? IdleStep.SPIN : IdleStep.YIELD;
     }
 
     /** Idle rounds, spins and yields together, before parking; {@link Integer#MAX_VALUE} for busy spin. */

@@ -1,5 +1,7 @@
 package dev.lanehost.lanes;
 
+import dev.lanehost.lanes.access.Access;
+
 /**
  * Where runtime close tore down the actors of one lane, and why there. A lane actor's code (its
  * {@code stopped}, its release hooks, its arena's close) belongs on the lane's thread; the outcomes that
@@ -22,6 +24,10 @@ public enum LaneTeardown {
     THREAD_ENDED(true, "the lane's bound thread has ended"),
     /** Its bound thread is alive but did not drive the lane within the close grace. */
     GRACE_EXPIRED(true, "the lane's bound thread did not drive it within the close grace");
+
+    static {
+        Access.setTeardowns(teardown -> teardown.reason());
+    }
 
     private final boolean onClosingThread;
     private final String reason;

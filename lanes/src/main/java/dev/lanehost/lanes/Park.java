@@ -1,7 +1,10 @@
 package dev.lanehost.lanes;
 
-import dev.lanehost.lanes.internal.LiveCounters;
+import dev.lanehost.lanes.access.Access;
+import dev.lanehost.lanes.access.ParkAccess;
+import dev.lanehost.lanes.observe.LiveCounters;
 import dev.lanehost.lanes.observe.RuntimeLog;
+import dev.lanehost.lanes.seam.ResourceOwner;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -18,6 +21,35 @@ import java.lang.invoke.VarHandle;
  * @param <T> the value type
  */
 public final class Park<T> {
+    static {
+        Access.setParks(new ParkAccess() {
+            @Override
+            public <T> Park<T> newPark(ResourceOwner owner, ParkCallback<T> callback, Runnable releaseHook) {
+                return new Park<>(owner, callback, releaseHook);
+            }
+
+            @Override
+            public void cancelForHalt(Park<?> park) {
+                park.cancelForHalt();
+            }
+
+            @Override
+            public int incarnation(Park<?> park) {
+                return park.incarnation;
+            }
+
+            @Override
+            public void consume(Park<?> park, ActorContext context) throws Exception {
+                park.consume(context);
+            }
+
+            @Override
+            public void releaseUnconsumed(Park<?> park) {
+                park.releaseUnconsumed();
+            }
+        });
+    }
+
     /** Where a park is in its life. */
     public enum State { PENDING, DELIVERED, CONSUMED, CANCELLED }
 

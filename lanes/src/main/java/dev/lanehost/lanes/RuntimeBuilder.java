@@ -7,13 +7,24 @@ import dev.lanehost.affinity.PriorityPolicy;
 import dev.lanehost.affinity.ThreadPlan;
 import dev.lanehost.affinity.Topology;
 import dev.lanehost.affinity.TopologyDeclaration;
-import dev.lanehost.lanes.hosted.PlacementCheck;
+import dev.lanehost.lanes.runtime.LaneRegistry;
+import dev.lanehost.lanes.runtime.LiveRuntime;
+import dev.lanehost.lanes.runtime.RuntimeContext;
+import dev.lanehost.lanes.scheduler.DrainScheduler;
+import dev.lanehost.lanes.scheduler.HostedScheduler;
+import dev.lanehost.lanes.scheduler.Scheduler;
+import dev.lanehost.lanes.scheduler.SimulatedSchedule;
+import dev.lanehost.lanes.scheduler.SimulatedScheduler;
+import dev.lanehost.lanes.scheduler.hosted.PlacementCheck;
+import dev.lanehost.lanes.time.TimerQueue;
+import dev.lanehost.lanes.turn.BudgetLimits;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.BooleanSupplier;
 
 /** Settings for an {@link ActorRuntime}: {@code ActorRuntime.builder(profile)...build()}. */
 public final class RuntimeBuilder {
@@ -362,5 +373,28 @@ public final class RuntimeBuilder {
             placedThreads = PlacementCheck.checkAndResolve(affinityPolicy, placement, declaredTopology, affinityTopology);
         }
         return new ActorRuntime(this);
+    }
+
+    /** The scheduler of this builder's profile, with its settings. */
+    Scheduler newScheduler(TimerQueue timers, LaneRegistry lanes, RuntimeContext context, BooleanSupplier closed) {
+        return switch (profile) {
+            case HOSTED -> new HostedScheduler(timers, lanes, context, laneStallThreshold, workers(),
+                    idleStrategy, turnsPerRun, blockingThreads, affinityPolicy,
+                    affinity, affinityTopology, placedThreads, pooledEntries(),
+                    priority);
+            case SINGLE_THREAD -> new DrainScheduler(timers, lanes, closed);
+            case SIMULATED -> new SimulatedScheduler(timers, lanes, closed,
+                    new SimulatedSchedule(seed, replay, scheduleLimit), simulatedPollCost.toNanos());
+        };
+    }
+
+    /** What the runtime's cells and lanes see of {@code runtime}, with this builder's settings. */
+    LiveRuntime newContext(Spawner runtime, LiveRuntime.Parts parts) {
+        return new LiveRuntime(runtime, parts, switch (profile) {
+            case HOSTED -> RuntimeContext.BudgetClock.WATCH;
+            case SIMULATED -> RuntimeContext.BudgetClock.VIRTUAL;
+            case SINGLE_THREAD -> RuntimeContext.BudgetClock.AFTER_TURN;
+        }, new BudgetLimits(turnBudget), mailboxCapacity, laneCapacity, idleTimeout.toNanos(),
+                profile == Profile.SIMULATED ? 1 : turnsPerRun);
     }
 }

@@ -1,7 +1,10 @@
 package dev.lanehost.lanes;
 
-import dev.lanehost.lanes.internal.LiveCounters;
+import dev.lanehost.lanes.access.Access;
+import dev.lanehost.lanes.access.SignalAccess;
+import dev.lanehost.lanes.observe.LiveCounters;
 import dev.lanehost.lanes.observe.RuntimeLog;
+import dev.lanehost.lanes.seam.ResourceOwner;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
@@ -15,6 +18,30 @@ import java.util.Objects;
  * one-shot, the thread that calls {@link #cancel()}, or the owner's placement when the owner halts.
  */
 public final class Signal {
+    static {
+        Access.setSignals(new SignalAccess() {
+            @Override
+            public Signal newSignal(ResourceOwner owner, SignalMode mode, SignalCallback callback, Runnable releaseHook) {
+                return new Signal(owner, mode, callback, releaseHook);
+            }
+
+            @Override
+            public void cancelForHalt(Signal signal) {
+                signal.cancelForHalt();
+            }
+
+            @Override
+            public int incarnation(Signal signal) {
+                return signal.incarnation;
+            }
+
+            @Override
+            public void run(Signal signal, ActorContext context, byte[] payload) throws Exception {
+                signal.run(context, payload);
+            }
+        });
+    }
+
     private static final byte[] NO_PAYLOAD = new byte[0];
     private static final VarHandle ATTACHED;
 

@@ -1,5 +1,7 @@
 package dev.lanehost.lanes;
 
+import dev.lanehost.lanes.access.Access;
+import dev.lanehost.lanes.access.OptionsAccess;
 import java.util.Objects;
 
 /**
@@ -10,6 +12,25 @@ import java.util.Objects;
  * }</pre>
  */
 public final class SpawnOptions {
+    static {
+        Access.setOptions(new OptionsAccess() {
+            @Override
+            public Supervisor supervisor(SpawnOptions options) {
+                return options.supervisor();
+            }
+
+            @Override
+            public long mailboxCapacity(SpawnOptions options) {
+                return options.mailboxCapacity();
+            }
+
+            @Override
+            public TurnBudget budget(SpawnOptions options) {
+                return options.budget();
+            }
+        });
+    }
+
     /** The runtime's defaults for everything. */
     public static final SpawnOptions DEFAULT = new SpawnOptions(null, 0, Supervisor.RETIRE);
 

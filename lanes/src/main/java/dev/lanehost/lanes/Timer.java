@@ -1,6 +1,11 @@
 package dev.lanehost.lanes;
 
-import dev.lanehost.lanes.internal.LiveCounters;
+import dev.lanehost.lanes.access.Access;
+import dev.lanehost.lanes.access.TimerAccess;
+import dev.lanehost.lanes.mailbox.Letter;
+import dev.lanehost.lanes.observe.LiveCounters;
+import dev.lanehost.lanes.seam.ResourceOwner;
+import dev.lanehost.lanes.time.TimerQueue;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -32,6 +37,81 @@ import java.lang.invoke.VarHandle;
  * timer is as deterministic as a sequence of one-shot delays.
  */
 public final class Timer implements Comparable<Timer> {
+    static {
+        Access.setTimers(new TimerAccess() {
+            @Override
+            public Timer newTimer(ResourceOwner owner, TimerQueue queue, long deadline, long sequence, long periodNanos,
+                    TurnCallback callback) {
+                return new Timer(owner, queue, deadline, sequence, periodNanos, callback);
+            }
+
+            @Override
+            public TimerQueue.Arrival arrival(Timer timer) {
+                return timer.arrival;
+            }
+
+            @Override
+            public long deadline(Timer timer) {
+                return timer.deadline;
+            }
+
+            @Override
+            public void fire(Timer timer) {
+                timer.fire();
+            }
+
+            @Override
+            public Letter.TimerDue letter(Timer timer) {
+                return timer.letter();
+            }
+
+            @Override
+            public void cancelForHalt(Timer timer) {
+                timer.cancelForHalt();
+            }
+
+            @Override
+            public int incarnation(Timer timer) {
+                return timer.incarnation;
+            }
+
+            @Override
+            public void run(Timer timer, ActorContext context) throws Exception {
+                timer.run(context);
+            }
+
+            @Override
+            public boolean held(Timer timer) {
+                return timer.held;
+            }
+
+            @Override
+            public void held(Timer timer, boolean held) {
+                timer.held = held;
+            }
+
+            @Override
+            public Timer previousHeld(Timer timer) {
+                return timer.previousHeld;
+            }
+
+            @Override
+            public void previousHeld(Timer timer, Timer previous) {
+                timer.previousHeld = previous;
+            }
+
+            @Override
+            public Timer nextHeld(Timer timer) {
+                return timer.nextHeld;
+            }
+
+            @Override
+            public void nextHeld(Timer timer, Timer next) {
+                timer.nextHeld = next;
+            }
+        });
+    }
+
     private static final int ARMED = 0;
     /** One-shot only: it fired; that is the end. */
     private static final int FIRED = 1;

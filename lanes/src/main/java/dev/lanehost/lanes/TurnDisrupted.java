@@ -1,5 +1,7 @@
 package dev.lanehost.lanes;
 
+import dev.lanehost.lanes.access.Access;
+
 /**
  * Thrown at a poll site (any {@link ActorContext} call, {@link ActorContext#checkpoint()}) of a turn that ran
  * on for a whole slow budget after it was asked to yield (under HOSTED: and spent half a slow budget on the CPU
@@ -9,6 +11,10 @@ package dev.lanehost.lanes;
  * should not handle, so {@code catch (Exception e)} lets it pass.
  */
 public final class TurnDisrupted extends Error {
+    static {
+        Access.setDisruptions(TurnDisrupted::new);
+    }
+
     private static final long serialVersionUID = 1L;
 
     TurnDisrupted(String message) {

@@ -9,27 +9,19 @@
  * how the rest is scheduled; a <em>turn budget</em> ({@link dev.lanehost.lanes.TurnBudget}) bounds every turn.
  *
  * <h2>Layout</h2>
- * Public types are the API. Beside them, package-private, is the actor core the API's handles are tied to; the parts
- * that know nothing of it are in packages by role, which the module does not export:
- * <ul>
- *   <li>this package: the schedulers ({@code Scheduler} and {@code HostedScheduler}, {@code DrainScheduler},
- *       {@code SimulatedScheduler}), the run queue ({@code RunQueue}, {@code WorkFlag}), the mailbox
- *       ({@code Mailbox}, {@code Letter}), the cell ({@code ActorCell}, its run step {@code CellRun}), the turn
- *       ({@code TurnContext}, {@code TurnRunner}, {@code TurnClock}), the lane's drive
- *       ({@link dev.lanehost.lanes.ExecutionLane}, {@code LaneCounters}, {@code LaneClose}, {@code LaneWatch}), HOSTED's
- *       pool ({@code WorkerPool}, {@code Worker}, {@code IdleWorkers}) and the timers ({@code TimerQueue},
- *       {@code BudgetWatch}, {@code IdleReaper});</li>
- *   <li>{@code internal}: the queues ({@link dev.lanehost.lanes.internal.MpscQueue} for run queues,
- *       {@link dev.lanehost.lanes.internal.MpscChunkQueue} for mailboxes; accessors named for their memory order), the
- *       lane binding ({@code LaneBinding}, {@code StallWatch}), the live counters and the virtual clock;</li>
- *   <li>{@code hosted}: HOSTED's threads without actors (the door, sightings, spin budget, priorities, the placement
- *       check); {@code turn}: a turn's budget in clock nanoseconds; {@code observe}: the runtime's log, a guarded
- *       observer and the Flight Recorder events; {@code budget}: the call-gate module's word on a turn's budget.</li>
- * </ul>
- * Three seams keep dependencies pointing down: the API handles see an actor only as an {@code Addressee}
- * ({@link dev.lanehost.lanes.ActorRef}) or a {@code ResourceOwner} (timers, signals, parks), the cells and lanes see
- * the runtime only as a {@code RuntimeContext} ({@code LiveRuntime} implements it), and a cell sees HOSTED's pool only
- * as its {@code RoamingQueues}.
+ * This package is the API: the types users touch. The runtime behind it is in packages by role, which the module
+ * does not export: {@code seam} (what a handle sees of its actor), {@code cell} (the actor: scheduling, halt, run
+ * step, teardown, resources, watchers, supervision), {@code mailbox} (the mailbox and its letters), {@code turn} (a
+ * turn, its context and its budget clock), {@code lane} (a lane's counts, binding, close and watch; the drive loop
+ * stays on {@link dev.lanehost.lanes.ExecutionLane}), {@code scheduler} (the profiles' schedulers, the run queue, the
+ * blocking pool, placed threads, the budget watch, the warm-up) with {@code scheduler.hosted} (HOSTED's worker pool
+ * and its threads), {@code time} (the timer heap, the virtual clock), {@code queue} (the MPSC queues and the work
+ * flag), {@code observe} (log, events, counters, MBean), {@code runtime} (the context cells and lanes see, the
+ * registries, spawning, the close) and {@code access} (the API's package-private parts as the runtime reaches them);
+ * {@code budget} is the call-gate module's word on a turn's budget (a qualified export).
+ * The handles see an actor only as an {@code Addressee} ({@link dev.lanehost.lanes.ActorRef}) or a
+ * {@code ResourceOwner} (timers, signals, parks), and the cells and lanes see the runtime only as a
+ * {@code RuntimeContext}.
  *
  * <p>Invariants:
  * <ol>
@@ -50,7 +42,7 @@
  * <p>The protocols are written out where they live: scheduling and halt on {@code ActorCell}, the worker's
  * park on {@code Worker} and {@code IdleWorkers}, the drain passes on {@code DrainScheduler}, the pick on
  * {@code SimulatedQueues}, the drive on {@link dev.lanehost.lanes.ExecutionLane}, the close on
- * {@code RuntimeClose}, the turn budget on {@code TurnClock}, the event hooks on {@code observe.RuntimeEvents}, the queues on {@link dev.lanehost.lanes.internal.MpscQueue} (run queues) and
- * {@link dev.lanehost.lanes.internal.MpscChunkQueue} (mailboxes).
+ * {@code RuntimeClose}, the turn budget on {@code TurnClock}, the event hooks on {@code observe.RuntimeEvents}, the queues on {@code queue.MpscQueue} (run queues) and
+ * {@code queue.MpscChunkQueue} (mailboxes).
  */
 package dev.lanehost.lanes;

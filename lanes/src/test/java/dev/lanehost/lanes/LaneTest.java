@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lanehost.lanes.cell.ActorCell;
+import dev.lanehost.lanes.mailbox.Letter;
+import dev.lanehost.lanes.mailbox.Mailbox;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,10 +62,10 @@ class LaneTest {
             java.lang.reflect.Field lettersField = Mailbox.class.getDeclaredField("letters");
             lettersField.setAccessible(true);
             Object queue = lettersField.get(cell.mailbox);
-            Class<?> producerFields = Class.forName("dev.lanehost.lanes.internal.MpscChunkQueueProducerFields");
+            Class<?> producerFields = Class.forName("dev.lanehost.lanes.queue.MpscChunkQueueProducerFields");
             java.lang.reflect.Field produced = accessible(producerFields, "produced");
             Object[] chunk = (Object[]) accessible(producerFields, "producerChunk").get(queue);
-            cell.lane.letterQueued();
+            cell.lane.counters.letterQueued();
             long word = produced.getLong(queue);
             assertEquals(0, word & 3, "not linking, and the actor not idle: this claim makes nothing runnable");
             int slot = (int) (word >>> 2) % (chunk.length - 1);

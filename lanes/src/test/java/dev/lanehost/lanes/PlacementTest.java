@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.lanehost.affinity.AffinityPolicy;
 import dev.lanehost.affinity.PlacementConfig;
 import dev.lanehost.affinity.PlacementConfigException;
+import dev.lanehost.lanes.scheduler.HostedScheduler;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -10,7 +10,7 @@ import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** A task that is its own letter: queued without a wrapper, once at a time, and offered again once it has left. */
+/** A task that holds its own letter: queued without a wrapper, once at a time, and offered again once it has left. */
 class ReusableTaskTest {
 
     /** Counts its runs and abandonments. */

@@ -3,6 +3,9 @@ package dev.lanehost.lanes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import dev.lanehost.lanes.cell.ActorCell;
+import dev.lanehost.lanes.queue.WorkFlag;
+import dev.lanehost.lanes.scheduler.RunQueue;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

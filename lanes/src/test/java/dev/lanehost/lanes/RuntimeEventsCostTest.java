@@ -3,7 +3,9 @@ package dev.lanehost.lanes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.observe.RuntimeEvents;
+import dev.lanehost.lanes.scheduler.hosted.Worker;
 import java.lang.management.ManagementFactory;
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.RecordingState;

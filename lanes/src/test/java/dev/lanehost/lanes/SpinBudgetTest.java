@@ -4,7 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.lanehost.lanes.hosted.SpinBudget;
+import dev.lanehost.lanes.scheduler.hosted.SpinBudget;
+import dev.lanehost.lanes.scheduler.hosted.Worker;
 import org.junit.jupiter.api.Test;
 
 /** The adaptive spin: longer after near misses, shorter after long parks, always within its bounds. */

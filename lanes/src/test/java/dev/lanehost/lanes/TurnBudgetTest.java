@@ -5,7 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lanehost.lanes.cell.ActorCell;
+import dev.lanehost.lanes.queue.WorkFlag;
+import dev.lanehost.lanes.runtime.LaneRegistry;
+import dev.lanehost.lanes.runtime.RuntimeContext;
+import dev.lanehost.lanes.scheduler.BudgetWatch;
+import dev.lanehost.lanes.scheduler.RunQueue;
 import dev.lanehost.lanes.turn.ThreadCpu;
+import dev.lanehost.lanes.turn.TurnClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,6 +2,9 @@ package dev.lanehost.lanes;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.lanehost.lanes.cell.ActorCell;
+import dev.lanehost.lanes.queue.WorkFlag;
+import dev.lanehost.lanes.scheduler.RunQueue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

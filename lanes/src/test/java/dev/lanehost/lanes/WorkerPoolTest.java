@@ -2,10 +2,11 @@ package dev.lanehost.lanes;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lanehost.lanes.scheduler.hosted.Worker;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -49,8 +49,10 @@ class ModuleBoundariesTest {
         Module lanes = ActorRuntime.class.getModule();
         Module nativeAbi = HostAbi.class.getModule();
         Module affinity = Affinity.class.getModule();
-        assertTrue(lanes.getPackages().contains("dev.lanehost.lanes.internal"), lanes.getPackages().toString());
-        assertFalse(lanes.isExported("dev.lanehost.lanes.internal", nativeAbi));
+        for (String inside : new String[] {"cell", "mailbox", "turn", "lane", "scheduler", "runtime", "queue"}) {
+            assertTrue(lanes.getPackages().contains("dev.lanehost.lanes." + inside), lanes.getPackages().toString());
+            assertFalse(lanes.isExported("dev.lanehost.lanes." + inside, nativeAbi));
+        }
         assertTrue(affinity.getPackages().contains("dev.lanehost.affinity.internal"), affinity.getPackages().toString());
         assertFalse(affinity.isExported("dev.lanehost.affinity.internal", lanes));
         Module loader = NativeLibraryLoader.class.getModule();

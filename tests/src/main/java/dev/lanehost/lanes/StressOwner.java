@@ -1,6 +1,7 @@
 package dev.lanehost.lanes;
 
-import dev.lanehost.lanes.internal.LiveCounters;
+import dev.lanehost.lanes.observe.LiveCounters;
+import dev.lanehost.lanes.seam.ResourceOwner;
 
 /**
  * A resource owner for the stress tests that take timers, signals or parks without an actor: it accepts every

@@ -3,6 +3,8 @@ package dev.lanehost.lanes;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
+import dev.lanehost.lanes.seam.ResourceOwner;
+import dev.lanehost.lanes.time.TimerQueue;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;

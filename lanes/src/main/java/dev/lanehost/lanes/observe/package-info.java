@@ -2,10 +2,11 @@
  * Observation: what the runtime says about itself. Not API; the module does not export it.
  *
  * <p>Owns {@link dev.lanehost.lanes.observe.RuntimeLog}, the runtime's own log lines, written from paths that
- * must not throw, {@link dev.lanehost.lanes.observe.GuardedObserver}, a user's observer behind a guard, and
+ * must not throw, {@link dev.lanehost.lanes.observe.GuardedObserver}, a user's observer behind a guard,
  * {@link dev.lanehost.lanes.observe.RuntimeEvents}, the Flight Recorder events, whose hooks take ids, names and
- * plain values. It may call the API's observer types ({@code RuntimeObserver}, {@code ActorRef}, {@code HaltStep},
- * {@code Placement}) and {@code dev.lanehost.affinity}'s results, nothing of the runtime's parts: they call it, never
- * the other way.
+ * plain values, {@link dev.lanehost.lanes.observe.LiveCounters} (live signals, timers, parks and arenas),
+ * {@link dev.lanehost.lanes.observe.HaltCounts} (halts by exit reason) and
+ * {@link dev.lanehost.lanes.observe.RuntimeMBean} (the MBean's registration and attributes). It may call the API's
+ * observer types and {@code dev.lanehost.affinity}'s results; the runtime's parts call it.
  */
 package dev.lanehost.lanes.observe;

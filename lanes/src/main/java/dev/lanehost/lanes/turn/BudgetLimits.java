@@ -81,4 +81,16 @@ public final class BudgetLimits {
         }
         return flags;
     }
+
+    /** A measured time to a tenth of a millisecond: "112.4 ms". */
+    public static String tenths(long nanos) {
+        return millis(Math.round(nanos / 100_000.0) * 100_000L);
+    }
+
+    /** Why a raised {@code DISRUPT} disrupted a turn whose pause word is {@code word}, by these limits. */
+    public String why(long word) {
+        return (word & START) != 0
+                ? "its start ran past " + startKillText + " (slow budget × strike ceiling)"
+                : "it ran on for the slow budget (" + slowText + ") after it was asked to yield";
+    }
 }

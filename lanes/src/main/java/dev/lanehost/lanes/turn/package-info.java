@@ -1,9 +1,9 @@
 /**
- * Turns and their budgets: what a turn is measured against. Not API; the module does not export it.
- *
- * <p>Owns {@link dev.lanehost.lanes.turn.BudgetLimits} (a turn budget in clock nanoseconds, and the flag bits of a
- * turn's pause word) and {@link dev.lanehost.lanes.turn.ThreadCpu} (a thread's CPU time, read to tell a long turn
- * from one whose thread was held off the CPU). It may call the API's {@code TurnBudget} and the JDK, nothing
- * else of the runtime: cells, turns, schedulers and the budget watch call it.
+ * A turn: the runner that runs one letter against the actor's behaviour ({@link dev.lanehost.lanes.turn.TurnRunner}),
+ * the context a turn sees ({@link dev.lanehost.lanes.turn.TurnContext}), one actor's turns against its budget
+ * ({@link dev.lanehost.lanes.turn.TurnClock}, {@link dev.lanehost.lanes.turn.BudgetLimits} in clock nanoseconds,
+ * {@link dev.lanehost.lanes.turn.ThreadCpu}) and its idle timeout ({@link dev.lanehost.lanes.turn.IdleReaper}). Not
+ * API; the module does not export it. It may call the cell, the mailbox's letters, the runtime context, observe and
+ * the API's handles; the cell and the schedulers call it.
  */
 package dev.lanehost.lanes.turn;

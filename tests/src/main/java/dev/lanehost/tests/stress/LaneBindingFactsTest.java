@@ -3,7 +3,7 @@ package dev.lanehost.tests.stress;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import dev.lanehost.lanes.internal.LaneBinding;
+import dev.lanehost.lanes.lane.LaneBinding;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.openjdk.jcstress.annotations.Actor;

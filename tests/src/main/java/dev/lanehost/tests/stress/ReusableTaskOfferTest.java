@@ -18,7 +18,7 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
 
 /**
- * Two threads offer the same {@link ReusableTask}, which is its own queue node, to two actors at once: exactly one
+ * Two threads offer the same {@link ReusableTask}, whose one letter is a queue node, to two actors at once: exactly one
  * offer may queue it (a node linked into two queues, or twice into one, would corrupt them), the other must be
  * refused with {@code IllegalStateException}, and the task must run once.
  *

@@ -1,7 +1,7 @@
 package dev.lanehost.tests.stress;
 
-import dev.lanehost.lanes.internal.MpscNode;
-import dev.lanehost.lanes.internal.MpscQueue;
+import dev.lanehost.lanes.queue.MpscNode;
+import dev.lanehost.lanes.queue.MpscQueue;
 
 /** A queue node that carries a number, for the MPSC queue tests. */
 final class ValuedNode extends MpscNode {

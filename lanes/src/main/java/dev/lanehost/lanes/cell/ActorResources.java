@@ -1,0 +1,163 @@
+package dev.lanehost.lanes.cell;
+
+import dev.lanehost.lanes.ActorRef;
+import dev.lanehost.lanes.HaltStep;
+import dev.lanehost.lanes.Park;
+import dev.lanehost.lanes.RuntimeObserver;
+import dev.lanehost.lanes.Signal;
+import dev.lanehost.lanes.Timer;
+import dev.lanehost.lanes.access.Access;
+import dev.lanehost.lanes.access.ParkAccess;
+import dev.lanehost.lanes.access.SignalAccess;
+import dev.lanehost.lanes.access.TimerAccess;
+import dev.lanehost.lanes.observe.LiveCounters;
+import java.lang.foreign.Arena;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What an actor holds open beyond its mailbox — signals, timers, parks and its arena — and the order in
+ * which its halt releases them.
+ *
+ * <h2>Teardown order</h2>
+ * The cell's teardown runs {@code stopped}, then drops undelivered letters, then calls
+ * {@link #release}, which ends, each once and each followed by its {@link HaltStep}:
+ * <ol>
+ *   <li>signals (release hooks run, outside any lock);</li>
+ *   <li>timers;</li>
+ *   <li>parks (release hooks run outside any lock, so they may stop or join their producers);</li>
+ *   <li>the arena, last, because a release hook may still touch memory in it.</li>
+ * </ol>
+ * Then the watchers are notified. Every count in {@link LiveCounters} returns to zero.
+ *
+ * <p>The sets are guarded by {@code this} (owner's turn adds; any thread that ends a resource forgets it);
+ * the arena is the owner's alone (its turns and its teardown).
+ */
+public final class ActorResources {
+    private static final ParkAccess PARKS = Access.parks();
+    private static final SignalAccess SIGNALS = Access.signals();
+    private static final TimerAccess TIMERS = Access.timers();
+
+    private final LiveCounters counters;
+    private final List<Signal> signals = new ArrayList<>(0);
+    /**
+     * Held timers, oldest first: a list threaded through the timers themselves ({@link Timer#nextHeld}), so arming
+     * allocates no node and forgetting is O(1).
+     */
+    private Timer firstTimer;
+    private Timer lastTimer;
+    private final Set<Park<?>> parks = new LinkedHashSet<>();
+    private Arena arena;
+    private final HeldArenas heldArenas;
+
+    ActorResources(LiveCounters counters, HeldArenas heldArenas) {
+        this.counters = counters;
+        this.heldArenas = heldArenas;
+    }
+
+    public synchronized void add(Signal signal) {
+        signals.add(signal);
+    }
+
+    public synchronized void add(Timer timer) {
+        if (TIMERS.held(timer)) {
+            return;
+        }
+        TIMERS.held(timer, true);
+        TIMERS.previousHeld(timer, lastTimer);
+        TIMERS.nextHeld(timer, null);
+        if (lastTimer == null) {
+            firstTimer = timer;
+        } else {
+            TIMERS.nextHeld(lastTimer, timer);
+        }
+        lastTimer = timer;
+    }
+
+    public synchronized void add(Park<?> park) {
+        parks.add(park);
+    }
+
+    synchronized void forget(Signal signal) {
+        signals.remove(signal);
+    }
+
+    synchronized void forget(Timer timer) {
+        if (!TIMERS.held(timer)) {
+            return; // already let go (a cancel racing the teardown, which took the whole list)
+        }
+        Timer previous = TIMERS.previousHeld(timer);
+        Timer next = TIMERS.nextHeld(timer);
+        if (previous == null) {
+            firstTimer = next;
+        } else {
+            TIMERS.nextHeld(previous, next);
+        }
+        if (next == null) {
+            lastTimer = previous;
+        } else {
+            TIMERS.previousHeld(next, previous);
+        }
+        TIMERS.previousHeld(timer, null);
+        TIMERS.nextHeld(timer, null);
+        TIMERS.held(timer, false);
+    }
+
+    synchronized void forget(Park<?> park) {
+        parks.remove(park);
+    }
+
+    /** The owner's turn: its shared arena, opened on first use. */
+    public Arena arena() {
+        if (arena == null) {
+            arena = Arena.ofShared();
+            counters.opened(LiveCounters.Kind.ARENAS);
+        }
+        return arena;
+    }
+
+    /** The owner's teardown: ends everything held, in the order above. */
+    public void release(RuntimeObserver observer, ActorRef owner) {
+        heldArenas.retry(); // arenas of earlier teardowns a native call held: one of them may be free now
+        List<Signal> attachedSignals;
+        List<Timer> armedTimers;
+        List<Park<?>> pendingParks;
+        synchronized (this) {
+            attachedSignals = new ArrayList<>(signals);
+            signals.clear();
+            armedTimers = new ArrayList<>();
+            for (Timer timer = firstTimer; timer != null; ) {
+                Timer next = TIMERS.nextHeld(timer);
+                armedTimers.add(timer);
+                TIMERS.previousHeld(timer, null);
+                TIMERS.nextHeld(timer, null);
+                TIMERS.held(timer, false);
+                timer = next;
+            }
+            firstTimer = null;
+            lastTimer = null;
+            pendingParks = new ArrayList<>(parks);
+            parks.clear();
+        }
+        for (Signal signal : attachedSignals) {
+            SIGNALS.cancelForHalt(signal); // runs the release hook, outside our lock
+        }
+        observer.haltStep(owner, HaltStep.SIGNALS);
+        for (Timer timer : armedTimers) {
+            TIMERS.cancelForHalt(timer);
+        }
+        observer.haltStep(owner, HaltStep.TIMERS);
+        for (Park<?> park : pendingParks) {
+            PARKS.cancelForHalt(park); // release hooks outside any lock, so they may stop or join producers
+        }
+        observer.haltStep(owner, HaltStep.PARKS);
+        if (arena != null) {
+            Arena ending = arena;
+            arena = null;
+            heldArenas.close(ending, "actor " + owner.id() + " '" + owner.name() + "'"); // never throws: the teardown goes on
+        }
+        observer.haltStep(owner, HaltStep.ARENA);
+    }
+}

@@ -1,0 +1,137 @@
+package dev.lanehost.lanes.cell;
+
+import dev.lanehost.lanes.access.Access;
+import dev.lanehost.lanes.access.LaneAccess;
+import dev.lanehost.lanes.mailbox.Letter;
+import dev.lanehost.lanes.scheduler.RunQueue;
+
+/**
+ * An actor's run step: its run-queue consumer takes the turn lock, runs letters as turns (or the halt teardown), lets
+ * the lock go and requeues the cell or marks it idle. The scheduling protocol it follows is on {@link ActorCell}.
+ */
+public final class CellRun {
+    private static final LaneAccess LANES = Access.lanes();
+
+    private CellRun() {
+    }
+
+    /**
+     * Runs up to {@code maxTurns} letters, one turn each (or the halt teardown), under one hold of the turn
+     * lock, then requeues the cell if it has more to do. It stops early when the mailbox is empty, the actor
+     * halts, or a turn was asked to yield. Called only by the consumer that polled the cell from its run queue.
+     *
+     * <p>If the turn lock is taken, the closing thread is tearing this actor down (runtime close fell back
+     * to it) and may be inside a user hook for as long as the hook likes: the runner does not wait, it
+     * hands the cell back ({@link #handOff}) and its drive goes on.
+     *
+     * @return the number of turns run, which is the number of letters taken by turns
+     */
+    static int run(ActorCell cell, int maxTurns) {
+        return (int) (run(cell, maxTurns, false) >>> 1);
+    }
+
+    /**
+     * {@link #run(ActorCell, int)}, for a runner that may keep the schedule of an actor whose mailbox it leaves empty
+     * ({@code keepIfEmpty}): such an actor stays scheduled, held by the caller, which must look at it again and let it
+     * go with {@link #release}. A HOSTED worker that would go idle keeps the last actor it ran this way, so the
+     * actor's next letter finds it scheduled and needs no run queue or door (see {@code Worker}).
+     *
+     * @return the turns run, shifted left by one, with the lowest bit set if the caller keeps the schedule
+     */
+    static long run(ActorCell cell, int maxTurns, boolean keepIfEmpty) {
+        int ran = 0;
+        int band = RunQueue.READY_BAND;
+        if (!cell.mailbox.tryLockTurn()) {
+            handOff(cell);
+            return 0;
+        }
+        boolean kept;
+        try {
+            while (cell.exitReason == null) {
+                Letter letter = cell.context.isHydrating() ? hydrationStart(cell) : cell.mailbox.take();
+                if (letter == null) {
+                    break;
+                }
+                band = turn(cell, letter);
+                if (++ran >= maxTurns || band != RunQueue.READY_BAND) {
+                    break;
+                }
+            }
+            if (cell.exitReason != null) {
+                CellTeardown.finish(cell);
+            }
+        } finally {
+            if (cell.exitReason == null) {
+                cell.mailbox.unlockTurn();
+            } else {
+                // Halted: afterRun may release late letters, which a sender that found this lock taken left to us.
+                // The unlock must be seen before our look at the mailbox (a store, then a load: a fence between).
+                cell.mailbox.unlockTurnAndFence();
+            }
+        }
+        if (keepIfEmpty && band == RunQueue.READY_BAND && cell.exitReason == null && !cell.context.isHydrating()
+                && !cell.runtime.isClosed() && cell.mailbox.isEmpty()) {
+            return (long) ran << 1 | 1; // still scheduled, held by the caller: release() lets it go
+        }
+        afterRun(cell, band);
+        return (long) ran << 1;
+    }
+
+    /**
+     * The holder of a kept schedule ({@link #run(ActorCell, int, boolean)}) lets it go: the actor is idle now unless a
+     * letter came (or a halt) since, in which case it is queued again, as after any run.
+     */
+    static void release(ActorCell cell) {
+        afterRun(cell, RunQueue.READY_BAND);
+    }
+
+    /**
+     * The fresh life's start after a hydration: a letter no sender queued, yet its turn is counted like the others,
+     * and a lane settles its backlog by the turns its drive ran. So the lane counts it in first, or every hydration
+     * would leave the backlog one letter short for good (admitting one letter past the lane's capacity).
+     */
+    private static Letter hydrationStart(ActorCell cell) {
+        if (cell.lane != null) {
+            LANES.counters(cell.lane).letterQueued();
+        }
+        return new Letter.Start();
+    }
+
+    /** One turn, in its run queue's turn slot (where the budget watch finds it). */
+    private static int turn(ActorCell cell, Letter letter) {
+        if (!cell.watched) {
+            return cell.context.run(letter); // no budget watch to find the turn: SINGLE_THREAD, SIMULATED
+        }
+        cell.home.turnStarting(cell);
+        if (cell.runtime.budgetWatchAsleep) {
+            cell.runtime.wakeBudgetWatch(); // the first turn after a quiet spell; a plain load otherwise
+        }
+        int band = cell.context.run(letter);
+        cell.home.turnEnded();
+        return band;
+    }
+
+    /** After the turn lock is let go: requeue (in {@code band}) if there is more to do, else clear the scheduled flag. */
+    private static void afterRun(ActorCell cell, int band) {
+        if (cell.runtime.isClosed()) {
+            CellTeardown.releaseLateLetters(cell);
+        }
+        if (!cell.mailbox.isEmpty() || (cell.context.isHydrating() && cell.exitReason == null) || !cell.mailbox.unscheduleIfEmpty()) {
+            cell.home.requeue(cell, band); // still ours; after a yield request, behind every ready actor
+        } else if (cell.exitReason != null && !cell.tornDown && cell.claimSchedule()) {
+            cell.home.offer(cell, band); // a halt whose schedule() found the actor still ours, before the idle mark
+        }
+    }
+
+    /**
+     * The runner found the turn lock taken: give up the schedule (so the lock holder, which re-checks after
+     * letting go, requeues the cell if work is left), then re-check ourselves in case it already let go.
+     * A CAS then a volatile load on both sides, so at least one of them sees the other.
+     */
+    private static void handOff(ActorCell cell) {
+        cell.mailbox.unschedule();
+        if (!cell.mailbox.isTurnLocked() && cell.hasWork() && cell.claimSchedule()) {
+            cell.home.offer(cell, RunQueue.READY_BAND);
+        }
+    }
+}

@@ -1,0 +1,210 @@
+package dev.lanehost.lanes.observe;
+
+import dev.lanehost.lanes.ActorRuntime;
+import dev.lanehost.lanes.ActorRuntimeMXBean;
+import dev.lanehost.lanes.RuntimeMetrics;
+import dev.lanehost.lanes.WorkerStats;
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ToLongFunction;
+import javax.management.InstanceAlreadyExistsException;
+import javax.management.InstanceNotFoundException;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.MalformedObjectNameException;
+import javax.management.ObjectName;
+import javax.management.StandardMBean;
+
+/**
+ * A runtime's {@link ActorRuntimeMXBean}: its attributes read {@link RuntimeMetrics}, and its registration on the
+ * platform MBean server lasts until the runtime closes ({@link ActorRuntime#whenClosed}).
+ */
+public final class RuntimeMBean implements ActorRuntimeMXBean {
+    static final String DOMAIN = "dev.lanehost";
+    /** Numbers the runtimes registered without a name, process-wide, so two never collide. */
+    private static final AtomicLong UNNAMED = new AtomicLong();
+
+    private final ActorRuntime runtime;
+    private final RuntimeMetrics metrics;
+
+    private RuntimeMBean(ActorRuntime runtime) {
+        this.runtime = runtime;
+        this.metrics = runtime.metrics();
+    }
+
+    /**
+     * Registers the runtime's MBean and arranges its unregistration at close.
+     *
+     * @param name the ObjectName's {@code name} key, or null for {@code runtime-<n>}
+     * @throws IllegalArgumentException if the name is blank, holds a character an ObjectName value cannot, or is taken
+     * @throws IllegalStateException    if the runtime is closed
+     */
+    public static ObjectName register(ActorRuntime runtime, String name) {
+        String key = name == null ? "runtime-" + UNNAMED.incrementAndGet() : checked(name);
+        if (runtime.isClosed()) {
+            throw new IllegalStateException("cannot register the MBean '" + key + "': the runtime is closed");
+        }
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        ObjectName objectName = objectName(key);
+        while (!registered(server, runtime, objectName)) {
+            if (name != null) {
+                throw new IllegalArgumentException("an MBean named " + objectName + " is already registered: give each runtime its own name");
+            }
+            objectName = objectName("runtime-" + UNNAMED.incrementAndGet()); // a program chose this number as a name: the next
+        }
+        // A close that raced the check above runs this at once: the MBean never outlives the runtime.
+        ObjectName chosen = objectName;
+        runtime.whenClosed(() -> unregister(server, chosen));
+        return chosen;
+    }
+
+    /** True if registered under {@code objectName}, false if that name is taken. */
+    private static boolean registered(MBeanServer server, ActorRuntime runtime, ObjectName objectName) {
+        try {
+            server.registerMBean(new StandardMBean(new RuntimeMBean(runtime), ActorRuntimeMXBean.class, true), objectName);
+            return true;
+        } catch (InstanceAlreadyExistsException e) {
+            return false;
+        } catch (JMException e) {
+            throw new IllegalStateException("registering " + objectName + " failed: " + e, e);
+        }
+    }
+
+    private static String checked(String name) {
+        if (name.isBlank()) {
+            throw new IllegalArgumentException("an MBean name must not be blank");
+        }
+        for (char c : new char[] {',', '=', ':', '"', '*', '?', '\n'}) {
+            if (name.indexOf(c) >= 0) {
+                throw new IllegalArgumentException("the MBean name '" + name + "' holds '" + c
+                        + "', which an ObjectName value cannot hold unquoted; choose a name without , = : \" * ? or a newline");
+            }
+        }
+        return name;
+    }
+
+    private static ObjectName objectName(String key) {
+        try {
+            return new ObjectName(DOMAIN + ":type=Runtime,name=" + key);
+        } catch (MalformedObjectNameException e) {
+            throw new IllegalArgumentException("'" + key + "' makes no valid ObjectName: " + e.getMessage(), e);
+        }
+    }
+
+    private static void unregister(MBeanServer server, ObjectName objectName) {
+        try {
+            server.unregisterMBean(objectName);
+        } catch (InstanceNotFoundException alreadyGone) {
+            // somebody unregistered it by hand: nothing left to do
+        } catch (JMException e) {
+            RuntimeLog.internalError("unregistering " + objectName, e);
+        }
+    }
+
+    @Override
+    public String getProfile() {
+        return runtime.profile().name();
+    }
+
+    @Override
+    public boolean isClosed() {
+        return runtime.isClosed();
+    }
+
+    @Override
+    public long getLiveActors() {
+        return metrics.liveActors();
+    }
+
+    @Override
+    public long getNormalQueued() {
+        return metrics.normalQueued();
+    }
+
+    @Override
+    public long getRefusedLetters() {
+        return metrics.refusedLetters();
+    }
+
+    @Override
+    public long getDroppedMessages() {
+        return metrics.droppedMessages();
+    }
+
+    @Override
+    public long getRestarts() {
+        return metrics.restarts();
+    }
+
+    @Override
+    public long getHydrations() {
+        return metrics.hydrations();
+    }
+
+    @Override
+    public int getStalledLanes() {
+        return metrics.stalledLanes();
+    }
+
+    @Override
+    public long getLaneStallReports() {
+        return metrics.laneStallReports();
+    }
+
+    @Override
+    public int getWorkerCount() {
+        return metrics.workerCount();
+    }
+
+    @Override
+    public String[] getWorkerThreads() {
+        return metrics.workers().stream().map(WorkerStats::thread).toArray(String[]::new);
+    }
+
+    @Override
+    public long[] getWorkerTurns() {
+        return perWorker(WorkerStats::turns);
+    }
+
+    @Override
+    public long[] getWorkerStealAttempts() {
+        return perWorker(WorkerStats::stealAttempts);
+    }
+
+    @Override
+    public long[] getWorkerSteals() {
+        return perWorker(WorkerStats::steals);
+    }
+
+    @Override
+    public long[] getWorkerNormalQueued() {
+        return perWorker(WorkerStats::normalQueued);
+    }
+
+    @Override
+    public long[] getWorkerPinnedQueued() {
+        return perWorker(WorkerStats::pinnedQueued);
+    }
+
+    @Override
+    public long getAffinitySuccesses() {
+        return metrics.affinitySuccesses();
+    }
+
+    @Override
+    public long getAffinityFailures() {
+        return metrics.affinityFailures();
+    }
+
+    @Override
+    public Map<String, Long> getHaltsByReason() {
+        return metrics.haltsByReason();
+    }
+
+    private long[] perWorker(ToLongFunction<WorkerStats> counter) {
+        List<WorkerStats> workers = metrics.workers();
+        return workers.stream().mapToLong(counter).toArray();
+    }
+}

@@ -1,0 +1,4 @@
+package dev.lanehost.lanes.scheduler.hosted;
+
+/** What an idle worker does in one round of its idle spell ({@code IdleStrategy}'s rules). */
+public enum IdleStep { SPIN, YIELD, PARK }
