@@ -123,7 +123,7 @@ public final class Worker extends WorkerLayout.PadAfterWake {
                     stopSpinning(); // an actor handed in meanwhile goes to the next slot
                     idleRounds = 0;
                 }
-                long ran = CellRun.run(cell, pool.turnsPerRun, true);
+                long ran = cell.runKeeping(pool.turnsPerRun);
                 runEnded((int) (ran >>> 1));
                 if ((ran & 1) != 0) {
                     kept = cell;
@@ -172,10 +172,10 @@ public final class Worker extends WorkerLayout.PadAfterWake {
         requeueLeft(takeNext());
     }
 
-    /** Lets a kept actor go ({@link CellRun#release}). @return null */
+    /** Lets a kept actor go ({@link ActorCell#releaseKept}). @return null */
     private static ActorCell release(ActorCell kept) {
         if (kept != null) {
-            CellRun.release(kept);
+            kept.releaseKept();
         }
         return null;
     }
