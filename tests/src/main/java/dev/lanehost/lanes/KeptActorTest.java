@@ -6,6 +6,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 import dev.lanehost.affinity.Affinity;
 import dev.lanehost.affinity.AffinityPolicy;
 import dev.lanehost.lanes.cell.ActorCell;
+import dev.lanehost.lanes.cell.CellRun;
 import dev.lanehost.lanes.scheduler.hosted.Worker;
 import dev.lanehost.lanes.scheduler.hosted.WorkerPool;
 import org.openjdk.jcstress.annotations.Actor;
@@ -18,7 +19,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 /**
  * A worker keeps the last actor it ran scheduled, its mailbox empty, while it has nothing else to run; a sender's
  * letter then finds it scheduled and queues nothing. Here the worker lets the kept actor go
- * ({@code ActorCell.releaseKept}) as the letter comes: the actor must end up queued exactly once — by the sender, which
+ * ({@code CellRun.release}) as the letter comes: the actor must end up queued exactly once — by the sender, which
  * found it idle, or by the release, which found the letter — never twice (two runners) and never not at all (a letter
  * nobody runs). The release's unschedule is a CAS that fails on a letter queued or being queued; a plain idle mark in
  * its place loses the letter here. (In lanes' package, on the class path, to reach the runtime's package-private
@@ -51,7 +52,7 @@ public class KeptActorTest {
 
     @Actor
     public void worker() {
-        kept.releaseKept();
+        CellRun.release(kept);
     }
 
     /** r1 = how often the actor is in the worker's queue; r2 = letters in its mailbox. */

@@ -378,20 +378,6 @@ public final class ActorCell extends CellState implements Addressee, ResourceOwn
         return CellRun.run(this, maxTurns);
     }
 
-    /**
-     * {@link #run(int)} by a HOSTED worker that may keep the actor scheduled when the run leaves its mailbox empty
-     * ({@link CellRun#run(ActorCell, int, boolean)}). @return the turns run, shifted left by one, with the lowest bit set
-     * if the caller keeps the schedule and must let it go with {@link #releaseKept}
-     */
-    public long runKeeping(int maxTurns) {
-        return CellRun.run(this, maxTurns, true);
-    }
-
-    /** The worker that kept this actor's schedule lets it go: idle now, or queued again if a letter came meanwhile. */
-    public void releaseKept() {
-        CellRun.release(this);
-    }
-
     /** Letters, a teardown, or a hydration waiting: the cell must be queued. */
     public boolean hasWork() {
         return !mailbox.isEmpty() || (exitReason != null && !tornDown) || (exitReason == null && context.isHydrating());

@@ -38,7 +38,7 @@ public final class CellRun {
      *
      * @return the turns run, shifted left by one, with the lowest bit set if the caller keeps the schedule
      */
-    static long run(ActorCell cell, int maxTurns, boolean keepIfEmpty) {
+    public static long run(ActorCell cell, int maxTurns, boolean keepIfEmpty) {
         int ran = 0;
         int band = RunQueue.READY_BAND;
         if (!cell.mailbox.tryLockTurn()) {
@@ -81,7 +81,7 @@ public final class CellRun {
      * The holder of a kept schedule ({@link #run(ActorCell, int, boolean)}) lets it go: the actor is idle now unless a
      * letter came (or a halt) since, in which case it is queued again, as after any run.
      */
-    static void release(ActorCell cell) {
+    public static void release(ActorCell cell) {
         afterRun(cell, RunQueue.READY_BAND);
     }
 

@@ -99,14 +99,14 @@ public final class Worker extends WorkerLayout.PadAfterWake {
         SpinBudget budget = IDLE.newSpinBudget(idle); // null: a fixed count
         int idleRounds = 0;
         long idleSince = 0;
-        ActorCell kept = null; // the last actor run, left empty and still scheduled by us: let go before any other run and before parking
+        KeptActor kept = new KeptActor();
         while (pool.isRunning()) {
             ActorCell cell = idleRounds > 0 ? takeHandedIn() : takeNext(); // spinning: the slot is empty, the door open
             if (cell == null) {
                 cell = pollOwn();
             }
-            if (cell == null && kept != null && kept.hasWork()) {
-                cell = kept; // a letter found it still scheduled: no queue, no door
+            if (cell == null) {
+                cell = kept.withWork(); // a letter found it still scheduled: no queue, no door
             }
             if (cell == null) {
                 cell = pool.steal(this);
@@ -115,24 +115,16 @@ public final class Worker extends WorkerLayout.PadAfterWake {
                 cell = pool.stealNext(this);
             }
             if (cell != null) {
-                if (kept != cell) {
-                    release(kept); // other work first: the kept actor is idle, or queued if a letter came
-                }
-                kept = null;
                 if (idleRounds > 0) {
                     stopSpinning(); // an actor handed in meanwhile goes to the next slot
                     idleRounds = 0;
                 }
-                long ran = cell.runKeeping(pool.turnsPerRun);
-                runEnded((int) (ran >>> 1));
-                if ((ran & 1) != 0) {
-                    kept = cell;
-                }
+                runEnded(kept.run(cell, pool.turnsPerRun));
                 continue;
             }
             if (idleRounds == 0) {
                 if (!pool.idle.claimSpin()) {
-                    kept = release(kept);
+                    kept.release();
                     park(); // enough workers spin already: this one waits to be woken
                     continue;
                 }
@@ -155,7 +147,7 @@ public final class Worker extends WorkerLayout.PadAfterWake {
                 continue;
             }
             idleRounds = 0;
-            kept = release(kept); // never parked holding an actor's schedule
+            kept.release(); // never parked holding an actor's schedule
             if (stopSpinning()) {
                 continue; // an actor was handed in as the door closed: run it instead of parking
             }
@@ -167,17 +159,9 @@ public final class Worker extends WorkerLayout.PadAfterWake {
                 budget.parked(parkedAt - idleSince, waited(parkedAt, lvWokenAt(), System.nanoTime()));
             }
         }
-        release(kept);
+        kept.release();
         requeueLeft(handOff.close());
         requeueLeft(takeNext());
-    }
-
-    /** Lets a kept actor go ({@link ActorCell#releaseKept}). @return null */
-    private static ActorCell release(ActorCell kept) {
-        if (kept != null) {
-            kept.releaseKept();
-        }
-        return null;
     }
 
     /** The pool stopped with {@code cell} handed in or in the slot: queued where the close can see it. */

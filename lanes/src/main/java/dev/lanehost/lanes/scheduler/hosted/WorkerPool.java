@@ -45,9 +45,9 @@ import java.util.function.Supplier;
  *       worker is spinning already; a spinning worker steals by itself. A lone actor waits for the run in
  *       progress, unless the budget watch finds that worker still in the same run at its next look.</li>
  *   <li>A worker whose run leaves the actor's mailbox empty keeps the actor scheduled while it has nothing else to
- *       run ({@code Worker}'s {@code kept}): the actor's next letter finds it scheduled and is run by that worker
+ *       run ({@link KeptActor}): the actor's next letter finds it scheduled and is run by that worker
  *       without a queue, a door or a wake-up — what a caller that answers each reply with its next call, or a
- *       host's stream of events, sends. The worker lets it go ({@link ActorCell#releaseKept}: idle again, or queued
+ *       host's stream of events, sends. The worker lets it go ({@code CellRun.release}: idle again, or queued
  *       if a letter came) before it runs any other actor and before it parks; a snapshot shows it IDLE.</li>
  * </ol>
  */
