@@ -8,6 +8,10 @@ import dev.lanehost.lanes.cell.CellRun;
  * letter finds it scheduled, so the sender queues nothing and wakes nobody, and the worker runs it when its own queues
  * are empty. The worker lets it go before it runs any other actor, before it parks, and when the pool stops. Its
  * worker's thread only.
+ *
+ * <p>It is in no queue and at no door, so no thief takes it: a letter for it waits for its worker, which spins idle
+ * meanwhile, as an actor in the worker's next slot waits for it. Only a worker that lost its core (more spinning
+ * threads than cores) keeps such a letter waiting longer, until its next time slice.
  */
 final class KeptActor {
     private ActorCell kept;
