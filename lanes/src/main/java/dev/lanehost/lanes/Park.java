@@ -22,9 +22,9 @@ import java.lang.invoke.VarHandle;
  */
 public final class Park<T> {
     static {
-        Access.setParks(new ParkAccess() {
+        Access.setParks(new ParkAccess<Park<?>, ResourceOwner, ParkCallback<?>, ActorContext>() {
             @Override
-            public <T> Park<T> newPark(ResourceOwner owner, ParkCallback<T> callback, Runnable releaseHook) {
+            public Park<?> newPark(ResourceOwner owner, ParkCallback<?> callback, Runnable releaseHook) {
                 return new Park<>(owner, callback, releaseHook);
             }
 

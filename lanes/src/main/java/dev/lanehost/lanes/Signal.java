@@ -19,7 +19,7 @@ import java.util.Objects;
  */
 public final class Signal {
     static {
-        Access.setSignals(new SignalAccess() {
+        Access.setSignals(new SignalAccess<Signal, ResourceOwner, SignalMode, SignalCallback, ActorContext>() {
             @Override
             public Signal newSignal(ResourceOwner owner, SignalMode mode, SignalCallback callback, Runnable releaseHook) {
                 return new Signal(owner, mode, callback, releaseHook);

@@ -38,7 +38,8 @@ import java.lang.invoke.VarHandle;
  */
 public final class Timer implements Comparable<Timer> {
     static {
-        Access.setTimers(new TimerAccess() {
+        Access.setTimers(new TimerAccess<Timer, ResourceOwner, TimerQueue, TimerQueue.Arrival, TurnCallback, Letter.TimerDue,
+                ActorContext>() {
             @Override
             public Timer newTimer(ResourceOwner owner, TimerQueue queue, long deadline, long sequence, long periodNanos,
                     TurnCallback callback) {

@@ -18,6 +18,7 @@ import dev.lanehost.lanes.access.LaneAccess;
 import dev.lanehost.lanes.access.RefAccess;
 import dev.lanehost.lanes.access.TaskAccess;
 import dev.lanehost.lanes.access.TimerAccess;
+import dev.lanehost.lanes.lane.LaneCounters;
 import dev.lanehost.lanes.mailbox.Letter;
 import dev.lanehost.lanes.mailbox.Mailbox;
 import dev.lanehost.lanes.observe.LiveCounters;
@@ -72,10 +73,10 @@ import java.util.function.Supplier;
  * hands the cell back ({@link #runOnce()}). Observers never take it: the mailbox depth is an O(1) count.
  */
 public final class ActorCell extends CellState implements Addressee, ResourceOwner {
-    private static final RefAccess REFS = Access.refs();
-    private static final LaneAccess LANES = Access.lanes();
-    private static final TaskAccess TASKS = Access.tasks();
-    private static final TimerAccess TIMERS = Access.timers();
+    private static final RefAccess<ActorRef, Addressee> REFS = Access.refs();
+    private static final LaneAccess<ExecutionLane, LaneCounters, ?, ?, ?> LANES = Access.lanes();
+    private static final TaskAccess<ReusableTask, Letter.Reusable> TASKS = Access.tasks();
+    private static final TimerAccess<Timer, ?, ?, ?, ?, Letter.TimerDue, ?> TIMERS = Access.timers();
 
     public final long id;
     public final String name;

@@ -1,5 +1,6 @@
 package dev.lanehost.lanes.mailbox;
 
+import dev.lanehost.lanes.Park;
 import dev.lanehost.lanes.TurnTask;
 import dev.lanehost.lanes.access.Access;
 import dev.lanehost.lanes.access.ParkAccess;
@@ -16,7 +17,7 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Any thread may {@link #offer}; only the holder of the owner's turn lock takes letters out.
  */
 public final class Mailbox {
-    private static final ParkAccess PARKS = Access.parks();
+    private static final ParkAccess<Park<?>, ?, ?, ?> PARKS = Access.parks();
 
     /**
      * Letters in chunks of slots, not linked ({@link MpscChunkQueue}): a long-lived actor's mailbox is in the old

@@ -32,7 +32,8 @@ import java.util.function.LongSupplier;
  * </ol>
  */
 public final class TimerQueue {
-    private static final TimerAccess TIMERS = Access.timers();
+    private static final TimerAccess<Timer, ResourceOwner, TimerQueue, TimerQueue.Arrival, TurnCallback, ?, ?> TIMERS =
+            Access.timers();
 
     /** The timer thread waits towards no deadline: adders need not wake it. */
     private static final long NOT_WAITING = Long.MIN_VALUE;
