@@ -72,7 +72,7 @@ import java.util.function.Supplier;
  * thread, by that thread. Neither ever waits for the other inside a user hook: a runner that finds it taken
  * hands the cell back ({@link #runOnce()}). Observers never take it: the mailbox depth is an O(1) count.
  */
-public final class ActorCell extends CellState implements Addressee, ResourceOwner {
+public final class ActorCell extends CellState implements Addressee, ResourceOwner<Timer, Signal, Park<?>> {
     private static final RefAccess<ActorRef, Addressee> REFS = Access.refs();
     private static final LaneAccess<ExecutionLane, LaneCounters, ?, ?, ?> LANES = Access.lanes();
     private static final TaskAccess<ReusableTask, Letter.Reusable> TASKS = Access.tasks();
@@ -336,17 +336,17 @@ public final class ActorCell extends CellState implements Addressee, ResourceOwn
     }
 
     @Override
-    public void forget(Timer timer) {
+    public void forgetTimer(Timer timer) {
         resources.forget(timer);
     }
 
     @Override
-    public void forget(Signal signal) {
+    public void forgetSignal(Signal signal) {
         resources.forget(signal);
     }
 
     @Override
-    public void forget(Park<?> park) {
+    public void forgetPark(Park<?> park) {
         resources.forget(park);
     }
 

@@ -165,7 +165,7 @@ public final class Mailbox {
      * Turn-lock holder, once its actor has halted: drops every letter nobody will handle. A delivered
      * park still gets its release hook, a task its {@link TurnTask#abandoned()}.
      */
-    public void releaseUnhandled(ResourceOwner owner, LongAdder droppedMessages) {
+    public void releaseUnhandled(ResourceOwner<?, ?, ?> owner, LongAdder droppedMessages) {
         long dropped = 0;
         long messages = 0;
         try {
@@ -192,7 +192,7 @@ public final class Mailbox {
         }
     }
 
-    private static void abandon(ResourceOwner owner, TurnTask task) {
+    private static void abandon(ResourceOwner<?, ?, ?> owner, TurnTask task) {
         try {
             task.abandoned();
         } catch (Throwable e) {

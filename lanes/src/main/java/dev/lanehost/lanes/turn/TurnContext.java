@@ -37,8 +37,8 @@ import java.util.function.Supplier;
  */
 public final class TurnContext extends TurnRunner {
     private static final RefAccess<ActorRef, Addressee> REFS = Access.refs();
-    private static final ParkAccess<Park<?>, ResourceOwner, ParkCallback<?>, ?> PARKS = Access.parks();
-    private static final SignalAccess<Signal, ResourceOwner, SignalMode, SignalCallback, ?> SIGNALS = Access.signals();
+    private static final ParkAccess<Park<?>, ResourceOwner<?, ?, Park<?>>, ParkCallback<?>, ?> PARKS = Access.parks();
+    private static final SignalAccess<Signal, ResourceOwner<?, Signal, ?>, SignalMode, SignalCallback, ?> SIGNALS = Access.signals();
 
     static {
         UnchargedWork.register(context -> {
