@@ -12,7 +12,7 @@ import java.util.Optional;
  */
 public final class ActorRef {
     static {
-        Access.setRefs(new RefAccess() {
+        Access.setRefs(new RefAccess<ActorRef, Addressee>() {
             @Override
             public ActorRef newRef(Addressee cell) {
                 return new ActorRef(cell);

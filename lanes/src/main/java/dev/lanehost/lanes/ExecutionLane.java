@@ -47,7 +47,7 @@ import java.util.function.BiFunction;
  */
 public final class ExecutionLane {
     static {
-        Access.setLanes(new LaneAccess() {
+        Access.setLanes(new LaneAccess<ExecutionLane, LaneCounters, RunQueue, LaneClose, LaneWatch>() {
             @Override
             public LaneCounters counters(ExecutionLane lane) {
                 return lane.counters;

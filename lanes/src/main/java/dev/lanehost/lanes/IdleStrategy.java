@@ -19,7 +19,7 @@ import dev.lanehost.lanes.scheduler.hosted.SpinBudget;
  */
 public final class IdleStrategy {
     static {
-        Access.setIdle(new IdleAccess() {
+        Access.setIdle(new IdleAccess<IdleStrategy>() {
             @Override
             public SpinBudget newSpinBudget(IdleStrategy strategy) {
                 return strategy.newSpinBudget();

@@ -26,7 +26,7 @@ public enum LaneTeardown {
     GRACE_EXPIRED(true, "the lane's bound thread did not drive it within the close grace");
 
     static {
-        Access.setTeardowns(teardown -> teardown.reason());
+        Access.setTeardowns((LaneTeardown teardown) -> teardown.reason());
     }
 
     private final boolean onClosingThread;

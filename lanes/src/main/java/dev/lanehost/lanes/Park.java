@@ -22,9 +22,9 @@ import java.lang.invoke.VarHandle;
  */
 public final class Park<T> {
     static {
-        Access.setParks(new ParkAccess() {
+        Access.setParks(new ParkAccess<Park<?>, ResourceOwner<?, ?, Park<?>>, ParkCallback<?>, ActorContext>() {
             @Override
-            public <T> Park<T> newPark(ResourceOwner owner, ParkCallback<T> callback, Runnable releaseHook) {
+            public Park<?> newPark(ResourceOwner<?, ?, Park<?>> owner, ParkCallback<?> callback, Runnable releaseHook) {
                 return new Park<>(owner, callback, releaseHook);
             }
 
@@ -63,7 +63,7 @@ public final class Park<T> {
         }
     }
 
-    final ResourceOwner owner;
+    final ResourceOwner<?, ?, Park<?>> owner;
     private final ParkCallback<T> callback;
     private final Runnable releaseHook;
     private volatile State state = State.PENDING;
@@ -72,7 +72,7 @@ public final class Park<T> {
     /** The owner's life that made this resource ({@link ResourceOwner#incarnation()}). */
     final int incarnation;
 
-    Park(ResourceOwner owner, ParkCallback<T> callback, Runnable releaseHook) {
+    Park(ResourceOwner<?, ?, Park<?>> owner, ParkCallback<T> callback, Runnable releaseHook) {
         this.incarnation = owner.incarnation();
         this.owner = owner;
         this.callback = callback;
@@ -90,7 +90,7 @@ public final class Park<T> {
             return false;
         }
         this.value = value; // the mailbox offer below publishes it to the owner's turn
-        owner.forget(this);
+        owner.forgetPark(this);
         if (!owner.parkCompleted(this)) {
             end(State.CANCELLED); // the owner halted first: nobody will consume the letter
         }
@@ -106,7 +106,7 @@ public final class Park<T> {
         if (!STATE.compareAndSet(this, State.PENDING, State.CANCELLED)) {
             return false;
         }
-        owner.forget(this);
+        owner.forgetPark(this);
         finish();
         return true;
     }

@@ -14,7 +14,7 @@ import dev.lanehost.lanes.mailbox.Letter;
  */
 public abstract class ReusableTask implements TurnTask {
     static {
-        Access.setTasks(task -> task.letter);
+        Access.setTasks((ReusableTask task) -> task.letter);
     }
 
     /** Its letter: made once, here, and queued by every offer of this task. */

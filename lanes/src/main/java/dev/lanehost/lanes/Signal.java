@@ -19,9 +19,10 @@ import java.util.Objects;
  */
 public final class Signal {
     static {
-        Access.setSignals(new SignalAccess() {
+        Access.setSignals(new SignalAccess<Signal, ResourceOwner<?, Signal, ?>, SignalMode, SignalCallback, ActorContext>() {
             @Override
-            public Signal newSignal(ResourceOwner owner, SignalMode mode, SignalCallback callback, Runnable releaseHook) {
+            public Signal newSignal(ResourceOwner<?, Signal, ?> owner, SignalMode mode, SignalCallback callback,
+                    Runnable releaseHook) {
                 return new Signal(owner, mode, callback, releaseHook);
             }
 
@@ -53,7 +54,7 @@ public final class Signal {
         }
     }
 
-    final ResourceOwner owner;
+    final ResourceOwner<?, Signal, ?> owner;
     private final SignalMode mode;
     private final SignalCallback callback;
     private final Runnable releaseHook;
@@ -63,7 +64,7 @@ public final class Signal {
     /** The owner's life that made this resource ({@link ResourceOwner#incarnation()}). */
     final int incarnation;
 
-    Signal(ResourceOwner owner, SignalMode mode, SignalCallback callback, Runnable releaseHook) {
+    Signal(ResourceOwner<?, Signal, ?> owner, SignalMode mode, SignalCallback callback, Runnable releaseHook) {
         this.incarnation = owner.incarnation();
         this.owner = owner;
         this.mode = mode;
@@ -136,7 +137,7 @@ public final class Signal {
         if (!ATTACHED.compareAndSet(this, true, false)) {
             return false;
         }
-        owner.forget(this);
+        owner.forgetSignal(this);
         owner.ended(LiveCounters.Kind.SIGNALS);
         return true;
     }

@@ -13,7 +13,7 @@ import java.util.Objects;
  */
 public final class SpawnOptions {
     static {
-        Access.setOptions(new OptionsAccess() {
+        Access.setOptions(new OptionsAccess<SpawnOptions, Supervisor, TurnBudget>() {
             @Override
             public Supervisor supervisor(SpawnOptions options) {
                 return options.supervisor();

@@ -38,10 +38,11 @@ import java.lang.invoke.VarHandle;
  */
 public final class Timer implements Comparable<Timer> {
     static {
-        Access.setTimers(new TimerAccess() {
+        Access.setTimers(new TimerAccess<Timer, ResourceOwner<Timer, ?, ?>, TimerQueue, TimerQueue.Arrival, TurnCallback,
+                Letter.TimerDue, ActorContext>() {
             @Override
-            public Timer newTimer(ResourceOwner owner, TimerQueue queue, long deadline, long sequence, long periodNanos,
-                    TurnCallback callback) {
+            public Timer newTimer(ResourceOwner<Timer, ?, ?> owner, TimerQueue queue, long deadline, long sequence,
+                    long periodNanos, TurnCallback callback) {
                 return new Timer(owner, queue, deadline, sequence, periodNanos, callback);
             }
 
@@ -128,7 +129,7 @@ public final class Timer implements Comparable<Timer> {
         }
     }
 
-    final ResourceOwner owner;
+    final ResourceOwner<Timer, ?, ?> owner;
     private final TimerQueue queue;
     /** 0 for a one-shot timer. */
     private final long periodNanos;
@@ -154,7 +155,8 @@ public final class Timer implements Comparable<Timer> {
     Timer nextHeld;
     boolean held;
 
-    Timer(ResourceOwner owner, TimerQueue queue, long deadline, long sequence, long periodNanos, TurnCallback callback) {
+    Timer(ResourceOwner<Timer, ?, ?> owner, TimerQueue queue, long deadline, long sequence, long periodNanos,
+            TurnCallback callback) {
         this.incarnation = owner.incarnation();
         this.owner = owner;
         this.queue = queue;
@@ -175,7 +177,7 @@ public final class Timer implements Comparable<Timer> {
         if (!claimCancel()) {
             return false;
         }
-        owner.forget(this);
+        owner.forgetTimer(this);
         owner.ended(LiveCounters.Kind.TIMERS);
         return true;
     }
@@ -198,7 +200,7 @@ public final class Timer implements Comparable<Timer> {
             return; // cancelled meanwhile; the queue drops it
         }
         if (!repeating) {
-            owner.forget(this);
+            owner.forgetTimer(this);
             owner.ended(LiveCounters.Kind.TIMERS);
         }
         owner.timerDue(this); // a halted owner refuses it; its teardown cancels a repeating timer

@@ -7,7 +7,7 @@ import dev.lanehost.lanes.seam.ResourceOwner;
  * A resource owner for the stress tests that take timers, signals or parks without an actor: it accepts every
  * letter, forgets nothing it must remember, and counts nothing. Tests override what they observe.
  */
-class StressOwner implements ResourceOwner {
+class StressOwner implements ResourceOwner<Timer, Signal, Park<?>> {
     @Override
     public boolean timerDue(Timer timer) {
         return true;
@@ -24,15 +24,15 @@ class StressOwner implements ResourceOwner {
     }
 
     @Override
-    public void forget(Timer timer) {
+    public void forgetTimer(Timer timer) {
     }
 
     @Override
-    public void forget(Signal signal) {
+    public void forgetSignal(Signal signal) {
     }
 
     @Override
-    public void forget(Park<?> park) {
+    public void forgetPark(Park<?> park) {
     }
 
     @Override

@@ -26,7 +26,7 @@ import org.openjdk.jcstress.infra.results.ZZ_Result;
 @Outcome(id = "true, false", expect = FORBIDDEN, desc = "lost wake-up: asleep until its old deadline with an earlier timer unseen")
 @State
 public class TimerArrivalTest {
-    private static final ResourceOwner OWNER = new StressOwner();
+    private static final ResourceOwner<Timer, Signal, Park<?>> OWNER = new StressOwner();
 
     private final TimerQueue queue = new TimerQueue();
     private final Timer early = new Timer(OWNER, queue, 10, 1, 0, context -> { });

@@ -1,150 +1,164 @@
 package dev.lanehost.lanes.access;
 
-import dev.lanehost.lanes.ActorRef;
-import dev.lanehost.lanes.ExecutionLane;
-import dev.lanehost.lanes.IdleStrategy;
-import dev.lanehost.lanes.LaneTeardown;
-import dev.lanehost.lanes.Park;
-import dev.lanehost.lanes.ReusableTask;
-import dev.lanehost.lanes.Signal;
-import dev.lanehost.lanes.SpawnOptions;
-import dev.lanehost.lanes.Timer;
-import dev.lanehost.lanes.TurnDisrupted;
-
 /**
  * Where each API class leaves its access. A getter that finds none yet initializes that class, whose static
- * initializer sets it, so a caller never sees null.
+ * initializer sets it, so a caller never sees null. The classes are named, not imported: this package names no
+ * type of the API, so the API's classes and the runtime both point down at it. A getter takes its type arguments
+ * from the field its caller keeps ({@code static final LaneAccess<ExecutionLane, ...> LANES = Access.lanes();}); the
+ * cast is unchecked, and costs nothing at run time.
  */
 public final class Access {
-    private static LaneAccess lanes;
-    private static RefAccess refs;
-    private static TimerAccess timers;
-    private static SignalAccess signals;
-    private static ParkAccess parks;
-    private static TaskAccess tasks;
-    private static OptionsAccess options;
-    private static IdleAccess idle;
-    private static TeardownAccess teardowns;
-    private static DisruptionAccess disruptions;
+    private static final String LANE = "dev.lanehost.lanes.ExecutionLane";
+    private static final String REF = "dev.lanehost.lanes.ActorRef";
+    private static final String TIMER = "dev.lanehost.lanes.Timer";
+    private static final String SIGNAL = "dev.lanehost.lanes.Signal";
+    private static final String PARK = "dev.lanehost.lanes.Park";
+    private static final String TASK = "dev.lanehost.lanes.ReusableTask";
+    private static final String OPTIONS = "dev.lanehost.lanes.SpawnOptions";
+    private static final String IDLE = "dev.lanehost.lanes.IdleStrategy";
+    private static final String TEARDOWN = "dev.lanehost.lanes.LaneTeardown";
+    private static final String DISRUPTION = "dev.lanehost.lanes.TurnDisrupted";
+
+    private static LaneAccess<?, ?, ?, ?, ?> lanes;
+    private static RefAccess<?, ?> refs;
+    private static TimerAccess<?, ?, ?, ?, ?, ?, ?> timers;
+    private static SignalAccess<?, ?, ?, ?, ?> signals;
+    private static ParkAccess<?, ?, ?, ?> parks;
+    private static TaskAccess<?, ?> tasks;
+    private static OptionsAccess<?, ?, ?> options;
+    private static IdleAccess<?> idle;
+    private static TeardownAccess<?> teardowns;
+    private static DisruptionAccess<?> disruptions;
 
     private Access() {
     }
 
-    private static void initialize(Class<?> api) {
+    /** Initializes the API class {@code name}, whose static initializer leaves its access here. */
+    private static void initialize(String name) {
         try {
-            Class.forName(api.getName(), true, api.getClassLoader());
+            Class.forName(name, true, Access.class.getClassLoader());
         } catch (ClassNotFoundException e) {
             throw new AssertionError(e);
         }
     }
 
-    public static void setLanes(LaneAccess access) {
+    public static void setLanes(LaneAccess<?, ?, ?, ?, ?> access) {
         lanes = access;
     }
 
-    public static LaneAccess lanes() {
+    @SuppressWarnings("unchecked")
+    public static <L, C, Q, X, W> LaneAccess<L, C, Q, X, W> lanes() {
         if (lanes == null) {
-            initialize(ExecutionLane.class);
+            initialize(LANE);
         }
-        return lanes;
+        return (LaneAccess<L, C, Q, X, W>) lanes;
     }
 
-    public static void setRefs(RefAccess access) {
+    public static void setRefs(RefAccess<?, ?> access) {
         refs = access;
     }
 
-    public static RefAccess refs() {
+    @SuppressWarnings("unchecked")
+    public static <R, A> RefAccess<R, A> refs() {
         if (refs == null) {
-            initialize(ActorRef.class);
+            initialize(REF);
         }
-        return refs;
+        return (RefAccess<R, A>) refs;
     }
 
-    public static void setTimers(TimerAccess access) {
+    public static void setTimers(TimerAccess<?, ?, ?, ?, ?, ?, ?> access) {
         timers = access;
     }
 
-    public static TimerAccess timers() {
+    @SuppressWarnings("unchecked")
+    public static <T, O, Q, A, B, D, X> TimerAccess<T, O, Q, A, B, D, X> timers() {
         if (timers == null) {
-            initialize(Timer.class);
+            initialize(TIMER);
         }
-        return timers;
+        return (TimerAccess<T, O, Q, A, B, D, X>) timers;
     }
 
-    public static void setSignals(SignalAccess access) {
+    public static void setSignals(SignalAccess<?, ?, ?, ?, ?> access) {
         signals = access;
     }
 
-    public static SignalAccess signals() {
+    @SuppressWarnings("unchecked")
+    public static <S, O, M, B, X> SignalAccess<S, O, M, B, X> signals() {
         if (signals == null) {
-            initialize(Signal.class);
+            initialize(SIGNAL);
         }
-        return signals;
+        return (SignalAccess<S, O, M, B, X>) signals;
     }
 
-    public static void setParks(ParkAccess access) {
+    public static void setParks(ParkAccess<?, ?, ?, ?> access) {
         parks = access;
     }
 
-    public static ParkAccess parks() {
+    @SuppressWarnings("unchecked")
+    public static <P, O, B, X> ParkAccess<P, O, B, X> parks() {
         if (parks == null) {
-            initialize(Park.class);
+            initialize(PARK);
         }
-        return parks;
+        return (ParkAccess<P, O, B, X>) parks;
     }
 
-    public static void setTasks(TaskAccess access) {
+    public static void setTasks(TaskAccess<?, ?> access) {
         tasks = access;
     }
 
-    public static TaskAccess tasks() {
+    @SuppressWarnings("unchecked")
+    public static <T, L> TaskAccess<T, L> tasks() {
         if (tasks == null) {
-            initialize(ReusableTask.class);
+            initialize(TASK);
         }
-        return tasks;
+        return (TaskAccess<T, L>) tasks;
     }
 
-    public static void setOptions(OptionsAccess access) {
+    public static void setOptions(OptionsAccess<?, ?, ?> access) {
         options = access;
     }
 
-    public static OptionsAccess options() {
+    @SuppressWarnings("unchecked")
+    public static <O, S, B> OptionsAccess<O, S, B> options() {
         if (options == null) {
-            initialize(SpawnOptions.class);
+            initialize(OPTIONS);
         }
-        return options;
+        return (OptionsAccess<O, S, B>) options;
     }
 
-    public static void setIdle(IdleAccess access) {
+    public static void setIdle(IdleAccess<?> access) {
         idle = access;
     }
 
-    public static IdleAccess idle() {
+    @SuppressWarnings("unchecked")
+    public static <S> IdleAccess<S> idle() {
         if (idle == null) {
-            initialize(IdleStrategy.class);
+            initialize(IDLE);
         }
-        return idle;
+        return (IdleAccess<S>) idle;
     }
 
-    public static void setTeardowns(TeardownAccess access) {
+    public static void setTeardowns(TeardownAccess<?> access) {
         teardowns = access;
     }
 
-    public static TeardownAccess teardowns() {
+    @SuppressWarnings("unchecked")
+    public static <T> TeardownAccess<T> teardowns() {
         if (teardowns == null) {
-            initialize(LaneTeardown.class);
+            initialize(TEARDOWN);
         }
-        return teardowns;
+        return (TeardownAccess<T>) teardowns;
     }
 
-    public static void setDisruptions(DisruptionAccess access) {
+    public static void setDisruptions(DisruptionAccess<?> access) {
         disruptions = access;
     }
 
-    public static DisruptionAccess disruptions() {
+    @SuppressWarnings("unchecked")
+    public static <D> DisruptionAccess<D> disruptions() {
         if (disruptions == null) {
-            initialize(TurnDisrupted.class);
+            initialize(DISRUPTION);
         }
-        return disruptions;
+        return (DisruptionAccess<D>) disruptions;
     }
 }

@@ -1,8 +1,10 @@
 package dev.lanehost.lanes.access;
 
-import dev.lanehost.lanes.TurnDisrupted;
-
-/** {@link TurnDisrupted}'s constructor, for the turn clock. */
-public interface DisruptionAccess {
-    TurnDisrupted newTurnDisrupted(String message);
+/**
+ * {@code TurnDisrupted}'s constructor, for the turn clock.
+ *
+ * @param <D> the error, {@code TurnDisrupted}
+ */
+public interface DisruptionAccess<D> {
+    D newTurnDisrupted(String message);
 }

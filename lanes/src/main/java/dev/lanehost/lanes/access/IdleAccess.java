@@ -1,16 +1,19 @@
 package dev.lanehost.lanes.access;
 
-import dev.lanehost.lanes.IdleStrategy;
 import dev.lanehost.lanes.scheduler.hosted.IdleStep;
 import dev.lanehost.lanes.scheduler.hosted.SpinBudget;
 
-/** {@link IdleStrategy}'s rules, for HOSTED's workers. */
-public interface IdleAccess {
-    SpinBudget newSpinBudget(IdleStrategy strategy);
+/**
+ * {@code IdleStrategy}'s rules, for HOSTED's workers.
+ *
+ * @param <S> the strategy, {@code IdleStrategy}
+ */
+public interface IdleAccess<S> {
+    SpinBudget newSpinBudget(S strategy);
 
-    IdleStep step(IdleStrategy strategy, int round, int rounds);
+    IdleStep step(S strategy, int round, int rounds);
 
-    int roundsBeforePark(IdleStrategy strategy);
+    int roundsBeforePark(S strategy);
 
-    boolean parks(IdleStrategy strategy);
+    boolean parks(S strategy);
 }

@@ -1,18 +1,20 @@
 package dev.lanehost.lanes.access;
 
-import dev.lanehost.lanes.ExecutionLane;
-import dev.lanehost.lanes.lane.LaneClose;
-import dev.lanehost.lanes.lane.LaneCounters;
-import dev.lanehost.lanes.lane.LaneWatch;
-import dev.lanehost.lanes.scheduler.RunQueue;
+/**
+ * {@code ExecutionLane}'s parts, for the runtime.
+ *
+ * @param <L> the lane, {@code ExecutionLane}
+ * @param <C> its counts and work flag, a {@code LaneCounters}
+ * @param <Q> its run queue, a {@code RunQueue}
+ * @param <X> its part in the runtime's close, a {@code LaneClose}
+ * @param <W> what observers see of it, a {@code LaneWatch}
+ */
+public interface LaneAccess<L, C, Q, X, W> {
+    C counters(L lane);
 
-/** {@link ExecutionLane}'s parts, for the runtime. */
-public interface LaneAccess {
-    LaneCounters counters(ExecutionLane lane);
+    Q queue(L lane);
 
-    RunQueue queue(ExecutionLane lane);
+    X close(L lane);
 
-    LaneClose close(ExecutionLane lane);
-
-    LaneWatch watch(ExecutionLane lane);
+    W watch(L lane);
 }

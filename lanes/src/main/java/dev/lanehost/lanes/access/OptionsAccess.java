@@ -1,14 +1,16 @@
 package dev.lanehost.lanes.access;
 
-import dev.lanehost.lanes.SpawnOptions;
-import dev.lanehost.lanes.Supervisor;
-import dev.lanehost.lanes.TurnBudget;
+/**
+ * {@code SpawnOptions}' settings, for spawning and supervision.
+ *
+ * @param <O> the options, {@code SpawnOptions}
+ * @param <S> their supervisor, a {@code Supervisor}
+ * @param <B> their turn budget, a {@code TurnBudget}
+ */
+public interface OptionsAccess<O, S, B> {
+    S supervisor(O options);
 
-/** {@link SpawnOptions}' settings, for spawning and supervision. */
-public interface OptionsAccess {
-    Supervisor supervisor(SpawnOptions options);
+    long mailboxCapacity(O options);
 
-    long mailboxCapacity(SpawnOptions options);
-
-    TurnBudget budget(SpawnOptions options);
+    B budget(O options);
 }

@@ -1,19 +1,21 @@
 package dev.lanehost.lanes.access;
 
-import dev.lanehost.lanes.ActorContext;
-import dev.lanehost.lanes.Park;
-import dev.lanehost.lanes.ParkCallback;
-import dev.lanehost.lanes.seam.ResourceOwner;
+/**
+ * {@code Park}'s parts, for the turn that makes one, the owner's resources, its letter and the mailbox.
+ *
+ * @param <P> a park of any value, {@code Park<?>}; the turn that makes one gives it its value's type
+ * @param <O> its owner, the {@code ResourceOwner} seam
+ * @param <B> its callback, a {@code ParkCallback<?>}
+ * @param <X> the turn's context its callback runs with, an {@code ActorContext}
+ */
+public interface ParkAccess<P, O, B, X> {
+    P newPark(O owner, B callback, Runnable releaseHook);
 
-/** {@link Park}'s parts, for the turn that makes one, the owner's resources, its letter and the mailbox. */
-public interface ParkAccess {
-    <T> Park<T> newPark(ResourceOwner owner, ParkCallback<T> callback, Runnable releaseHook);
+    void cancelForHalt(P park);
 
-    void cancelForHalt(Park<?> park);
+    int incarnation(P park);
 
-    int incarnation(Park<?> park);
+    void consume(P park, X context) throws Exception;
 
-    void consume(Park<?> park, ActorContext context) throws Exception;
-
-    void releaseUnconsumed(Park<?> park);
+    void releaseUnconsumed(P park);
 }

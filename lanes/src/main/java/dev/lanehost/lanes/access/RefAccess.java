@@ -1,11 +1,13 @@
 package dev.lanehost.lanes.access;
 
-import dev.lanehost.lanes.ActorRef;
-import dev.lanehost.lanes.seam.Addressee;
+/**
+ * {@code ActorRef}'s parts, for the actor's cell.
+ *
+ * @param <R> the handle, {@code ActorRef}
+ * @param <A> what it addresses, the {@code Addressee} seam
+ */
+public interface RefAccess<R, A> {
+    R newRef(A cell);
 
-/** {@link ActorRef}'s parts, for the actor's cell. */
-public interface RefAccess {
-    ActorRef newRef(Addressee cell);
-
-    Addressee addressee(ActorRef ref);
+    A addressee(R ref);
 }

@@ -1,18 +1,20 @@
 package dev.lanehost.lanes.access;
 
-import dev.lanehost.lanes.ActorContext;
-import dev.lanehost.lanes.Signal;
-import dev.lanehost.lanes.SignalCallback;
-import dev.lanehost.lanes.SignalMode;
-import dev.lanehost.lanes.seam.ResourceOwner;
+/**
+ * {@code Signal}'s parts, for the turn that makes one, the owner's resources and its letter.
+ *
+ * @param <S> the signal, {@code Signal}
+ * @param <O> its owner, the {@code ResourceOwner} seam
+ * @param <M> its mode, a {@code SignalMode}
+ * @param <B> its callback, a {@code SignalCallback}
+ * @param <X> the turn's context its callback runs with, an {@code ActorContext}
+ */
+public interface SignalAccess<S, O, M, B, X> {
+    S newSignal(O owner, M mode, B callback, Runnable releaseHook);
 
-/** {@link Signal}'s parts, for the turn that makes one, the owner's resources and its letter. */
-public interface SignalAccess {
-    Signal newSignal(ResourceOwner owner, SignalMode mode, SignalCallback callback, Runnable releaseHook);
+    void cancelForHalt(S signal);
 
-    void cancelForHalt(Signal signal);
+    int incarnation(S signal);
 
-    int incarnation(Signal signal);
-
-    void run(Signal signal, ActorContext context, byte[] payload) throws Exception;
+    void run(S signal, X context, byte[] payload) throws Exception;
 }

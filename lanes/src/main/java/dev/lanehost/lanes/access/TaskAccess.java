@@ -1,9 +1,11 @@
 package dev.lanehost.lanes.access;
 
-import dev.lanehost.lanes.ReusableTask;
-import dev.lanehost.lanes.mailbox.Letter;
-
-/** {@link ReusableTask}'s letter, for the offer that queues it. */
-public interface TaskAccess {
-    Letter.Reusable letter(ReusableTask task);
+/**
+ * {@code ReusableTask}'s letter, for the offer that queues it.
+ *
+ * @param <T> the task, {@code ReusableTask}
+ * @param <L> the letter it holds, a {@code Letter.Reusable}
+ */
+public interface TaskAccess<T, L> {
+    L letter(T task);
 }

@@ -1,8 +1,10 @@
 package dev.lanehost.lanes.access;
 
-import dev.lanehost.lanes.LaneTeardown;
-
-/** {@link LaneTeardown}'s reason, for the lane's close. */
-public interface TeardownAccess {
-    String reason(LaneTeardown teardown);
+/**
+ * {@code LaneTeardown}'s reason, for the lane's close.
+ *
+ * @param <T> the teardown, {@code LaneTeardown}
+ */
+public interface TeardownAccess<T> {
+    String reason(T teardown);
 }

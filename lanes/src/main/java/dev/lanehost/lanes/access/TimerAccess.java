@@ -1,39 +1,42 @@
 package dev.lanehost.lanes.access;
 
-import dev.lanehost.lanes.ActorContext;
-import dev.lanehost.lanes.Timer;
-import dev.lanehost.lanes.TurnCallback;
-import dev.lanehost.lanes.mailbox.Letter;
-import dev.lanehost.lanes.seam.ResourceOwner;
-import dev.lanehost.lanes.time.TimerQueue;
+/**
+ * {@code Timer}'s parts, for the timer queue, the owner's resources and its letter.
+ *
+ * @param <T> the timer, {@code Timer}
+ * @param <O> its owner, the {@code ResourceOwner} seam
+ * @param <Q> the queue that fires it, a {@code TimerQueue}
+ * @param <A> its place in that queue's inbox, a {@code TimerQueue.Arrival}
+ * @param <B> its callback, a {@code TurnCallback}
+ * @param <D> the letter it delivers, a {@code Letter.TimerDue}
+ * @param <X> the turn's context its callback runs with, an {@code ActorContext}
+ */
+public interface TimerAccess<T, O, Q, A, B, D, X> {
+    T newTimer(O owner, Q queue, long deadline, long sequence, long periodNanos, B callback);
 
-/** {@link Timer}'s parts, for the timer queue, the owner's resources and its letter. */
-public interface TimerAccess {
-    Timer newTimer(ResourceOwner owner, TimerQueue queue, long deadline, long sequence, long periodNanos, TurnCallback callback);
+    A arrival(T timer);
 
-    TimerQueue.Arrival arrival(Timer timer);
+    long deadline(T timer);
 
-    long deadline(Timer timer);
+    void fire(T timer);
 
-    void fire(Timer timer);
+    D letter(T timer);
 
-    Letter.TimerDue letter(Timer timer);
+    void cancelForHalt(T timer);
 
-    void cancelForHalt(Timer timer);
+    int incarnation(T timer);
 
-    int incarnation(Timer timer);
+    void run(T timer, X context) throws Exception;
 
-    void run(Timer timer, ActorContext context) throws Exception;
+    boolean held(T timer);
 
-    boolean held(Timer timer);
+    void held(T timer, boolean held);
 
-    void held(Timer timer, boolean held);
+    T previousHeld(T timer);
 
-    Timer previousHeld(Timer timer);
+    void previousHeld(T timer, T previous);
 
-    void previousHeld(Timer timer, Timer previous);
+    T nextHeld(T timer);
 
-    Timer nextHeld(Timer timer);
-
-    void nextHeld(Timer timer, Timer next);
+    void nextHeld(T timer, T next);
 }

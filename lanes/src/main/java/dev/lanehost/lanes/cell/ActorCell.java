@@ -18,6 +18,7 @@ import dev.lanehost.lanes.access.LaneAccess;
 import dev.lanehost.lanes.access.RefAccess;
 import dev.lanehost.lanes.access.TaskAccess;
 import dev.lanehost.lanes.access.TimerAccess;
+import dev.lanehost.lanes.lane.LaneCounters;
 import dev.lanehost.lanes.mailbox.Letter;
 import dev.lanehost.lanes.mailbox.Mailbox;
 import dev.lanehost.lanes.observe.LiveCounters;
@@ -71,11 +72,11 @@ import java.util.function.Supplier;
  * thread, by that thread. Neither ever waits for the other inside a user hook: a runner that finds it taken
  * hands the cell back ({@link #runOnce()}). Observers never take it: the mailbox depth is an O(1) count.
  */
-public final class ActorCell extends CellState implements Addressee, ResourceOwner {
-    private static final RefAccess REFS = Access.refs();
-    private static final LaneAccess LANES = Access.lanes();
-    private static final TaskAccess TASKS = Access.tasks();
-    private static final TimerAccess TIMERS = Access.timers();
+public final class ActorCell extends CellState implements Addressee, ResourceOwner<Timer, Signal, Park<?>> {
+    private static final RefAccess<ActorRef, Addressee> REFS = Access.refs();
+    private static final LaneAccess<ExecutionLane, LaneCounters, ?, ?, ?> LANES = Access.lanes();
+    private static final TaskAccess<ReusableTask, Letter.Reusable> TASKS = Access.tasks();
+    private static final TimerAccess<Timer, ?, ?, ?, ?, Letter.TimerDue, ?> TIMERS = Access.timers();
 
     public final long id;
     public final String name;
@@ -335,17 +336,17 @@ public final class ActorCell extends CellState implements Addressee, ResourceOwn
     }
 
     @Override
-    public void forget(Timer timer) {
+    public void forgetTimer(Timer timer) {
         resources.forget(timer);
     }
 
     @Override
-    public void forget(Signal signal) {
+    public void forgetSignal(Signal signal) {
         resources.forget(signal);
     }
 
     @Override
-    public void forget(Park<?> park) {
+    public void forgetPark(Park<?> park) {
         resources.forget(park);
     }
 

@@ -36,9 +36,9 @@ import java.util.Set;
  * the arena is the owner's alone (its turns and its teardown).
  */
 public final class ActorResources {
-    private static final ParkAccess PARKS = Access.parks();
-    private static final SignalAccess SIGNALS = Access.signals();
-    private static final TimerAccess TIMERS = Access.timers();
+    private static final ParkAccess<Park<?>, ?, ?, ?> PARKS = Access.parks();
+    private static final SignalAccess<Signal, ?, ?, ?, ?> SIGNALS = Access.signals();
+    private static final TimerAccess<Timer, ?, ?, ?, ?, ?, ?> TIMERS = Access.timers();
 
     private final LiveCounters counters;
     private final List<Signal> signals = new ArrayList<>(0);

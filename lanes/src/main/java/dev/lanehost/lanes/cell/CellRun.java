@@ -1,7 +1,9 @@
 package dev.lanehost.lanes.cell;
 
+import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.access.Access;
 import dev.lanehost.lanes.access.LaneAccess;
+import dev.lanehost.lanes.lane.LaneCounters;
 import dev.lanehost.lanes.mailbox.Letter;
 import dev.lanehost.lanes.scheduler.RunQueue;
 
@@ -10,7 +12,7 @@ import dev.lanehost.lanes.scheduler.RunQueue;
  * the lock go and requeues the cell or marks it idle. The scheduling protocol it follows is on {@link ActorCell}.
  */
 public final class CellRun {
-    private static final LaneAccess LANES = Access.lanes();
+    private static final LaneAccess<ExecutionLane, LaneCounters, ?, ?, ?> LANES = Access.lanes();
 
     private CellRun() {
     }

@@ -3,6 +3,7 @@ package dev.lanehost.lanes.cell;
 import dev.lanehost.lanes.ActorRef;
 import dev.lanehost.lanes.ExitReason;
 import dev.lanehost.lanes.Remedy;
+import dev.lanehost.lanes.SpawnOptions;
 import dev.lanehost.lanes.Supervisor;
 import dev.lanehost.lanes.access.Access;
 import dev.lanehost.lanes.access.OptionsAccess;
@@ -15,7 +16,7 @@ import java.util.function.Consumer;
  * the turn.
  */
 public final class Supervision {
-    private static final OptionsAccess OPTIONS = Access.options();
+    private static final OptionsAccess<SpawnOptions, Supervisor, ?> OPTIONS = Access.options();
 
     private Supervision() {
     }

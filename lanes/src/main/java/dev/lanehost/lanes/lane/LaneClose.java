@@ -9,6 +9,7 @@ import dev.lanehost.lanes.access.TeardownAccess;
 import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.observe.RuntimeLog;
 import dev.lanehost.lanes.runtime.RuntimeContext;
+import dev.lanehost.lanes.scheduler.RunQueue;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CountDownLatch;
@@ -20,8 +21,8 @@ import java.util.concurrent.TimeUnit;
  * drive protocol on {@link ExecutionLane}; steps 3 and 5 of the runtime's close protocol.
  */
 public final class LaneClose {
-    private static final LaneAccess LANES = Access.lanes();
-    private static final TeardownAccess TEARDOWNS = Access.teardowns();
+    private static final LaneAccess<ExecutionLane, ?, RunQueue, ?, ?> LANES = Access.lanes();
+    private static final TeardownAccess<LaneTeardown> TEARDOWNS = Access.teardowns();
 
     private static final VarHandle CLAIM;
     private static final VarHandle LIVE_ACTORS;

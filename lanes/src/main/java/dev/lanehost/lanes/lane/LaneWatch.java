@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * reads the clock or writes a log line just to be watched.
  */
 public final class LaneWatch {
-    private static final LaneAccess LANES = Access.lanes();
+    private static final LaneAccess<ExecutionLane, LaneCounters, RunQueue, ?, ?> LANES = Access.lanes();
 
     private final ExecutionLane lane;
     private final LaneBinding binding;

@@ -1,5 +1,6 @@
 package dev.lanehost.lanes.mailbox;
 
+import dev.lanehost.lanes.ActorContext;
 import dev.lanehost.lanes.ActorRef;
 import dev.lanehost.lanes.Down;
 import dev.lanehost.lanes.ExitReason;
@@ -35,9 +36,9 @@ import java.lang.invoke.VarHandle;
 public abstract sealed class Letter
         permits Letter.Start, Letter.Message, Letter.DownNotice, Letter.Exit, Letter.TimerDue, Letter.SignalFired,
                 Letter.ParkCompleted, Letter.Task, Letter.Reusable {
-    private static final ParkAccess PARKS = Access.parks();
-    private static final SignalAccess SIGNALS = Access.signals();
-    private static final TimerAccess TIMERS = Access.timers();
+    private static final ParkAccess<Park<?>, ?, ?, ActorContext> PARKS = Access.parks();
+    private static final SignalAccess<Signal, ?, ?, ?, ActorContext> SIGNALS = Access.signals();
+    private static final TimerAccess<Timer, ?, ?, ?, ?, ?, ActorContext> TIMERS = Access.timers();
 
     /** No budget flags: the turn of any letter but a start. */
     static final int NO_FLAGS = 0;

@@ -1,5 +1,6 @@
 package dev.lanehost.lanes.mailbox;
 
+import dev.lanehost.lanes.Park;
 import dev.lanehost.lanes.TurnTask;
 import dev.lanehost.lanes.access.Access;
 import dev.lanehost.lanes.access.ParkAccess;
@@ -16,7 +17,7 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Any thread may {@link #offer}; only the holder of the owner's turn lock takes letters out.
  */
 public final class Mailbox {
-    private static final ParkAccess PARKS = Access.parks();
+    private static final ParkAccess<Park<?>, ?, ?, ?> PARKS = Access.parks();
 
     /**
      * Letters in chunks of slots, not linked ({@link MpscChunkQueue}): a long-lived actor's mailbox is in the old
@@ -164,7 +165,7 @@ public final class Mailbox {
      * Turn-lock holder, once its actor has halted: drops every letter nobody will handle. A delivered
      * park still gets its release hook, a task its {@link TurnTask#abandoned()}.
      */
-    public void releaseUnhandled(ResourceOwner owner, LongAdder droppedMessages) {
+    public void releaseUnhandled(ResourceOwner<?, ?, ?> owner, LongAdder droppedMessages) {
         long dropped = 0;
         long messages = 0;
         try {
@@ -191,7 +192,7 @@ public final class Mailbox {
         }
     }
 
-    private static void abandon(ResourceOwner owner, TurnTask task) {
+    private static void abandon(ResourceOwner<?, ?, ?> owner, TurnTask task) {
         try {
             task.abandoned();
         } catch (Throwable e) {

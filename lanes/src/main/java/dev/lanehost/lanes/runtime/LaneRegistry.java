@@ -4,6 +4,7 @@ import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.Snapshot;
 import dev.lanehost.lanes.access.Access;
 import dev.lanehost.lanes.access.LaneAccess;
+import dev.lanehost.lanes.lane.LaneWatch;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -19,7 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * rows. Any thread; a lane is registered once and stays until the runtime is gone.
  */
 public final class LaneRegistry {
-    private static final LaneAccess LANES = Access.lanes();
+    private static final LaneAccess<ExecutionLane, ?, ?, ?, LaneWatch> LANES = Access.lanes();
 
     private final Map<String, ExecutionLane> lanes = new ConcurrentHashMap<>();
     /**

@@ -13,6 +13,7 @@ import dev.lanehost.lanes.access.Access;
 import dev.lanehost.lanes.access.LaneAccess;
 import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.cell.HeldArenas;
+import dev.lanehost.lanes.lane.LaneClose;
 import dev.lanehost.lanes.observe.LiveCounters;
 import dev.lanehost.lanes.scheduler.Scheduler;
 import dev.lanehost.lanes.time.TimerQueue;
@@ -27,7 +28,7 @@ import java.util.function.Supplier;
  * package-private so none of it is public API.
  */
 public final class LiveRuntime extends RuntimeContext {
-    private static final LaneAccess LANES = Access.lanes();
+    private static final LaneAccess<ExecutionLane, ?, ?, LaneClose, ?> LANES = Access.lanes();
 
     /** The runtime's parts made before its context; the scheduler and spawning come after it ({@link #attach}). */
     public record Parts(TimerQueue timers, LaneRegistry lanes, ActorRegistry actors, LiveCounters counters,

@@ -12,6 +12,7 @@ import dev.lanehost.lanes.access.Access;
 import dev.lanehost.lanes.access.LaneAccess;
 import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.cell.CellTeardown;
+import dev.lanehost.lanes.lane.LaneClose;
 import dev.lanehost.lanes.observe.RuntimeLog;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -62,7 +63,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * never returned.
  */
 public final class RuntimeClose {
-    private static final LaneAccess LANES = Access.lanes();
+    private static final LaneAccess<ExecutionLane, ?, ?, LaneClose, ?> LANES = Access.lanes();
 
     private final long laneGraceNanos;
     /** How long close waits for turns still running (their threads did not stop), for all of a step's actors together. */

@@ -6,11 +6,13 @@ import dev.lanehost.lanes.Behavior;
 import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.Placement;
 import dev.lanehost.lanes.SpawnOptions;
+import dev.lanehost.lanes.TurnBudget;
 import dev.lanehost.lanes.access.Access;
 import dev.lanehost.lanes.access.LaneAccess;
 import dev.lanehost.lanes.access.OptionsAccess;
 import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.cell.RoamingQueues;
+import dev.lanehost.lanes.lane.LaneClose;
 import dev.lanehost.lanes.scheduler.RunQueue;
 import dev.lanehost.lanes.scheduler.Scheduler;
 import dev.lanehost.lanes.turn.BudgetLimits;
@@ -24,8 +26,8 @@ import java.util.function.Supplier;
  * builds its cell with the runtime's defaults and its options, registers it and queues its start.
  */
 public final class Spawning {
-    private static final LaneAccess LANES = Access.lanes();
-    private static final OptionsAccess OPTIONS = Access.options();
+    private static final LaneAccess<ExecutionLane, ?, RunQueue, LaneClose, ?> LANES = Access.lanes();
+    private static final OptionsAccess<SpawnOptions, ?, TurnBudget> OPTIONS = Access.options();
 
     private final ActorRegistry actors;
     private final LaneRegistry lanes;

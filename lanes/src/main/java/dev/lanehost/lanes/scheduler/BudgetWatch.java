@@ -27,7 +27,7 @@ import java.util.List;
  * Timer thread only, except {@link #minFastNanos}, which spawns lower.
  */
 public final class BudgetWatch {
-    private static final LaneAccess LANES = Access.lanes();
+    private static final LaneAccess<ExecutionLane, ?, RunQueue, ?, ?> LANES = Access.lanes();
 
     /** No turn for this long and the watch sleeps: an idle runtime then costs no wake-ups for budgets. */
     static final long QUIET_NANOS = 1_000_000_000L;

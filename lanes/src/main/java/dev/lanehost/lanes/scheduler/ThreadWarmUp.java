@@ -41,7 +41,7 @@ import java.util.function.Supplier;
  * </ol>
  */
 public final class ThreadWarmUp {
-    private static final LaneAccess LANES = Access.lanes();
+    private static final LaneAccess<ExecutionLane, ?, RunQueue, ?, ?> LANES = Access.lanes();
 
     /**
      * Past HotSpot's default tier-4 thresholds (5,000 invocations, 15,000 invocations plus loops), so the

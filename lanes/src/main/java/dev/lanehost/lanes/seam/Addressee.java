@@ -1,13 +1,12 @@
 package dev.lanehost.lanes.seam;
 
-import dev.lanehost.lanes.ActorRef;
 import dev.lanehost.lanes.Delivery;
 import dev.lanehost.lanes.ExitReason;
 import dev.lanehost.lanes.Placement;
 import dev.lanehost.lanes.TurnTask;
 
 /**
- * What an {@link ActorRef} addresses, and all it knows of it: the handle is API, the actor behind it is
+ * What an {@code ActorRef} addresses, and all it knows of it: the handle is API, the actor behind it is
  * not, so the handle depends on this seam rather than on the actor's cell. {@code ActorCell} is the one
  * implementation.
  */

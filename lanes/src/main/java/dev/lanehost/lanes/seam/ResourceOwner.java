@@ -1,32 +1,35 @@
 package dev.lanehost.lanes.seam;
 
-import dev.lanehost.lanes.Park;
-import dev.lanehost.lanes.Signal;
-import dev.lanehost.lanes.Timer;
 import dev.lanehost.lanes.observe.LiveCounters;
 
 /**
- * What a {@link Timer}, {@link Signal} or {@link Park} knows of the actor that owns it: where its firing
+ * What a {@code Timer}, {@code Signal} or {@code Park} knows of the actor that owns it: where its firing
  * goes, how it is forgotten when it ends first, and where its end is counted. The resources are API and
  * the actor is not, so they depend on this seam rather than on the actor's cell; {@code ActorCell} is the
- * one implementation.
+ * one implementation. The seam only passes the resources through, so it is generic over them and names no
+ * API class: the cell gives the types ({@code ResourceOwner<Timer, Signal, Park<?>>}), and each resource names its own
+ * kind alone ({@code ResourceOwner<Timer, ?, ?>}).
+ *
+ * @param <T> the timer, {@code Timer}
+ * @param <S> the signal, {@code Signal}
+ * @param <P> a park of any value, {@code Park<?>}
  */
-public interface ResourceOwner {
+public interface ResourceOwner<T, S, P> {
     /** A timer fell due: queue its callback as a turn. @return false if the owner has halted */
-    boolean timerDue(Timer timer);
+    boolean timerDue(T timer);
 
     /** A signal fired: queue its callback, with this copy of the payload, as a turn. @return false if halted */
-    boolean signalFired(Signal signal, byte[] payload);
+    boolean signalFired(S signal, byte[] payload);
 
     /** A park was completed: queue its callback as a turn. @return false if the owner has halted */
-    boolean parkCompleted(Park<?> park);
+    boolean parkCompleted(P park);
 
     /** The resource ended before the owner's teardown: the owner stops holding it. */
-    void forget(Timer timer);
+    void forgetTimer(T timer);
 
-    void forget(Signal signal);
+    void forgetSignal(S signal);
 
-    void forget(Park<?> park);
+    void forgetPark(P park);
 
     /** A resource of this kind ended, whichever way. */
     void ended(LiveCounters.Kind kind);

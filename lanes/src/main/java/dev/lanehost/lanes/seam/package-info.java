@@ -1,7 +1,7 @@
 /**
  * The seams the API's handles see an actor through: an {@link dev.lanehost.lanes.seam.Addressee} (what an
  * {@code ActorRef} addresses) and a {@link dev.lanehost.lanes.seam.ResourceOwner} (what a timer, signal or park
- * knows of its owner). Not API; the module does not export it. It names API value types and handles only in its
- * signatures and calls nothing; {@code ActorCell} implements both.
+ * knows of its owner). Not API; the module does not export it. It names only API value types in its signatures
+ * (the handles it passes through are its type parameters) and calls nothing; {@code ActorCell} implements both.
  */
 package dev.lanehost.lanes.seam;

@@ -32,7 +32,8 @@ import java.util.function.LongSupplier;
  * </ol>
  */
 public final class TimerQueue {
-    private static final TimerAccess TIMERS = Access.timers();
+    private static final TimerAccess<Timer, ResourceOwner<Timer, ?, ?>, TimerQueue, TimerQueue.Arrival, TurnCallback, ?, ?> TIMERS =
+            Access.timers();
 
     /** The timer thread waits towards no deadline: adders need not wake it. */
     private static final long NOT_WAITING = Long.MIN_VALUE;
@@ -60,7 +61,8 @@ public final class TimerQueue {
      * A timer due {@code delay} after {@code now} (saturating; a negative delay is due now), not yet armed; it
      * repeats every {@code periodNanos} if that is positive.
      */
-    public Timer newTimer(ResourceOwner owner, long now, Duration delay, long periodNanos, TurnCallback callback) {
+    public Timer newTimer(ResourceOwner<Timer, ?, ?> owner, long now, Duration delay, long periodNanos,
+            TurnCallback callback) {
         long nanos = delay.isNegative() ? 0 : saturatedNanos(delay);
         long deadline = Long.MAX_VALUE - now < nanos ? Long.MAX_VALUE : now + nanos;
         return TIMERS.newTimer(owner, this, deadline, nextSequence(), periodNanos, callback);

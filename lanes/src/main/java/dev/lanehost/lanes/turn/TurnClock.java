@@ -46,7 +46,7 @@ import java.lang.invoke.VarHandle;
  * </ol>
  */
 public final class TurnClock {
-    private static final DisruptionAccess DISRUPTIONS = Access.disruptions();
+    private static final DisruptionAccess<TurnDisrupted> DISRUPTIONS = Access.disruptions();
 
     /** The start of a running turn the HOSTED budget watch has not looked at yet: nothing measured it. */
     public static final long UNSEEN = Long.MIN_VALUE;

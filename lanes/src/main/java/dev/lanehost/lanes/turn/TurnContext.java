@@ -23,6 +23,8 @@ import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.mailbox.Letter;
 import dev.lanehost.lanes.observe.LiveCounters;
 import dev.lanehost.lanes.runtime.RuntimeContext;
+import dev.lanehost.lanes.seam.Addressee;
+import dev.lanehost.lanes.seam.ResourceOwner;
 import java.lang.foreign.Arena;
 import java.time.Duration;
 import java.util.Objects;
@@ -34,9 +36,9 @@ import java.util.function.Supplier;
  * themselves: {@link TurnRunner}). Every call is a poll site of the turn budget, which its {@link TurnClock} keeps.
  */
 public final class TurnContext extends TurnRunner {
-    private static final RefAccess REFS = Access.refs();
-    private static final ParkAccess PARKS = Access.parks();
-    private static final SignalAccess SIGNALS = Access.signals();
+    private static final RefAccess<ActorRef, Addressee> REFS = Access.refs();
+    private static final ParkAccess<Park<?>, ResourceOwner<?, ?, Park<?>>, ParkCallback<?>, ?> PARKS = Access.parks();
+    private static final SignalAccess<Signal, ResourceOwner<?, Signal, ?>, SignalMode, SignalCallback, ?> SIGNALS = Access.signals();
 
     static {
         UnchargedWork.register(context -> {
@@ -115,7 +117,8 @@ public final class TurnContext extends TurnRunner {
     public <T> Park<T> park(ParkCallback<T> callback, Runnable releaseHook) {
         checkInTurn();
         Objects.requireNonNull(callback, "callback");
-        Park<T> park = PARKS.newPark(cell, callback, releaseHook);
+        @SuppressWarnings("unchecked") // the park is made from this callback, so its value is a T
+        Park<T> park = (Park<T>) PARKS.newPark(cell, callback, releaseHook);
         cell.resources.add(park);
         cell.runtime.counters().opened(LiveCounters.Kind.PARKS);
         return park;

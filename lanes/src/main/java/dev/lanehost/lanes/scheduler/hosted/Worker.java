@@ -55,7 +55,7 @@ import java.util.concurrent.locks.LockSupport;
  * offer never misses on the line this worker writes at every run.
  */
 public final class Worker extends WorkerLayout.PadAfterWake {
-    private static final IdleAccess IDLE = Access.idle();
+    private static final IdleAccess<IdleStrategy> IDLE = Access.idle();
 
     /** Runs from the {@code next} slot in a row before the shared queue is served again. */
     static final int NEXT_RUNS = 16;

@@ -52,7 +52,7 @@ import java.util.function.Supplier;
  * </ol>
  */
 public final class WorkerPool extends RoamingQueues {
-    private static final IdleAccess IDLE = Access.idle();
+    private static final IdleAccess<IdleStrategy> IDLE = Access.idle();
 
     /**
      * Actors one steal takes at most: half of what the victim holds, up to this. Taking several under one hold of
