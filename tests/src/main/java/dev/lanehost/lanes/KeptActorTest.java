@@ -15,56 +15,103 @@ import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
+import org.openjdk.jcstress.infra.results.ZZ_Result;
 
 /**
- * A worker keeps the last actor it ran scheduled, its mailbox empty, while it has nothing else to run; a sender's
- * letter then finds it scheduled and queues nothing. Here the worker lets the kept actor go
- * ({@code CellRun.release}) as the letter comes: the actor must end up queued exactly once — by the sender, which
- * found it idle, or by the release, which found the letter — never twice (two runners) and never not at all (a letter
- * nobody runs). The release's unschedule is a CAS that fails on a letter queued or being queued; a plain idle mark in
- * its place loses the letter here. (In lanes' package, on the class path, to reach the runtime's package-private
- * context.)
+ * A worker keeps the last actor it ran scheduled, its mailbox empty, at a door of its own, while it has nothing else
+ * to run: a sender's letter then finds it scheduled and queues nothing. (In lanes' package, on the class path, to
+ * reach the runtime's package-private context.)
  */
-@JCStressTest
-@Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "queued once, by the sender or by the release")
-@Outcome(id = "0, 1", expect = FORBIDDEN, desc = "the letter is queued and the actor is not: nobody runs it")
-@Outcome(id = "2, 1", expect = FORBIDDEN, desc = "queued twice: two runners")
-@Outcome(expect = FORBIDDEN, desc = "the letter was refused, or lost")
-@State
 public class KeptActorTest {
     private static final ActorRuntime RUNTIME = ActorRuntime.create(Profile.SINGLE_THREAD);
 
-    private final WorkerPool pool = new WorkerPool(2, IdleStrategy.DEFAULT, AffinityPolicy.NONE,
-            Affinity.unavailable("stress test"), null);
-    private final Worker worker = pool.worker(0);
-    private final ActorCell kept = new ActorCell(1, "kept", Placement.NORMAL, RUNTIME.context(), worker.shared, pool, null,
-            RUNTIME.context().defaultBudget, RUNTIME.context().mailboxCapacity, SpawnOptions.DEFAULT,
-            () -> (context, message) -> { });
-
-    public KeptActorTest() {
-        kept.mailbox.take(); // the start letter, run: the worker holds the actor's schedule and its mailbox is empty
+    static ActorCell cell(WorkerPool pool, Worker home) {
+        return new ActorCell(1, "kept", Placement.NORMAL, RUNTIME.context(), home.shared, pool, null,
+                RUNTIME.context().defaultBudget, RUNTIME.context().mailboxCapacity, SpawnOptions.DEFAULT,
+                () -> (context, message) -> { });
     }
 
-    @Actor
-    public void sender() {
-        kept.offer("letter");
+    /**
+     * The worker lets the kept actor go ({@code CellRun.release}) as a letter comes: the actor must end up queued
+     * exactly once — by the sender, which found it idle, or by the release, which found the letter — never twice (two
+     * runners) and never not at all (a letter nobody runs). The release's unschedule is a CAS that fails on a letter
+     * queued or being queued; a plain idle mark in its place loses the letter here.
+     */
+    @JCStressTest
+    @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "queued once, by the sender or by the release")
+    @Outcome(id = "0, 1", expect = FORBIDDEN, desc = "the letter is queued and the actor is not: nobody runs it")
+    @Outcome(id = "2, 1", expect = FORBIDDEN, desc = "queued twice: two runners")
+    @Outcome(expect = FORBIDDEN, desc = "the letter was refused, or lost")
+    @State
+    public static class ReleaseVersusLetter {
+        private final WorkerPool pool = new WorkerPool(2, IdleStrategy.DEFAULT, AffinityPolicy.NONE,
+                Affinity.unavailable("stress test"), null);
+        private final Worker worker = pool.worker(0);
+        private final ActorCell kept = cell(pool, worker);
+
+        public ReleaseVersusLetter() {
+            kept.mailbox.take(); // the start letter, run: the worker holds the actor's schedule and its mailbox is empty
+        }
+
+        @Actor
+        public void sender() {
+            kept.offer("letter");
+        }
+
+        @Actor
+        public void worker() {
+            CellRun.release(kept);
+        }
+
+        /** r1 = how often the actor is in the worker's queue; r2 = letters in its mailbox. */
+        @Arbiter
+        public void arbiter(II_Result r) {
+            int queued = 0;
+            for (ActorCell cell; (cell = worker.shared.pollShared()) != null; ) {
+                if (cell == kept) {
+                    queued++;
+                }
+            }
+            r.r1 = queued;
+            r.r2 = (int) kept.mailbox.depth();
+        }
     }
 
-    @Actor
-    public void worker() {
-        CellRun.release(kept);
-    }
+    /**
+     * The kept actor has a letter; its worker takes it back from its door while a spinning thief, which has seen it
+     * there once already, steals it: exactly one of them gets it. r1 = the worker got it; r2 = the thief did.
+     */
+    @JCStressTest
+    @Outcome(id = "true, false", expect = ACCEPTABLE, desc = "its worker runs it")
+    @Outcome(id = "false, true", expect = ACCEPTABLE, desc = "the thief runs it")
+    @Outcome(id = "true, true", expect = FORBIDDEN, desc = "both run the actor")
+    @Outcome(id = "false, false", expect = FORBIDDEN, desc = "nobody runs the actor's letter")
+    @State
+    public static class TakeVersusSteal {
+        private final WorkerPool pool = new WorkerPool(2, IdleStrategy.DEFAULT, AffinityPolicy.NONE,
+                Affinity.unavailable("stress test"), null);
+        private final Worker owner = pool.worker(0);
+        private final Worker thief = pool.worker(1);
+        private final ActorCell kept = cell(pool, owner);
 
-    /** r1 = how often the actor is in the worker's queue; r2 = letters in its mailbox. */
-    @Arbiter
-    public void arbiter(II_Result r) {
-        int queued = 0;
-        for (ActorCell cell; (cell = worker.shared.pollShared()) != null; ) {
-            if (cell == kept) {
-                queued++;
+        public TakeVersusSteal() {
+            owner.kept.run(kept, 1); // the start letter's turn: the actor is kept, at the owner's door
+            kept.offer("letter"); // found scheduled: queued, nobody told
+            for (int i = 1; i < Worker.DOOR_SIGHTINGS; i++) {
+                if (thief.kept.stealFrom(owner) != null) {
+                    throw new IllegalStateException("the thief took the actor before its last sighting");
+                }
             }
         }
-        r.r1 = queued;
-        r.r2 = (int) kept.mailbox.depth();
+
+        @Actor
+        public void owner(ZZ_Result r) {
+            r.r1 = owner.kept.withWork() == kept;
+        }
+
+        @Actor
+        public void thief(ZZ_Result r) {
+            r.r2 = thief.kept.stealFrom(owner) == kept;
+        }
     }
 }

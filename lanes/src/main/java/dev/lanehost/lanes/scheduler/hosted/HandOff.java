@@ -60,6 +60,14 @@ public final class HandOff<T> extends HandOffWord {
         WORD.setRelease(this, OPEN);
     }
 
+    /**
+     * Step 1 for a worker's kept actor ({@code KeptActor}): the worker puts an actor whose schedule it holds at its
+     * door itself, in place of opening it; steps 3 to 5 follow as for an actor handed in. Worker only, door closed.
+     */
+    public void place(T cell) {
+        WORD.setRelease(this, cell);
+    }
+
     /** True if the door is open and empty now (racy: a hint for choosing among workers). Any thread. */
     public boolean isOpen() {
         return WORD.getAcquire(this) == OPEN;

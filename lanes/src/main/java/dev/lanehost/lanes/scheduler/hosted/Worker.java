@@ -77,6 +77,7 @@ public final class Worker extends WorkerLayout.PadAfterWake {
     /** This worker's memory, as a thief, of an actor seen in a victim's slot, and at a victim's door. */
     private final Sightings inSlots;
     private final Sightings atDoors;
+    public final KeptActor kept; // the last actor it ran, kept scheduled at a door of its own while it has nothing else
 
     Worker(WorkerPool pool, int index, String name) {
         super(name); // WorkerLayout's chain: the fields other threads read are grouped by who writes them
@@ -90,6 +91,7 @@ public final class Worker extends WorkerLayout.PadAfterWake {
         this.nextVictim = index + 1;
         this.inSlots = new Sightings(pool.size());
         this.atDoors = new Sightings(pool.size());
+        this.kept = new KeptActor(pool.size());
     }
 
     @Override
@@ -99,7 +101,6 @@ public final class Worker extends WorkerLayout.PadAfterWake {
         SpinBudget budget = IDLE.newSpinBudget(idle); // null: a fixed count
         int idleRounds = 0;
         long idleSince = 0;
-        KeptActor kept = new KeptActor();
         while (pool.isRunning()) {
             ActorCell cell = idleRounds > 0 ? takeHandedIn() : takeNext(); // spinning: the slot is empty, the door open
             if (cell == null) {

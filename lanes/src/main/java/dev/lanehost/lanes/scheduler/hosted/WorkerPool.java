@@ -45,10 +45,9 @@ import java.util.function.Supplier;
  *       worker is spinning already; a spinning worker steals by itself. A lone actor waits for the run in
  *       progress, unless the budget watch finds that worker still in the same run at its next look.</li>
  *   <li>A worker whose run leaves the actor's mailbox empty keeps the actor scheduled while it has nothing else to
- *       run ({@link KeptActor}): the actor's next letter finds it scheduled and is run by that worker
- *       without a queue, a door or a wake-up — what a caller that answers each reply with its next call, or a
- *       host's stream of events, sends. The worker lets it go ({@code CellRun.release}: idle again, or queued
- *       if a letter came) before it runs any other actor and before it parks; a snapshot shows it IDLE.</li>
+ *       run ({@link KeptActor}): the actor's next letter finds it scheduled and is run by that worker without a queue,
+ *       a door or a wake-up. The worker lets it go before it runs any other actor and before it parks; a snapshot shows
+ *       it IDLE. It waits at a door of its own, from which a spinning thief takes it as from any door (rule 2).</li>
  * </ol>
  */
 public final class WorkerPool extends RoamingQueues {
@@ -191,7 +190,8 @@ public final class WorkerPool extends RoamingQueues {
     /**
      * Rule 2 for a slot and a door: an idle worker that finds no queued actor to steal takes one that has waited in
      * another worker's {@code next} slot while that worker stayed in one run ({@link Worker#stealNextOf}), or at
-     * another spinning worker's door while that worker's thread did not run ({@link Worker#stealHandedInOf}), or null.
+     * another spinning worker's door while that worker's thread did not run ({@link Worker#stealHandedInOf}), or a kept
+     * actor with a letter at its own door ({@link KeptActor#stealFrom}), or null.
      */
     ActorCell stealNext(Worker thief) {
         for (Worker victim : workers) {
@@ -201,6 +201,9 @@ public final class WorkerPool extends RoamingQueues {
             ActorCell cell = thief.stealNextOf(victim);
             if (cell == null) {
                 cell = thief.stealHandedInOf(victim);
+            }
+            if (cell == null && (cell = thief.kept.stealFrom(victim)) != null) {
+                cell.moveHome(thief.shared); // its door held it, so nobody else holds it now
             }
             if (cell != null) {
                 thief.stealAttempted(true);
