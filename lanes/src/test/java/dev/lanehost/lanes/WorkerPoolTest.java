@@ -2,11 +2,16 @@ package dev.lanehost.lanes;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lanehost.affinity.Affinity;
+import dev.lanehost.affinity.AffinityPolicy;
+import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.scheduler.hosted.Worker;
+import dev.lanehost.lanes.scheduler.hosted.WorkerPool;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -266,6 +271,35 @@ class WorkerPoolTest {
             }
             assertEquals(Snapshot.ActorState.IDLE, runtime.snapshot().actors().stream()
                     .filter(row -> row.name().equals("kept")).findFirst().orElseThrow().state());
+        }
+    }
+
+    @Test
+    void aSpinningThiefTakesAKeptNormalActorWithALetterButNeverAPinnedOne() {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            WorkerPool pool = new WorkerPool(2, IdleStrategy.DEFAULT, AffinityPolicy.NONE, Affinity.unavailable("test"), null);
+            Worker owner = pool.worker(0);
+            Worker thief = pool.worker(1);
+            ActorCell pinned = new ActorCell(1, "pinned", Placement.pinned(0), runtime.context(), owner.pinned, null, null,
+                    runtime.context().defaultBudget, runtime.context().mailboxCapacity, SpawnOptions.DEFAULT,
+                    () -> (context, message) -> { });
+            owner.kept.run(pinned, 1); // its start: kept, at the owner's door
+            pinned.offer("letter");
+            for (int look = 0; look < 2 * Worker.DOOR_SIGHTINGS; look++) {
+                assertNull(thief.kept.stealFrom(owner), "a pinned actor left its worker at look " + look);
+            }
+            assertSame(pinned, owner.kept.withWork());
+
+            ActorCell normal = new ActorCell(2, "normal", Placement.NORMAL, runtime.context(), owner.shared, pool, null,
+                    runtime.context().defaultBudget, runtime.context().mailboxCapacity, SpawnOptions.DEFAULT,
+                    () -> (context, message) -> { });
+            owner.kept.run(normal, 1);
+            normal.offer("letter");
+            for (int look = 1; look < Worker.DOOR_SIGHTINGS; look++) {
+                assertNull(thief.kept.stealFrom(owner), "taken before its last sighting");
+            }
+            assertSame(normal, thief.kept.stealFrom(owner), "a worker that does not take its kept actor's letter loses it");
+            assertNull(owner.kept.withWork(), "the thief has it now");
         }
     }
 

@@ -379,6 +379,11 @@ public final class ActorCell extends CellState implements Addressee, ResourceOwn
         return CellRun.run(this, maxTurns);
     }
 
+    /** True for a normal HOSTED actor, which roams among the workers' shared queues; false for one pinned to its queue. */
+    public boolean roams() {
+        return roaming != null;
+    }
+
     /** Letters, a teardown, or a hydration waiting: the cell must be queued. */
     public boolean hasWork() {
         return !mailbox.isEmpty() || (exitReason != null && !tornDown) || (exitReason == null && context.isHydrating());

@@ -10,9 +10,9 @@ import dev.lanehost.lanes.cell.CellRun;
  *
  * <p>The kept actor waits at a door of its own ({@link HandOff}, the same protocol as the door actors are handed in
  * at, which stays open for them): the worker takes it back when a letter has come, and another spinning worker that
- * sees it there with a letter twice in a row steals it, as it steals an actor left at a door, so a worker that lost
- * its core does not hold a letter until its next time slice. Exactly one of them gets the actor: the word's CAS. The
- * other methods are its worker's thread only.
+ * sees it there with a letter twice in a row steals it, as it steals an actor left at a door (unless it is pinned to
+ * its worker), so a worker that lost its core does not hold a letter until its next time slice. Exactly one of them
+ * gets the actor: the word's CAS. The other methods are its worker's thread only.
  */
 public final class KeptActor {
     /** The kept actor, or CLOSED, or OPEN once a thief took it. Read by thieves. */
@@ -61,10 +61,13 @@ public final class KeptActor {
         }
     }
 
-    /** This worker, a thief, takes {@code victim}'s kept actor if it has seen it there with a letter twice; else null. */
+    /**
+     * This worker, a thief, takes {@code victim}'s kept actor if it has seen it there with a letter twice; else null.
+     * Never a pinned actor: it runs on its own worker only, however long that worker is away.
+     */
     public ActorCell stealFrom(Worker victim) {
         ActorCell cell = victim.kept.door.peek();
-        if (cell == null || !cell.hasWork() || !seen.again(victim.index, cell, 0, Worker.DOOR_SIGHTINGS)
+        if (cell == null || !cell.roams() || !cell.hasWork() || !seen.again(victim.index, cell, 0, Worker.DOOR_SIGHTINGS)
                 || !victim.kept.door.steal(cell)) {
             return null;
         }
