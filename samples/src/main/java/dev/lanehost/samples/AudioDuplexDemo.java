@@ -84,8 +84,8 @@ public final class AudioDuplexDemo {
                 StatusLine.duration(seconds, DEFAULT_SECONDS, "s"), warmUp, name,
                 realtime > 0 ? "-R -P " + realtime : "--no-realtime", SAMPLE_RATE, PERIOD_FRAMES, log);
         System.out.printf("JVM: %s %s, GC %s, heap max %d MiB, args %s%n", System.getProperty("java.vm.name"), Runtime.version(),
-                AudioPathProbe.gcNames(), Runtime.getRuntime().maxMemory() >> 20, ManagementFactory.getRuntimeMXBean().getInputArguments());
-        System.out.println("load before: " + AudioPathProbe.loadAverage());
+                RunReport.gcNames(), Runtime.getRuntime().maxMemory() >> 20, ManagementFactory.getRuntimeMXBean().getInputArguments());
+        System.out.println("load before: " + RunReport.loadAverage());
         JackServer server;
         try {
             server = JackServer.start(name, SAMPLE_RATE, PERIOD_FRAMES, realtime, log, START_TIMEOUT);
@@ -108,14 +108,14 @@ public final class AudioDuplexDemo {
             server.close();
             watch.close();
         }
-        AudioPathProbe.writeLateCycles(watch, out);
+        RunReport.writeLateCycles(watch, out);
         JackServer.LateCycles duplexLate = server.lateCycles("duplex");
         JackServer.LateCycles plainLate = server.lateCycles("plain");
         JackServer.LateCycles sweepLate = server.lateCycles("sweep");
         System.out.printf("jackd late cycles (own fault: callback still running / not yet scheduled): duplex %d / %d, plain %d / %d,"
                         + " sweep %d / %d%n", duplexLate.running(), duplexLate.triggered(), plainLate.running(), plainLate.triggered(),
                 sweepLate.running(), sweepLate.triggered());
-        System.out.println("load after:  " + AudioPathProbe.loadAverage());
+        System.out.println("load after:  " + RunReport.loadAverage());
         System.exit(ok ? 0 : 1);
     }
 
@@ -154,7 +154,7 @@ public final class AudioDuplexDemo {
                                 + " late frames dropped %,d), capture overruns %d, lead %d periods, delay %d frames, load %s%n",
                         TimeUnit.NANOSECONDS.toSeconds(now - start), d.callbacks(), duplex.plainClient().stats().callbacks(), d.xruns(),
                         duplex.monitor().matched(), duplex.playbackUnderruns(), d.underrunFrames(), d.droppedLateFrames(),
-                        duplex.captureOverruns(), duplex.effect().leadPeriods(), duplex.monitor().lastDelay(), AudioPathProbe.loadAverage());
+                        duplex.captureOverruns(), duplex.effect().leadPeriods(), duplex.monitor().lastDelay(), RunReport.loadAverage());
             }
             LockSupport.parkNanos(STEP_NANOS); // pacing the checks and the plot, not synchronisation
         }
@@ -170,12 +170,12 @@ public final class AudioDuplexDemo {
         long bytes = last.effectBytes() - first.effectBytes();
         double steadySeconds = (last.nanos() - first.nanos()) / 1e9;
         System.out.printf("%d s at %d Hz / %d frames; garbage %.1f MB/s; GC %s%n", seconds, rate, period,
-                garbage == null ? 0.0 : garbage.megabytesPerSecond(), AudioPathProbe.gcActivity());
+                garbage == null ? 0.0 : garbage.megabytesPerSecond(), RunReport.gcActivity());
         System.out.printf("callbacks: duplex %,d, plain %,d, sweep %,d; xruns (server-wide, every client is told): duplex %d, plain %d%n",
                 d.callbacks(), r.plain().callbacks(), r.sweep().callbacks(), d.xruns(), r.plain().xruns());
         System.out.printf("callback duration, steady state (after the %d s warm-up; max over the whole run):%n", warmUp);
-        System.out.printf("  duplex: %s%n", AudioPathProbe.durations(last.duplex(), first.duplex()));
-        System.out.printf("  plain:  %s%n", AudioPathProbe.durations(last.plain(), first.plain()));
+        System.out.printf("  duplex: %s%n", RunReport.durations(last.duplex(), first.duplex()));
+        System.out.printf("  plain:  %s%n", RunReport.durations(last.plain(), first.plain()));
         System.out.printf("lead: %s (%d periods at the end = %.2f ms); the effect inserted %,d frames of silence in %d insertions"
                         + " (the first primes the lead)%n", duplex.effect().leadReason(), duplex.effect().leadPeriods(),
                 duplex.effect().leadPeriods() * (double) period * 1e3 / rate, r.silenceFrames(), duplex.effect().insertions());

@@ -9,13 +9,10 @@ import dev.lanehost.lanes.Profile;
 import dev.lanehost.nativeabi.HostAbi;
 import dev.lanehost.nativeabi.HostRing;
 import java.io.IOException;
-import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -67,29 +64,11 @@ public final class AudioPathProbe {
     private static final long STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     /** jackd's real-time priority by default: JACK's own default range, above any other real-time thread here. */
     private static final int REALTIME_PRIORITY = 70;
-    /** The warm-up drives' pause, and the letters' pace meanwhile: about a letter a drive, so some drives run turns and some find none. */
-    private static final long WARM_PAUSE_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
 
     /** Ten minutes: long enough for the rare late callback to show. */
     static final int DEFAULT_SECONDS = 600;
 
     private AudioPathProbe() {
-    }
-
-    /** What the consumer side of either architecture offers the measurement. */
-    private interface Consumer {
-        /** The thread whose allocation is measured, or null if it has not run yet. */
-        Thread thread();
-
-        long samples();
-
-        long underruns();
-
-        /** The first wrong sample's index, or -1. */
-        long firstMismatch();
-
-        /** After the producer has stopped: reads what is left and ends. */
-        void finish();
     }
 
     /** One moment of the steady-state measurement. */
@@ -135,9 +114,9 @@ public final class AudioPathProbe {
                 laneDriving ? "lane-driving" : "ring-only", StatusLine.duration(seconds, DEFAULT_SECONDS, "s"), warmUp, name, realtime > 0 ? "-R -P " + realtime : "--no-realtime",
                 SAMPLE_RATE, PERIOD_FRAMES, log);
         System.out.printf("JVM: %s %s, GC %s, heap max %d MiB, args %s%n", System.getProperty("java.vm.name"),
-                Runtime.version(), gcNames(), Runtime.getRuntime().maxMemory() >> 20,
+                Runtime.version(), RunReport.gcNames(), Runtime.getRuntime().maxMemory() >> 20,
                 ManagementFactory.getRuntimeMXBean().getInputArguments());
-        System.out.println("load before: " + loadAverage());
+        System.out.println("load before: " + RunReport.loadAverage());
         Files.createDirectories(log.getParent());
         JackServer server;
         try {
@@ -158,12 +137,12 @@ public final class AudioPathProbe {
             server.close();
             watch.close();
         }
-        writeLateCycles(watch, logDirectory);
+        RunReport.writeLateCycles(watch, logDirectory);
         JackServer.LateCycles lanehost = server.lateCycles("lanehost");
         JackServer.LateCycles plain = server.lateCycles("plain");
         System.out.printf("jackd late cycles (own fault: callback still running / not yet scheduled): lanehost %d / %d, plain %d / %d%n",
                 lanehost.running(), lanehost.triggered(), plain.running(), plain.triggered());
-        System.out.println("load after:  " + loadAverage());
+        System.out.println("load after:  " + RunReport.loadAverage());
         System.exit(ok ? 0 : 1);
     }
 
@@ -198,7 +177,7 @@ public final class AudioPathProbe {
             AudioConsumer consumer = new AudioConsumer(audio.ring(), AudioTiming.keepingFirst(timing.ring(), 0), sweep, null);
             ActorRef ref = AudioActors.spawn(runtime, "audio-consumer", consumer);
             try (CallGate finish = CallGate.open(ref, (context, arguments) -> consumer.finish())) {
-                Consumer measured = new Consumer() {
+                ProbeConsumer measured = new ProbeConsumer() {
                     @Override
                     public Thread thread() {
                         return consumer.turnThread();
@@ -253,7 +232,7 @@ public final class AudioPathProbe {
                 AtomicBoolean playing = new AtomicBoolean(true);
                 AtomicLong underruns = new AtomicLong();
                 if (setting.warmDrives() > 0) {
-                    warmDrivePath(runtime, abi, probe, setting.warmDrives());
+                    DriveWarmUp.run(runtime, abi, probe, setting.warmDrives());
                 }
                 plain.activate();
                 probe.activate();
@@ -269,7 +248,7 @@ public final class AudioPathProbe {
                     }
                     check.read(Long.MAX_VALUE);
                 });
-                Consumer measured = new Consumer() {
+                ProbeConsumer measured = new ProbeConsumer() {
                     @Override
                     public Thread thread() {
                         return reader;
@@ -316,10 +295,10 @@ public final class AudioPathProbe {
                 });
                 JackClient.Stats s = probe.stats();
                 if (beforeReactivation[0] != null) {
-                    printFirstDrives("first activation", beforeReactivation[0]);
-                    printFirstDrives("after deactivate/activate", s);
+                    RunReport.printFirstDrives("first activation", beforeReactivation[0]);
+                    RunReport.printFirstDrives("after deactivate/activate", s);
                 } else {
-                    printFirstDrives("after activation", s);
+                    RunReport.printFirstDrives("after activation", s);
                 }
                 System.out.printf("lane: %,d messages sent, %,d handled on the lane; drives %,d OK / %d failed, %,d turns (max %d a drive),"
                                 + " slowest drive %.2f ms, %d drives longer than a period%n",
@@ -330,55 +309,13 @@ public final class AudioPathProbe {
         }
     }
 
-    private static void printFirstDrives(String when, JackClient.Stats s) {
-        System.out.printf("first drive %s: %.1f us (the process thread's first, began at %d ns = System.nanoTime);"
-                + " slowest of its first second's drives: %.1f us%n", when, s.firstDriveNanos() / 1e3, s.firstDriveStart(),
-                s.earlyMaxDriveNanos() / 1e3);
-    }
-
-    /**
-     * Before the clients are activated: real drives of a scratch lane from an ordinary C thread of the lanehost client
-     * (after the table's thread warm-up), while a Java thread sends its actor letters at about the rate the drives
-     * come, so C2 compiles the drive and turn path — a lane binding to a new thread, drives that run turns and drives
-     * that find nothing — from what real drives do, before JACK's process thread makes its first drive.
-     */
-    private static void warmDrivePath(ActorRuntime runtime, HostAbi abi, JackClient probe, int drives) {
-        ExecutionLane scratch = runtime.registerLane("audio-warm");
-        abi.exportLane(scratch);
-        AtomicLong handled = new AtomicLong();
-        ActorRef actor = runtime.spawnOnLane("audio-warm", "warm", () -> (context, message) -> handled.incrementAndGet());
-        AtomicBoolean sending = new AtomicBoolean(true);
-        AtomicLong sent = new AtomicLong();
-        Thread sender = Thread.ofPlatform().name("warm-sender").start(() -> {
-            while (sending.get()) {
-                actor.tell(sent.getAndIncrement());
-                LockSupport.parkNanos(WARM_PAUSE_NANOS); // pacing, not synchronisation
-            }
-        });
-        long start = System.nanoTime();
-        long turns;
-        try {
-            turns = probe.warmDrives("audio-warm", drives, WARM_PAUSE_NANOS);
-        } finally {
-            sending.set(false);
-            try {
-                sender.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        System.out.printf("drive path warmed before activation: %,d drives of lane 'audio-warm' from an ordinary C thread, %,d turns"
-                        + " (%,d letters sent), %.0f ms%n", drives, turns, sent.get(), (System.nanoTime() - start) / 1e6);
-        actor.kill();
-    }
-
     /**
      * Runs for {@code seconds} (calling {@code step}, which paces itself, in a loop on this thread), snapshots at the end of the warm-up
      * and before the clients stop, then stops both clients, finishes the consumer and prints the results.
      *
      * @return true if no sample was wrong and every sample written was read
      */
-    private static boolean measure(JackClient probe, JackClient plain, Consumer consumer, Setting setting, Runnable step) {
+    private static boolean measure(JackClient probe, JackClient plain, ProbeConsumer consumer, Setting setting, Runnable step) {
         int seconds = setting.seconds();
         int warmUp = setting.warmUp();
         AllocationLoad garbage = setting.garbage();
@@ -393,7 +330,7 @@ public final class AudioPathProbe {
             if (first == null && now >= steady) {
                 first = snapshot(threads, consumer, probe, plain);
                 status.end();
-                printScheduling(setting.server(), probe, plain);
+                RunReport.printScheduling(setting.server(), probe, plain);
             }
             status.update(now, () -> String.format("callbacks %,d / %,d (lanehost / plain) | xruns %d | samples read %,d | under/over %d/%d",
                     probe.stats().callbacks(), plain.stats().callbacks(), plain.stats().xruns(), consumer.samples(), consumer.underruns(),
@@ -403,7 +340,7 @@ public final class AudioPathProbe {
                 status.end();
                 System.out.printf("  %4d s: callbacks %,d / %,d, xruns %d, samples read %,d, underruns %d, overruns %d, load %s%n",
                         TimeUnit.NANOSECONDS.toSeconds(now - start), probe.stats().callbacks(), plain.stats().callbacks(), plain.stats().xruns(),
-                        consumer.samples(), consumer.underruns(), probe.stats().ringOverruns(), loadAverage());
+                        consumer.samples(), consumer.underruns(), probe.stats().ringOverruns(), RunReport.loadAverage());
             }
             step.run();
         }
@@ -417,12 +354,12 @@ public final class AudioPathProbe {
         long periods = (last.samples() - first.samples()) / PERIOD_FRAMES;
         long bytes = last.consumerBytes() - first.consumerBytes();
         System.out.printf("%d s at %d Hz / %d frames; garbage %.1f MB/s; GC %s%n", seconds, p.sampleRate(), p.periodFrames(),
-                garbage == null ? 0.0 : garbage.megabytesPerSecond(), gcActivity());
+                garbage == null ? 0.0 : garbage.megabytesPerSecond(), RunReport.gcActivity());
         System.out.printf("callbacks: lanehost %,d, plain %,d; xruns (server-wide, every client is told): lanehost %d, plain %d%n",
                 p.callbacks(), c.callbacks(), p.xruns(), c.xruns());
         System.out.printf("callback duration, steady state (after the %d s warm-up; max over the whole run):%n", warmUp);
-        System.out.printf("  lanehost: %s%n", durations(last.probe(), first.probe()));
-        System.out.printf("  plain:    %s%n", durations(last.plain(), first.plain()));
+        System.out.printf("  lanehost: %s%n", RunReport.durations(last.probe(), first.probe()));
+        System.out.printf("  plain:    %s%n", RunReport.durations(last.plain(), first.plain()));
         long samplesWritten = p.samplesWritten();
         System.out.printf("server cycles lost (the wall clock asked for more than the plain client ran): %,d in the steady state"
                         + " (%.1f s), %,d over the whole run%n",
@@ -434,72 +371,11 @@ public final class AudioPathProbe {
                 consumer.underruns(), AudioConsumer.LATENCY.toMillis());
         System.out.printf("consumer thread '%s': %,d bytes allocated over %,d periods consumed in the steady state (%.1f s) = %.3f B/period%n",
                 consumer.thread().getName(), bytes, periods, (last.nanos() - first.nanos()) / 1e9, periods == 0 ? 0.0 : (double) bytes / periods);
-        printSlowCallbacks(probe, setting.logDirectory());
+        RunReport.printSlowCallbacks(probe, setting.logDirectory(), TimeUnit.SECONDS.toNanos(1) * PERIOD_FRAMES / SAMPLE_RATE);
         return consumer.firstMismatch() < 0 && consumer.samples() == samplesWritten;
     }
 
-    /**
-     * jackd's late-cycle lines with the time they were read (within 20 ms of the event) into {@code late-cycles.txt},
-     * to line up with the slow callbacks and the JVM's log.
-     */
-    static void writeLateCycles(JackLogWatch watch, Path directory) {
-        long jvmStart = System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(ManagementFactory.getRuntimeMXBean().getUptime());
-        StringBuilder lines = new StringBuilder("# read at (System.nanoTime), JVM uptime ms (approx.), jackd's line\n");
-        for (JackLogWatch.Line line : watch.linesContaining("was not finished")) {
-            lines.append(line.nanos()).append(' ').append(String.format("%.1f", (line.nanos() - jvmStart) / 1e6)).append(' ')
-                    .append(line.text()).append('\n');
-        }
-        Path file = directory.resolve("late-cycles.txt");
-        try {
-            Files.writeString(file, lines);
-            System.out.println("jackd's late-cycle lines, dated: " + file);
-        } catch (IOException e) {
-            System.out.println("late cycles: could not write " + file + ": " + e.getMessage());
-        }
-    }
-
-    /** The scheduling the process threads really got (read back from /proc), and jackd's real-time threads. */
-    private static void printScheduling(JackServer server, JackClient probe, JackClient plain) {
-        try {
-            System.out.printf("scheduling (read back): lanehost process thread %d %s, plain process thread %d %s; jackd (asked for %s): %s%n",
-                    probe.stats().processThreadId(), ThreadScheduling.ofOwnThread(probe.stats().processThreadId()),
-                    plain.stats().processThreadId(), ThreadScheduling.ofOwnThread(plain.stats().processThreadId()),
-                    server.realtimePriority() > 0 ? "-R -P " + server.realtimePriority() : "--no-realtime",
-                    server.threadScheduling());
-        } catch (IOException | RuntimeException e) {
-            System.out.println("scheduling: could not read it back: " + e);
-        }
-    }
-
-    /**
-     * The lanehost client's callbacks longer than half a period, with their start on the JVM's nanoTime clock, into
-     * {@code slow-callbacks.txt} (to line up with {@code -Xlog:gc*,safepoint:file=...:timenanos}), and a summary.
-     */
-    private static void printSlowCallbacks(JackClient probe, Path directory) {
-        JackClient.SlowCallbacks slow = probe.slowCallbacks();
-        long jvmStart = System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(ManagementFactory.getRuntimeMXBean().getUptime());
-        StringBuilder lines = new StringBuilder("# start (System.nanoTime), JVM uptime ms (approx.), duration us\n");
-        long overPeriod = 0;
-        for (int i = 0; i < slow.startNanos().length; i++) {
-            lines.append(slow.startNanos()[i]).append(' ')
-                    .append(String.format("%.3f", (slow.startNanos()[i] - jvmStart) / 1e6)).append(' ')
-                    .append(String.format("%.1f", slow.nanos()[i] / 1e3)).append('\n');
-            if (slow.nanos()[i] > TimeUnit.SECONDS.toNanos(1) * PERIOD_FRAMES / SAMPLE_RATE) {
-                overPeriod++;
-            }
-        }
-        Path file = directory.resolve("slow-callbacks.txt");
-        try {
-            Files.createDirectories(directory);
-            Files.writeString(file, lines);
-        } catch (IOException e) {
-            System.out.println("slow callbacks: could not write " + file + ": " + e.getMessage());
-        }
-        System.out.printf("lanehost slow callbacks (> half a period): %,d in all; the latest %d (%d longer than a period) in %s%n",
-                slow.total(), slow.startNanos().length, overPeriod, file);
-    }
-
-    private static Snapshot snapshot(com.sun.management.ThreadMXBean threads, Consumer consumer, JackClient probe, JackClient plain) {
+    private static Snapshot snapshot(com.sun.management.ThreadMXBean threads, ProbeConsumer consumer, JackClient probe, JackClient plain) {
         Thread thread = consumer.thread();
         if (thread == null) {
             throw new IllegalStateException("the consumer has not run a turn by the end of the warm-up");
@@ -508,34 +384,5 @@ public final class AudioPathProbe {
         long samples = consumer.samples();
         long bytes = threads.getThreadAllocatedBytes(thread.threadId());
         return new Snapshot(System.nanoTime(), bytes, samples, plain.stats().callbacks(), probe.durations(), plain.durations());
-    }
-
-    static String durations(CallbackDurations last, CallbackDurations first) {
-        long[] counts = last.counts();
-        long[] before = first.counts();
-        for (int i = 0; i < counts.length; i++) {
-            counts[i] -= before[i];
-        }
-        return new CallbackDurations(counts, last.maxNanos()).summary();
-    }
-
-    static String gcNames() {
-        return ManagementFactory.getGarbageCollectorMXBeans().stream().map(GarbageCollectorMXBean::getName).toList().toString();
-    }
-
-    static String gcActivity() {
-        List<String> parts = new ArrayList<>();
-        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-            parts.add(String.format("%s %,d (%,d ms)", gc.getName(), gc.getCollectionCount(), gc.getCollectionTime()));
-        }
-        return String.join(", ", parts);
-    }
-
-    static String loadAverage() {
-        try {
-            return Files.readString(Path.of("/proc/loadavg")).strip();
-        } catch (IOException e) {
-            return "(no /proc/loadavg: " + e.getMessage() + ")";
-        }
     }
 }
