@@ -305,9 +305,13 @@ public final class CallGate implements AutoCloseable {
                 ? "the runtime is closed" : "actor " + actor.name() + " has halted");
     }
 
-    /** For a halted actor: CLOSED if its runtime's close halted it, ACTOR_TERMINATED otherwise. */
+    /**
+     * For an actor that refused the call as terminated: CLOSED if its runtime's close halted it, or refused it because
+     * the runtime is closing (no exit reason yet: the close halts it next); ACTOR_TERMINATED otherwise.
+     */
     CallStatus terminatedStatus() {
-        return actor.exitReason().orElse(null) instanceof ExitReason.Shutdown ? CallStatus.CLOSED : CallStatus.ACTOR_TERMINATED;
+        ExitReason reason = actor.exitReason().orElse(null);
+        return reason == null || reason instanceof ExitReason.Shutdown ? CallStatus.CLOSED : CallStatus.ACTOR_TERMINATED;
     }
 
     // ---------------------------------------------------------------- lifecycle and accounting

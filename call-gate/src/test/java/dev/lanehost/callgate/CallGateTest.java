@@ -539,7 +539,8 @@ class CallGateTest {
         CallGate normalGate = CallGate.open(normal, (context, args) -> "never");
         onHost(() -> lane.drive(0)); // binds the lane to the host thread
         Future<CallResult> queued = caller.submit(() -> normalGate.call(null, LONG));
-        awaitTrue(() -> normalGate.pendingCalls() == 1);
+        // Queued, not only admitted: the start letter and the call in the actor's mailbox (nobody drains them).
+        awaitTrue(() -> runtime.snapshot().actors().stream().anyMatch(row -> row.name().equals("worker") && row.queueDepth() == 2));
         runtime.close();
         CallResult whileQueued = queued.get(30, TimeUnit.SECONDS);
         assertEquals(CallStatus.CLOSED, whileQueued.status(), whileQueued.detail());
