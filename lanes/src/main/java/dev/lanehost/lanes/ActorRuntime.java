@@ -2,6 +2,7 @@ package dev.lanehost.lanes;
 
 import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.cell.HeldArenas;
+import dev.lanehost.lanes.lane.Lane;
 import dev.lanehost.lanes.observe.GuardedObserver;
 import dev.lanehost.lanes.observe.LiveCounters;
 import dev.lanehost.lanes.observe.RuntimeMBean;
@@ -67,8 +68,8 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
         this.observer = builder.observer == null ? new RuntimeObserver() { } : new GuardedObserver(builder.observer);
         this.context = builder.newContext(this, new LiveRuntime.Parts(timers, lanes, actors, counters, heldArenas,
                 blockingActors, observer, shutdown, laneStallThresholdNanos));
-        this.warmUp = new ThreadWarmUp(context, () -> new ExecutionLane(ThreadWarmUp.NAME, context, ThreadWarmUp::privateQueue,
-                false), ExecutionLane::leaveBoundToEndedThread);
+        this.warmUp = new ThreadWarmUp(context, () -> new Lane(ThreadWarmUp.NAME, context, ThreadWarmUp::privateQueue,
+                false));
         this.scheduler = builder.newScheduler(timers, lanes, context, this::isClosed);
         this.spawning = new Spawning(actors, lanes, scheduler, context, blockingActors);
         context.attach(scheduler, spawning);
@@ -102,10 +103,10 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
             throw new IllegalArgumentException("a lane name must not be blank");
         }
         checkOpen();
-        ExecutionLane lane = new ExecutionLane(name, context, scheduler::newLaneQueue, true);
+        Lane lane = new Lane(name, context, scheduler::newLaneQueue, true);
         lanes.add(lane);
         scheduler.laneRegistered(lane);
-        return lane;
+        return new ExecutionLane(lane);
     }
 
     /**
@@ -302,7 +303,7 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
 
     /** {@link #registerMBean(String)} under the name {@code runtime-<n>}, numbered in this process (skipping numbers a program took as names). */
     public ObjectName registerMBean() {
-        return RuntimeMBean.register(this, null);
+        return RuntimeMBean.register(metrics, profile, this::isClosed, this::whenClosed, null);
     }
 
     /**
@@ -313,7 +314,7 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
      * @throws IllegalStateException    if the runtime is closed
      */
     public ObjectName registerMBean(String name) {
-        return RuntimeMBean.register(this, Objects.requireNonNull(name, "MBean name"));
+        return RuntimeMBean.register(metrics, profile, this::isClosed, this::whenClosed, Objects.requireNonNull(name, "MBean name"));
     }
 
     public boolean isClosed() {

@@ -1,23 +1,11 @@
 package dev.lanehost.lanes;
 
-import dev.lanehost.lanes.access.Access;
-import dev.lanehost.lanes.access.LaneAccess;
-import dev.lanehost.lanes.cell.ActorCell;
-import dev.lanehost.lanes.lane.LaneBinding;
-import dev.lanehost.lanes.lane.LaneClose;
-import dev.lanehost.lanes.lane.LaneCounters;
-import dev.lanehost.lanes.lane.LaneWatch;
-import dev.lanehost.lanes.observe.RuntimeLog;
-import dev.lanehost.lanes.queue.WorkFlag;
-import dev.lanehost.lanes.runtime.RuntimeContext;
-import dev.lanehost.lanes.scheduler.RunQueue;
-import java.util.function.BiFunction;
+import dev.lanehost.lanes.lane.Lane;
 
 /**
  * A named run queue that only its host drains, by lending a thread to {@link #drive}. The handle is the
- * only drive capability: whoever holds it may drive, from one thread at a time. The drive loop is here;
- * the binding is a {@code LaneBinding}, the counts and the work flag a {@code LaneCounters}, the part in the runtime's close a
- * {@code LaneClose}, what observers see a {@code LaneWatch}.
+ * only drive capability: whoever holds it may drive, from one thread at a time. The handle hands each call to the
+ * lane it stands for, which the runtime keeps and which holds the drive loop.
  *
  * <h2>Drive protocol</h2>
  * <ol>
@@ -46,87 +34,24 @@ import java.util.function.BiFunction;
  * A drive never throws: turn failures halt their actors, and everything else becomes a status.
  */
 public final class ExecutionLane {
-    static {
-        Access.setLanes(new LaneAccess<ExecutionLane, LaneCounters, RunQueue, LaneClose, LaneWatch>() {
-            @Override
-            public LaneCounters counters(ExecutionLane lane) {
-                return lane.counters;
-            }
+    private final Lane lane;
 
-            @Override
-            public RunQueue queue(ExecutionLane lane) {
-                return lane.queue;
-            }
-
-            @Override
-            public LaneClose close(ExecutionLane lane) {
-                return lane.close;
-            }
-
-            @Override
-            public LaneWatch watch(ExecutionLane lane) {
-                return lane.watch;
-            }
-        });
-    }
-
-    private static final int DRIVE_OK = DriveStatus.OK.code();
-    /** Looks (at the lane's queue, or runs that took no letter) that find a producer mid-offer before a drive gives up and reports the work as remaining. */
-    private static final int SPURIOUS_EMPTY_RETRIES = 100;
-
-    private final String name;
-    private final RuntimeContext runtime;
-    /**
-     * The lane's counts and its work flag, in one object: what senders write (the flag, the backlog) and what the
-     * drive reads first, one load from the lane.
-     */
-    final LaneCounters counters;
-    final RunQueue queue;
-    /**
-     * False only for the private lane of {@link ActorRuntime#warmUpThread()}: it renames no thread, logs
-     * nothing and has no teardown.
-     */
-    private final boolean registered;
-    private final LaneBinding binding;
-    /** This lane's part in the runtime's close, and its count of live actors. */
-    final LaneClose close;
-    /** What observers see: the stall watch, rebinds to log, the snapshot row. */
-    final LaneWatch watch;
-    /** Bound thread only. */
-    private boolean driving;
-    /**
-     * The bound thread as it knows itself: written only by a thread that has just bound the lane (its own
-     * identity) or is releasing it (null), so it equals {@link Thread#currentThread()} exactly when the
-     * caller is the bound thread: a live bound thread is never displaced, and only it releases. Plain, and
-     * read only by a thread comparing it with itself: the drive's fast path checks the binding with this
-     * one load instead of going through the {@code LaneBinding}. Other threads ask the binding.
-     */
-    private Thread driver;
-
-    /** @param queueFor makes the lane's run queue, whose offers raise the lane's work flag: its counters */
-    ExecutionLane(String name, RuntimeContext runtime, BiFunction<String, WorkFlag, RunQueue> queueFor, boolean registered) {
-        this.name = name;
-        this.runtime = runtime;
-        this.counters = new LaneCounters(runtime.laneCapacity);
-        this.queue = queueFor.apply(name, counters);
-        this.registered = registered;
-        this.binding = new LaneBinding(name, registered, this::queuedLetters);
-        this.close = new LaneClose(this, runtime, binding, this::tearDownIfIdle);
-        this.watch = new LaneWatch(this, binding, runtime);
+    ExecutionLane(Lane lane) {
+        this.lane = lane;
     }
 
     public String name() {
-        return name;
+        return lane.name();
     }
 
     /** Drives so far. */
     public long drives() {
-        return counters.drives();
+        return lane.drives();
     }
 
     /** Turns run by drives so far. */
     public long turns() {
-        return counters.turns();
+        return lane.turns();
     }
 
     /**
@@ -135,12 +60,12 @@ public final class ExecutionLane {
      * drive has taken so far (the driver settles its count when the drive returns).
      */
     public long queuedLetters() {
-        return counters.queuedLetters();
+        return lane.queuedLetters();
     }
 
     /** Messages and tasks this lane's actors refused because a mailbox or the lane was full. */
     public long refusedLetters() {
-        return counters.refusedLetters();
+        return lane.refusedLetters();
     }
 
     /**
@@ -151,9 +76,8 @@ public final class ExecutionLane {
      * @return the status, the turns run, and the letters still queued on the lane ({@link #queuedLetters()})
      */
     public DriveResult drive(int maxTurns) {
-        DriveCounts counts = new DriveCounts();
-        int code = drive(maxTurns, counts);
-        return DriveResult.of(DriveStatus.ofCode(code), counts.turns(), counts.remaining());
+        long outcome = lane.drive(maxTurns);
+        return DriveResult.of(DriveStatus.ofCode(Lane.status(outcome)), Lane.turnsRun(outcome), lane.queuedLetters());
     }
 
     /**
@@ -165,90 +89,11 @@ public final class ExecutionLane {
      *         negative
      */
     public int drive(int maxTurns, DriveCounts out) {
-        // The common host callback — bound to this thread, not nested, open, nothing queued — kept small
-        // enough for the JIT to inline into the caller's upcall; everything else takes the full path.
-        if (maxTurns >= 0 && driver == Thread.currentThread() && !driving && !runtime.isClosed() && !counters.isRaised()) {
-            counters.driveCounted();
-            return report(out, 0, DRIVE_OK);
+        long outcome = lane.drive(maxTurns);
+        if (out != null) {
+            out.set(Lane.turnsRun(outcome), lane.queuedLetters());
         }
-        return driveFully(maxTurns, out);
-    }
-
-    /** {@link #drive(int, DriveCounts)} off its fast path: binding, refusals, close, and the turn loop. */
-    private int driveFully(int maxTurns, DriveCounts out) {
-        if (maxTurns < 0) {
-            return refuse(out, DriveStatus.INVALID_ARGUMENT);
-        }
-        Thread current = Thread.currentThread();
-        if (binding.boundThread() != current) {
-            DriveStatus bound = acquire(current);
-            if (bound != DriveStatus.OK) {
-                return refuse(out, bound);
-            }
-        }
-        if (driving) {
-            return refuse(out, DriveStatus.REENTRANT);
-        }
-        if (runtime.isClosed()) {
-            tearDownOnLaneThread();
-            return refuse(out, DriveStatus.CLOSED);
-        }
-        counters.lower(); // then look at the whole queue; every path below raises it again if work is left
-        if (queue.isEmptyForConsumer()) {
-            // Nothing to do after all (the flag was raised by work an earlier drive took, or the binding or
-            // the nesting check sent us here). Count the drive (for the stall watch) and leave.
-            counters.driveCounted();
-            return report(out, 0, DRIVE_OK);
-        }
-        driving = true;
-        counters.driveBegins(current);
-        int ran = 0;
-        try {
-            int spurious = 0;
-            while (maxTurns == 0 || ran < maxTurns) {
-                ActorCell cell = queue.poll();
-                if (cell == null) {
-                    if (queue.depth() == 0 || ++spurious > SPURIOUS_EMPTY_RETRIES) {
-                        break;
-                    }
-                    Thread.onSpinWait(); // a sender is between queueing and linking
-                    continue;
-                }
-                // Up to turnsPerRun turns of this actor (within the drive's bound) before it goes behind the others.
-                int turns = runtime.laneTurnsPerRun;
-                int taken = cell.run(maxTurns == 0 ? turns : Math.min(turns, maxTurns - ran));
-                if (taken == 0 && cell.exitReason == null) {
-                    // Queued again with no letter taken: its sender is between queueing and linking the letter (or
-                    // the closing thread holds its turn lock). Come back to it, but not for as long as that sender
-                    // stays off the CPU: that is a spin the host's callback would pay for.
-                    if (++spurious > SPURIOUS_EMPTY_RETRIES) {
-                        break;
-                    }
-                    Thread.onSpinWait();
-                    continue;
-                }
-                spurious = 0;
-                ran += taken;
-            }
-        } catch (Throwable unexpected) {
-            RuntimeLog.internalError("drive of lane " + name, unexpected);
-        } finally {
-            counters.driveEnds(ran);
-            driving = false;
-            queue.forgetTurnEndClock();
-            if (!queue.isEmptyForConsumer()) {
-                counters.raise(); // maxTurns reached, or a sender still linking: the next drive must look
-            }
-            counters.driveCounted();
-            if (ran > 0) {
-                counters.turnsCounted(ran, runtime.nanoTime());
-            }
-        }
-        if (runtime.isClosed()) {
-            tearDownOnLaneThread(); // the runtime closed during this drive
-            return report(out, ran, DriveStatus.CLOSED.code());
-        }
-        return report(out, ran, DRIVE_OK);
+        return Lane.status(outcome);
     }
 
     /**
@@ -261,14 +106,7 @@ public final class ExecutionLane {
      *         teardown, if the caller is its bound thread)
      */
     public DriveStatus bind() {
-        Thread current = Thread.currentThread();
-        if (runtime.isClosed()) {
-            if (binding.boundThread() == current && !driving) {
-                tearDownOnLaneThread();
-            }
-            return DriveStatus.CLOSED;
-        }
-        return binding.boundThread() == current ? DriveStatus.OK : acquire(current);
+        return lane.bind();
     }
 
     /**
@@ -282,60 +120,12 @@ public final class ExecutionLane {
      *         thread)
      */
     public DriveStatus release() {
-        Thread current = Thread.currentThread();
-        if (binding.boundThread() != current) {
-            return runtime.isClosed() ? DriveStatus.CLOSED : DriveStatus.WRONG_THREAD;
-        }
-        if (driving) {
-            return DriveStatus.REENTRANT;
-        }
-        if (runtime.isClosed()) {
-            tearDownOnLaneThread();
-            return DriveStatus.CLOSED;
-        }
-        driver = null; // before the binding lets go: once it has, another thread may bind
-        binding.release(current);
-        return DriveStatus.OK;
-    }
-
-    /**
-     * The warm-up's private lane, released by the caller: left bound to {@code ended}, a thread that is not
-     * alive, so the next drive rebinds it the way a host's restarted thread rebinds its lane.
-     */
-    void leaveBoundToEndedThread(Thread ended) {
-        if (registered) {
-            throw new IllegalStateException("only the warm-up's private lane may be left bound to a thread that ended");
-        }
-        binding.leaveBoundTo(ended);
+        return lane.release();
     }
 
     /** Times the lane was bound again after its first binding (a host thread restart, or a release). */
     public long rebinds() {
-        return binding.rebinds();
-    }
-
-    private int refuse(DriveCounts out, DriveStatus status) {
-        return report(out, 0, status.code());
-    }
-
-    /** Stores the drive's counts where the caller asked for them (nowhere, if {@code out} is null). */
-    private int report(DriveCounts out, int turns, int code) {
-        if (out != null) {
-            out.set(turns, counters.queuedLetters());
-        }
-        return code;
-    }
-
-    /** Binds the lane to {@code current}, not its bound thread, unless the runtime is closed. */
-    private DriveStatus acquire(Thread current) {
-        if (runtime.isClosed()) {
-            return DriveStatus.CLOSED;
-        }
-        if (!binding.acquire(current)) {
-            return DriveStatus.WRONG_THREAD;
-        }
-        driver = current;
-        return DriveStatus.OK;
+        return lane.rebinds();
     }
 
     /**
@@ -343,12 +133,12 @@ public final class ExecutionLane {
      * identity: for a host entry choosing state the bound thread reuses from drive to drive.
      */
     public boolean isBoundToCurrentThread() {
-        return driver == Thread.currentThread();
+        return lane.isBoundToCurrentThread();
     }
 
     /** The thread this lane is bound to, or null before its first drive and after a release. */
     public Thread boundThread() {
-        return binding.boundThread();
+        return lane.boundThread();
     }
 
     /**
@@ -357,38 +147,17 @@ public final class ExecutionLane {
      * clock just to be watched.
      */
     public boolean isStalled() {
-        return watch.observe(runtime.nanoTime());
+        return lane.isStalled();
     }
 
     /** Actors queued now, all bands. */
     public long queued() {
-        return queue.depth();
+        return lane.queued();
     }
 
-    // ---------------------------------------------------------------- close
-
-    /** The bound thread, once the runtime is closed: runs the lane's pending teardown here, once. */
-    private void tearDownOnLaneThread() {
-        if (!registered) {
-            return;
-        }
-        driving = true; // a hook that drives this lane gets REENTRANT
-        try {
-            close.tearDownOnLaneThread();
-        } finally {
-            driving = false;
-        }
-    }
-
-    /** Close, on the bound thread: tear down now unless a drive is running (it tears down when its turn returns). */
-    void tearDownIfIdle() {
-        if (!driving) {
-            tearDownOnLaneThread();
-        }
-    }
 
     @Override
     public String toString() {
-        return "ExecutionLane[" + name + "]";
+        return "ExecutionLane[" + lane.name() + "]";
     }
 }

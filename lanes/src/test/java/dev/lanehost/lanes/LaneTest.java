@@ -65,7 +65,7 @@ class LaneTest {
             Class<?> producerFields = Class.forName("dev.lanehost.lanes.queue.MpscChunkQueueProducerFields");
             java.lang.reflect.Field produced = accessible(producerFields, "produced");
             Object[] chunk = (Object[]) accessible(producerFields, "producerChunk").get(queue);
-            cell.lane.counters.letterQueued();
+            cell.lane.letterQueued();
             long word = produced.getLong(queue);
             assertEquals(0, word & 3, "not linking, and the actor not idle: this claim makes nothing runnable");
             int slot = (int) (word >>> 2) % (chunk.length - 1);

@@ -4,11 +4,10 @@ package dev.lanehost.lanes.access;
  * Where each API class leaves its access. A getter that finds none yet initializes that class, whose static
  * initializer sets it, so a caller never sees null. The classes are named, not imported: this package names no
  * type of the API, so the API's classes and the runtime both point down at it. A getter takes its type arguments
- * from the field its caller keeps ({@code static final LaneAccess<ExecutionLane, ...> LANES = Access.lanes();}); the
+ * from the field its caller keeps ({@code static final TimerAccess<Timer, ...> TIMERS = Access.timers();}); the
  * cast is unchecked, and costs nothing at run time.
  */
 public final class Access {
-    private static final String LANE = "dev.lanehost.lanes.ExecutionLane";
     private static final String REF = "dev.lanehost.lanes.ActorRef";
     private static final String TIMER = "dev.lanehost.lanes.Timer";
     private static final String SIGNAL = "dev.lanehost.lanes.Signal";
@@ -19,7 +18,6 @@ public final class Access {
     private static final String TEARDOWN = "dev.lanehost.lanes.LaneTeardown";
     private static final String DISRUPTION = "dev.lanehost.lanes.TurnDisrupted";
 
-    private static LaneAccess<?, ?, ?, ?, ?> lanes;
     private static RefAccess<?, ?> refs;
     private static TimerAccess<?, ?, ?, ?, ?, ?, ?> timers;
     private static SignalAccess<?, ?, ?, ?, ?> signals;
@@ -40,18 +38,6 @@ public final class Access {
         } catch (ClassNotFoundException e) {
             throw new AssertionError(e);
         }
-    }
-
-    public static void setLanes(LaneAccess<?, ?, ?, ?, ?> access) {
-        lanes = access;
-    }
-
-    @SuppressWarnings("unchecked")
-    public static <L, C, Q, X, W> LaneAccess<L, C, Q, X, W> lanes() {
-        if (lanes == null) {
-            initialize(LANE);
-        }
-        return (LaneAccess<L, C, Q, X, W>) lanes;
     }
 
     public static void setRefs(RefAccess<?, ?> access) {

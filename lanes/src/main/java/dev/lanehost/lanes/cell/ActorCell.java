@@ -1,9 +1,9 @@
 package dev.lanehost.lanes.cell;
 
+import dev.lanehost.lanes.lane.LaneCounters;
 import dev.lanehost.lanes.ActorRef;
 import dev.lanehost.lanes.Behavior;
 import dev.lanehost.lanes.Delivery;
-import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.ExitReason;
 import dev.lanehost.lanes.HaltStep;
 import dev.lanehost.lanes.Park;
@@ -14,11 +14,9 @@ import dev.lanehost.lanes.SpawnOptions;
 import dev.lanehost.lanes.Timer;
 import dev.lanehost.lanes.TurnTask;
 import dev.lanehost.lanes.access.Access;
-import dev.lanehost.lanes.access.LaneAccess;
 import dev.lanehost.lanes.access.RefAccess;
 import dev.lanehost.lanes.access.TaskAccess;
 import dev.lanehost.lanes.access.TimerAccess;
-import dev.lanehost.lanes.lane.LaneCounters;
 import dev.lanehost.lanes.mailbox.Letter;
 import dev.lanehost.lanes.mailbox.Mailbox;
 import dev.lanehost.lanes.observe.LiveCounters;
@@ -74,7 +72,6 @@ import java.util.function.Supplier;
  */
 public final class ActorCell extends CellState implements Addressee, ResourceOwner<Timer, Signal, Park<?>> {
     private static final RefAccess<ActorRef, Addressee> REFS = Access.refs();
-    private static final LaneAccess<ExecutionLane, LaneCounters, ?, ?, ?> LANES = Access.lanes();
     private static final TaskAccess<ReusableTask, Letter.Reusable> TASKS = Access.tasks();
     private static final TimerAccess<Timer, ?, ?, ?, ?, Letter.TimerDue, ?> TIMERS = Access.timers();
 
@@ -91,7 +88,7 @@ public final class ActorCell extends CellState implements Addressee, ResourceOwn
     /** The queues a normal HOSTED actor roams among (the worker pool's), or null (lanes, pinned, other profiles). */
     private final RoamingQueues roaming;
     /** The lane this actor lives on, or null for the normal placement. */
-    public final ExecutionLane lane;
+    public final LaneCounters lane;
     public final ActorRef ref;
     public final Mailbox mailbox;
     public final TurnContext context;
@@ -117,7 +114,7 @@ public final class ActorCell extends CellState implements Addressee, ResourceOwn
     private volatile int incarnation;
 
     public ActorCell(long id, String name, Placement placement, RuntimeContext runtime, RunQueue home, RoamingQueues roaming,
-              ExecutionLane lane, BudgetLimits budget, long mailboxCapacity, SpawnOptions options,
+              LaneCounters lane, BudgetLimits budget, long mailboxCapacity, SpawnOptions options,
               Supplier<? extends Behavior> factory) {
         this.id = id;
         this.name = name;
@@ -127,7 +124,7 @@ public final class ActorCell extends CellState implements Addressee, ResourceOwn
         this.roaming = roaming;
         this.lane = lane;
         this.ref = REFS.newRef(this);
-        this.mailbox = new Mailbox(lane == null ? null : LANES.counters(lane));
+        this.mailbox = new Mailbox(lane);
         this.context = new TurnContext(this, factory, budget);
         this.resources = new ActorResources(runtime.counters(), runtime.heldArenas());
         this.mailboxCapacity = mailboxCapacity;
@@ -290,7 +287,7 @@ public final class ActorCell extends CellState implements Addressee, ResourceOwn
     private Delivery refused() {
         runtime.refusedLetters.increment();
         if (lane != null) {
-            LANES.counters(lane).letterRefused();
+            lane.letterRefused();
         }
         return Delivery.FULL;
     }

@@ -1,9 +1,5 @@
 package dev.lanehost.lanes.cell;
 
-import dev.lanehost.lanes.ExecutionLane;
-import dev.lanehost.lanes.access.Access;
-import dev.lanehost.lanes.access.LaneAccess;
-import dev.lanehost.lanes.lane.LaneCounters;
 import dev.lanehost.lanes.mailbox.Letter;
 import dev.lanehost.lanes.scheduler.RunQueue;
 
@@ -12,7 +8,6 @@ import dev.lanehost.lanes.scheduler.RunQueue;
  * the lock go and requeues the cell or marks it idle. The scheduling protocol it follows is on {@link ActorCell}.
  */
 public final class CellRun {
-    private static final LaneAccess<ExecutionLane, LaneCounters, ?, ?, ?> LANES = Access.lanes();
 
     private CellRun() {
     }
@@ -94,7 +89,7 @@ public final class CellRun {
      */
     private static Letter hydrationStart(ActorCell cell) {
         if (cell.lane != null) {
-            LANES.counters(cell.lane).letterQueued();
+            cell.lane.letterQueued();
         }
         return new Letter.Start();
     }

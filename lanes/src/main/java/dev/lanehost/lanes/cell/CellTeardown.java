@@ -3,7 +3,6 @@ package dev.lanehost.lanes.cell;
 import dev.lanehost.lanes.ExitReason;
 import dev.lanehost.lanes.HaltStep;
 import dev.lanehost.lanes.RuntimeObserver;
-import dev.lanehost.lanes.TurnTask;
 import dev.lanehost.lanes.scheduler.RunQueue;
 
 /**
@@ -44,7 +43,7 @@ public final class CellTeardown {
     /**
      * Once the runtime has closed, nothing runs the cell again, so a letter that lands after its teardown
      * would wait forever: whoever sees one (the sender after its offer, a lock holder after letting go)
-     * releases it here — a task gets {@link TurnTask#abandoned()}, a delivered park its release hook. The
+     * releases it here — a task gets {@link dev.lanehost.lanes.TurnTask#abandoned()}, a delivered park its release hook. The
      * offer and the teardown's {@code tornDown} write are both volatile, so at least one side sees the other;
      * a sender that finds the lock taken leaves the letter to the holder, which calls this after letting go.
      */

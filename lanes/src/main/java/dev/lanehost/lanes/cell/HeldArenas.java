@@ -1,6 +1,5 @@
 package dev.lanehost.lanes.cell;
 
-import dev.lanehost.lanes.ActorRuntime;
 import dev.lanehost.lanes.observe.LiveCounters;
 import dev.lanehost.lanes.observe.RuntimeLog;
 import java.lang.foreign.Arena;
@@ -11,7 +10,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 /**
  * The arenas of halted actors that could not be closed at their teardown, because a native call on another thread
  * still held one of their segments (a shared arena refuses to close while it is acquired): each is closed at a later
- * try, once that call has returned. Until then it stays counted as live ({@link ActorRuntime#resources()}), and the
+ * try, once that call has returned. Until then it stays counted as live ({@link dev.lanehost.lanes.ActorRuntime#resources()}), and the
  * teardown itself goes on: the actor's end is never held up, nor its thread lost, by memory still in use.
  */
 public final class HeldArenas {

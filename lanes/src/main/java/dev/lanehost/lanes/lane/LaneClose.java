@@ -1,15 +1,12 @@
 package dev.lanehost.lanes.lane;
 
-import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.ExitReason;
 import dev.lanehost.lanes.LaneTeardown;
 import dev.lanehost.lanes.access.Access;
-import dev.lanehost.lanes.access.LaneAccess;
 import dev.lanehost.lanes.access.TeardownAccess;
 import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.observe.RuntimeLog;
 import dev.lanehost.lanes.runtime.RuntimeContext;
-import dev.lanehost.lanes.scheduler.RunQueue;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CountDownLatch;
@@ -21,11 +18,9 @@ import java.util.concurrent.TimeUnit;
  * drive protocol on {@link ExecutionLane}; steps 3 and 5 of the runtime's close protocol.
  */
 public final class LaneClose {
-    private static final LaneAccess<ExecutionLane, ?, RunQueue, ?, ?> LANES = Access.lanes();
     private static final TeardownAccess<LaneTeardown> TEARDOWNS = Access.teardowns();
 
     private static final VarHandle CLAIM;
-    private static final VarHandle LIVE_ACTORS;
     /** Teardown after close: nobody else may be offering, so a few thousand pauses cover a preempted sender. */
     private static final int TEARDOWN_SPURIOUS_RETRIES = 10_000;
     private static final int OPEN = 0;
@@ -36,20 +31,18 @@ public final class LaneClose {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             CLAIM = lookup.findVarHandle(LaneClose.class, "claim", int.class);
-            LIVE_ACTORS = lookup.findVarHandle(LaneClose.class, "liveActors", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    private final ExecutionLane lane;
+    private final Lane lane;
+    /** Its counts, with its live actors. */
+    private final LaneCounters counters;
     private final RuntimeContext runtime;
     /** Who tears the lane down, claimed once by CAS. */
     @SuppressWarnings("unused")
     private volatile int claim;
-    /** Actors placed on the lane and not yet torn down. */
-    @SuppressWarnings("unused")
-    private volatile int liveActors;
     /** Opened once the lane's teardown after close has finished, on whichever thread did it. */
     private final CountDownLatch tornDown = new CountDownLatch(1);
 
@@ -58,19 +51,12 @@ public final class LaneClose {
     /** The lane's own close on its bound thread: now, unless a drive is running (it tears down when its turn returns). */
     private final Runnable tearDownIfIdle;
 
-    public LaneClose(ExecutionLane lane, RuntimeContext runtime, LaneBinding binding, Runnable tearDownIfIdle) {
+    public LaneClose(Lane lane, RuntimeContext runtime, LaneBinding binding, Runnable tearDownIfIdle) {
+        this.counters = lane.counters();
         this.binding = binding;
         this.tearDownIfIdle = tearDownIfIdle;
         this.lane = lane;
         this.runtime = runtime;
-    }
-
-    public void actorSpawned() {
-        LIVE_ACTORS.getAndAdd(this, 1);
-    }
-
-    public void actorTornDown() {
-        LIVE_ACTORS.getAndAdd(this, -1);
     }
 
     /**
@@ -86,8 +72,8 @@ public final class LaneClose {
             // The closing thread may not have halted them yet (this drive came first): halting queues each.
             runtime.haltActorsOf(lane);
             int spurious = 0;
-            while (liveActors > 0) {
-                ActorCell cell = LANES.queue(lane).poll();
+            while (counters.liveActors() > 0) {
+                ActorCell cell = lane.queue().poll();
                 if (cell == null) {
                     if (++spurious > TEARDOWN_SPURIOUS_RETRIES) {
                         break;
@@ -115,7 +101,7 @@ public final class LaneClose {
         if (claim == BY_LANE_THREAD) {
             return null; // a drive got here first: its teardown is running or done
         }
-        if (liveActors == 0) {
+        if (counters.liveActors() == 0) {
             CLAIM.compareAndSet(this, OPEN, BY_CLOSING_THREAD);
             tornDown.countDown();
             return LaneTeardown.NO_ACTORS;
@@ -159,7 +145,7 @@ public final class LaneClose {
      * mid-queue for its whole patience) is torn down here rather than leaked, and that is logged.
      */
     private LaneTeardown finishedOnLaneThread(Thread closing) {
-        int left = liveActors;
+        int left = counters.liveActors();
         if (left > 0) {
             RuntimeLog.logSafely(System.Logger.Level.WARNING, "lane '" + lane.name() + "': " + left + " actor(s) the lane"
                     + " thread's teardown did not reach are torn down on the closing thread " + closing.getName());
@@ -183,7 +169,7 @@ public final class LaneClose {
         if (!CLAIM.compareAndSet(this, OPEN, BY_CLOSING_THREAD)) {
             return null;
         }
-        int actors = liveActors;
+        int actors = counters.liveActors();
         RuntimeLog.logSafely(why == LaneTeardown.NEVER_BOUND ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
                 "lane '" + lane.name() + "': " + actors + " actor(s) torn down on the closing thread " + closing.getName()
                         + " #" + closing.threadId() + ", not on a lane thread: " + TEARDOWNS.reason(why));

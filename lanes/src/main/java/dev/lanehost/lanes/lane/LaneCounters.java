@@ -1,13 +1,12 @@
 package dev.lanehost.lanes.lane;
 
-import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.queue.WorkFlag;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The counts an {@link ExecutionLane} keeps, over its work flag: drives, turns and the last drive that ran work (written by its
+ * The counts an {@link dev.lanehost.lanes.ExecutionLane} keeps, over its work flag: drives, turns and the last drive that ran work (written by its
  * driver with release), the letters queued on its actors (added by senders, settled by the driver) and the
  * letters it refused. Anyone reads them. The lane holds one in a final field, the counts and the flag together, so a
  * drive reaches them in one load from the lane.
@@ -18,6 +17,7 @@ public final class LaneCounters extends WorkFlag {
     private static final VarHandle LAST_WORK_DRIVE;
     private static final VarHandle QUEUED_LETTERS;
     private static final VarHandle DRIVER_QUEUED;
+    private static final VarHandle LIVE_ACTORS;
 
     static {
         try {
@@ -27,6 +27,7 @@ public final class LaneCounters extends WorkFlag {
             LAST_WORK_DRIVE = lookup.findVarHandle(LaneCounters.class, "lastWorkDriveNanos", long.class);
             QUEUED_LETTERS = lookup.findVarHandle(LaneCounters.class, "queuedLetters", long.class);
             DRIVER_QUEUED = lookup.findVarHandle(LaneCounters.class, "driverQueued", long.class);
+            LIVE_ACTORS = lookup.findVarHandle(LaneCounters.class, "liveActors", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -59,6 +60,9 @@ public final class LaneCounters extends WorkFlag {
      */
     @SuppressWarnings("unused")
     private long driverQueued;
+    /** Actors placed on the lane and not yet torn down: the lane's close waits for none to be left. */
+    @SuppressWarnings("unused")
+    private volatile int liveActors;
     /** Letters this lane's actors may hold together before they refuse messages and tasks. */
     private final long capacity;
     /** Messages and tasks this lane's actors refused for a full mailbox or lane. */
@@ -66,6 +70,18 @@ public final class LaneCounters extends WorkFlag {
 
     public LaneCounters(long capacity) {
         this.capacity = capacity;
+    }
+
+    public void actorSpawned() {
+        LIVE_ACTORS.getAndAdd(this, 1);
+    }
+
+    public void actorTornDown() {
+        LIVE_ACTORS.getAndAdd(this, -1);
+    }
+
+    public int liveActors() {
+        return liveActors;
     }
 
     /** Drives so far. */

@@ -1,9 +1,6 @@
 package dev.lanehost.lanes.lane;
 
-import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.Snapshot;
-import dev.lanehost.lanes.access.Access;
-import dev.lanehost.lanes.access.LaneAccess;
 import dev.lanehost.lanes.observe.RuntimeEvents;
 import dev.lanehost.lanes.observe.RuntimeLog;
 import dev.lanehost.lanes.runtime.RuntimeContext;
@@ -18,16 +15,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * reads the clock or writes a log line just to be watched.
  */
 public final class LaneWatch {
-    private static final LaneAccess<ExecutionLane, LaneCounters, RunQueue, ?, ?> LANES = Access.lanes();
 
-    private final ExecutionLane lane;
+    private final Lane lane;
     private final LaneBinding binding;
     private final StallWatch stallWatch;
     /** The runtime's count of stall episodes, shared by its lanes. */
     private final AtomicLong stallReports;
     private final RuntimeContext runtime;
 
-    public LaneWatch(ExecutionLane lane, LaneBinding binding, RuntimeContext runtime) {
+    public LaneWatch(Lane lane, LaneBinding binding, RuntimeContext runtime) {
         this.lane = lane;
         this.runtime = runtime;
         this.binding = binding;
@@ -68,10 +64,10 @@ public final class LaneWatch {
         List<Long> bands = new ArrayList<>(RunQueue.BANDS);
         boolean closed = runtime.isClosed(); // as the workers' queues: 0 once closed, whatever the teardown left behind
         for (int band = 0; band < RunQueue.BANDS; band++) {
-            bands.add(closed ? 0 : LANES.queue(lane).depth(band));
+            bands.add(closed ? 0 : lane.queue().depth(band));
         }
         Thread bound = binding.boundThread();
-        long lastWork = LANES.counters(lane).lastWorkDriveNanos();
+        long lastWork = lane.counters().lastWorkDriveNanos();
         return new Snapshot.LaneRow(lane.name(), bound == null ? null : bound.getName(), lane.drives(), lane.turns(),
                 Math.max(0, now - stallWatch.driveSeenAtNanos()), lastWork == 0 ? -1 : Math.max(0, now - lastWork),
                 List.copyOf(bands), lane.queuedLetters(), binding.rebinds(), stalled);

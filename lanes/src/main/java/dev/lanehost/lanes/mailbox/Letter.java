@@ -5,7 +5,6 @@ import dev.lanehost.lanes.ActorRef;
 import dev.lanehost.lanes.Down;
 import dev.lanehost.lanes.ExitReason;
 import dev.lanehost.lanes.Park;
-import dev.lanehost.lanes.ReusableTask;
 import dev.lanehost.lanes.Signal;
 import dev.lanehost.lanes.Timer;
 import dev.lanehost.lanes.TurnTask;
@@ -13,8 +12,6 @@ import dev.lanehost.lanes.access.Access;
 import dev.lanehost.lanes.access.ParkAccess;
 import dev.lanehost.lanes.access.SignalAccess;
 import dev.lanehost.lanes.access.TimerAccess;
-import dev.lanehost.lanes.turn.BudgetLimits;
-import dev.lanehost.lanes.turn.TurnRunner;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -42,9 +39,11 @@ public abstract sealed class Letter
 
     /** No budget flags: the turn of any letter but a start. */
     static final int NO_FLAGS = 0;
+    /** The flag of a start's turn: the turn budget's {@code START} bit. */
+    public static final int START_TURN = 8;
 
     /**
-     * The flags the turn's pause word begins with: {@link BudgetLimits#START} for an actor's start (budgeted
+     * The flags the turn's pause word begins with: {@link #START_TURN} for an actor's start (budgeted
      * as a start), none for every other letter. Data rather than a test of the letter's class, so beginning a
      * turn has no branch for the JIT to prune (an {@code int}: it fits the padding of the smallest letters).
      */
@@ -55,16 +54,16 @@ public abstract sealed class Letter
     }
 
     /** Runs this letter's turn body against {@code runner}'s actor. Called once, by the holder of its turn lock. */
-    public abstract void deliver(TurnRunner runner) throws Exception;
+    public abstract void deliver(Recipient runner) throws Exception;
 
     /** The first letter of every actor: make the behaviour and run {@code started}, on the placement. */
     public static final class Start extends Letter {
         public Start() {
-            super((int) BudgetLimits.START);
+            super(START_TURN);
         }
 
         @Override
-        public void deliver(TurnRunner runner) throws Exception {
+        public void deliver(Recipient runner) throws Exception {
             runner.start();
         }
     }
@@ -79,7 +78,7 @@ public abstract sealed class Letter
         }
 
         @Override
-        public void deliver(TurnRunner runner) throws Exception {
+        public void deliver(Recipient runner) throws Exception {
             runner.behaviorReceives(message);
         }
     }
@@ -94,7 +93,7 @@ public abstract sealed class Letter
         }
 
         @Override
-        public void deliver(TurnRunner runner) throws Exception {
+        public void deliver(Recipient runner) throws Exception {
             runner.behaviorReceives(down);
         }
     }
@@ -111,8 +110,8 @@ public abstract sealed class Letter
         }
 
         @Override
-        public void deliver(TurnRunner runner) {
-            runner.cell.halt(new ExitReason.Linked(peer, reason));
+        public void deliver(Recipient runner) {
+            runner.haltActor(new ExitReason.Linked(peer, reason));
         }
     }
 
@@ -126,8 +125,8 @@ public abstract sealed class Letter
         }
 
         @Override
-        public void deliver(TurnRunner runner) throws Exception {
-            if (TIMERS.incarnation(timer) == runner.cell.incarnation()) {
+        public void deliver(Recipient runner) throws Exception {
+            if (TIMERS.incarnation(timer) == runner.incarnation()) {
                 TIMERS.run(timer, runner);
             } // else armed by a life a hydration ended: dropped
         }
@@ -145,8 +144,8 @@ public abstract sealed class Letter
         }
 
         @Override
-        public void deliver(TurnRunner runner) throws Exception {
-            if (SIGNALS.incarnation(signal) == runner.cell.incarnation()) {
+        public void deliver(Recipient runner) throws Exception {
+            if (SIGNALS.incarnation(signal) == runner.incarnation()) {
                 SIGNALS.run(signal, runner, payload);
             } // else delivered to a life a hydration ended: dropped
         }
@@ -162,8 +161,8 @@ public abstract sealed class Letter
         }
 
         @Override
-        public void deliver(TurnRunner runner) throws Exception {
-            if (PARKS.incarnation(park) == runner.cell.incarnation()) {
+        public void deliver(Recipient runner) throws Exception {
+            if (PARKS.incarnation(park) == runner.incarnation()) {
                 PARKS.consume(park, runner);
             } else {
                 PARKS.releaseUnconsumed(park);
@@ -181,13 +180,13 @@ public abstract sealed class Letter
         }
 
         @Override
-        public void deliver(TurnRunner runner) throws Exception {
+        public void deliver(Recipient runner) throws Exception {
             task.run(runner);
         }
     }
 
     /**
-     * A {@link ReusableTask}'s own letter: made once, with the task, and queued by every offer of it, so an offer
+     * A {@link dev.lanehost.lanes.ReusableTask}'s own letter: made once, with the task, and queued by every offer of it, so an offer
      * allocates nothing. It may be queued again once it has left the queue: the offer claims it ({@link #claim()}),
      * and its delivery or a refusal or a teardown's drop frees it.
      */
@@ -219,7 +218,7 @@ public abstract sealed class Letter
         }
 
         @Override
-        public void deliver(TurnRunner runner) throws Exception {
+        public void deliver(Recipient runner) throws Exception {
             QUEUED.setRelease(this, false); // out of the queue: the run may offer it again
             task.run(runner);
         }

@@ -2,14 +2,13 @@ package dev.lanehost.lanes.observe;
 
 import dev.lanehost.lanes.ExitReason;
 import dev.lanehost.lanes.Placement;
-import dev.lanehost.lanes.RuntimeMetrics;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Actors torn down so far, by the kind of their {@link ExitReason}: one adder per kind, added to by whichever
- * thread runs a teardown, summed by {@link RuntimeMetrics#halts(Class)} and the MBean.
+ * thread runs a teardown, summed by {@link dev.lanehost.lanes.RuntimeMetrics#halts(Class)} and the MBean.
  */
 public final class HaltCounts {
     /** The kinds in a fixed order: the index of each is its adder's. */

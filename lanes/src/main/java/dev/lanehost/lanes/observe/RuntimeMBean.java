@@ -1,13 +1,15 @@
 package dev.lanehost.lanes.observe;
 
-import dev.lanehost.lanes.ActorRuntime;
 import dev.lanehost.lanes.ActorRuntimeMXBean;
+import dev.lanehost.lanes.Profile;
 import dev.lanehost.lanes.RuntimeMetrics;
 import dev.lanehost.lanes.WorkerStats;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.ToLongFunction;
 import javax.management.InstanceAlreadyExistsException;
 import javax.management.InstanceNotFoundException;
@@ -19,36 +21,43 @@ import javax.management.StandardMBean;
 
 /**
  * A runtime's {@link ActorRuntimeMXBean}: its attributes read {@link RuntimeMetrics}, and its registration on the
- * platform MBean server lasts until the runtime closes ({@link ActorRuntime#whenClosed}).
+ * platform MBean server lasts until the runtime closes ({@link dev.lanehost.lanes.ActorRuntime#whenClosed}).
  */
 public final class RuntimeMBean implements ActorRuntimeMXBean {
     static final String DOMAIN = "dev.lanehost";
     /** Numbers the runtimes registered without a name, process-wide, so two never collide. */
     private static final AtomicLong UNNAMED = new AtomicLong();
 
-    private final ActorRuntime runtime;
     private final RuntimeMetrics metrics;
+    private final String profile;
+    private final BooleanSupplier closed;
 
-    private RuntimeMBean(ActorRuntime runtime) {
-        this.runtime = runtime;
-        this.metrics = runtime.metrics();
+    private RuntimeMBean(RuntimeMetrics metrics, Profile profile, BooleanSupplier closed) {
+        this.metrics = metrics;
+        this.profile = profile.name();
+        this.closed = closed;
     }
 
     /**
      * Registers the runtime's MBean and arranges its unregistration at close.
      *
+     * @param metrics    the runtime's counters, which the attributes read
+     * @param closed     whether the runtime is closed
+     * @param whenClosed runs an action once the runtime has closed (at once if it has)
      * @param name the ObjectName's {@code name} key, or null for {@code runtime-<n>}
      * @throws IllegalArgumentException if the name is blank, holds a character an ObjectName value cannot, or is taken
      * @throws IllegalStateException    if the runtime is closed
      */
-    public static ObjectName register(ActorRuntime runtime, String name) {
+    public static ObjectName register(RuntimeMetrics metrics, Profile profile, BooleanSupplier closed,
+                                      Consumer<Runnable> whenClosed, String name) {
         String key = name == null ? "runtime-" + UNNAMED.incrementAndGet() : checked(name);
-        if (runtime.isClosed()) {
+        if (closed.getAsBoolean()) {
             throw new IllegalStateException("cannot register the MBean '" + key + "': the runtime is closed");
         }
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         ObjectName objectName = objectName(key);
-        while (!registered(server, runtime, objectName)) {
+        RuntimeMBean bean = new RuntimeMBean(metrics, profile, closed);
+        while (!registered(server, bean, objectName)) {
             if (name != null) {
                 throw new IllegalArgumentException("an MBean named " + objectName + " is already registered: give each runtime its own name");
             }
@@ -56,14 +65,14 @@ public final class RuntimeMBean implements ActorRuntimeMXBean {
         }
         // A close that raced the check above runs this at once: the MBean never outlives the runtime.
         ObjectName chosen = objectName;
-        runtime.whenClosed(() -> unregister(server, chosen));
+        whenClosed.accept(() -> unregister(server, chosen));
         return chosen;
     }
 
     /** True if registered under {@code objectName}, false if that name is taken. */
-    private static boolean registered(MBeanServer server, ActorRuntime runtime, ObjectName objectName) {
+    private static boolean registered(MBeanServer server, RuntimeMBean bean, ObjectName objectName) {
         try {
-            server.registerMBean(new StandardMBean(new RuntimeMBean(runtime), ActorRuntimeMXBean.class, true), objectName);
+            server.registerMBean(new StandardMBean(bean, ActorRuntimeMXBean.class, true), objectName);
             return true;
         } catch (InstanceAlreadyExistsException e) {
             return false;
@@ -105,12 +114,12 @@ public final class RuntimeMBean implements ActorRuntimeMXBean {
 
     @Override
     public String getProfile() {
-        return runtime.profile().name();
+        return profile;
     }
 
     @Override
     public boolean isClosed() {
-        return runtime.isClosed();
+        return closed.getAsBoolean();
     }
 
     @Override

@@ -1,6 +1,5 @@
 package dev.lanehost.lanes.runtime;
 
-import dev.lanehost.lanes.ActorRuntime;
 import dev.lanehost.lanes.Snapshot;
 import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.turn.TurnClock;
@@ -12,7 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The runtime's actors by id: the live ones (found by {@link ActorRuntime#lookup}) and every one not yet
+ * The runtime's actors by id: the live ones (found by {@link dev.lanehost.lanes.ActorRuntime#lookup}) and every one not yet
  * torn down (snapshotted, counted, halted and torn down at close). An actor leaves the first set when its
  * halt is claimed and the second when its teardown has run on its placement. Any thread.
  */

@@ -1,10 +1,7 @@
 package dev.lanehost.lanes.runtime;
 
-import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.Snapshot;
-import dev.lanehost.lanes.access.Access;
-import dev.lanehost.lanes.access.LaneAccess;
-import dev.lanehost.lanes.lane.LaneWatch;
+import dev.lanehost.lanes.lane.Lane;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -20,29 +17,28 @@ import java.util.concurrent.atomic.AtomicLong;
  * rows. Any thread; a lane is registered once and stays until the runtime is gone.
  */
 public final class LaneRegistry {
-    private static final LaneAccess<ExecutionLane, ?, ?, ?, LaneWatch> LANES = Access.lanes();
 
-    private final Map<String, ExecutionLane> lanes = new ConcurrentHashMap<>();
+    private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
     /**
      * The same lanes in an array, replaced whole on each registration: the drain's quiescence check looks at every
      * lane on every {@code runUntilIdle}, and an iterator over the map is an object per look unless the JIT removes it
      * (in a JVM whose profile kept it, a host's loop of {@code runUntilIdle(ZERO)} allocated ~48 bytes a call).
      */
-    private volatile ExecutionLane[] array = new ExecutionLane[0];
+    private volatile Lane[] array = new Lane[0];
     private final AtomicLong stallReports = new AtomicLong();
 
     /** @throws IllegalArgumentException if a lane of that name is registered already */
-    public void add(ExecutionLane lane) {
+    public void add(Lane lane) {
         if (lanes.putIfAbsent(lane.name(), lane) != null) {
             throw new IllegalArgumentException("a lane named '" + lane.name() + "' is already registered; lane names are unique");
         }
         synchronized (this) { // registrations are rare: one writer at a time rebuilds the array
-            array = lanes.values().toArray(new ExecutionLane[0]);
+            array = lanes.values().toArray(new Lane[0]);
         }
     }
 
     /** The lane of that name, or null. */
-    ExecutionLane get(String name) {
+    Lane get(String name) {
         return lanes.get(name);
     }
 
@@ -55,27 +51,27 @@ public final class LaneRegistry {
         return new TreeSet<>(lanes.keySet());
     }
 
-    public Collection<ExecutionLane> all() {
+    public Collection<Lane> all() {
         return lanes.values();
     }
 
     /** Every lane, for a loop that must not allocate (the budget watch's look, the drain's quiescence check). Do not modify. */
-    public ExecutionLane[] array() {
+    public Lane[] array() {
         return array;
     }
 
     /** Runs every lane's stall watch (and logs rebinds waiting to be logged). */
     public void observeAll(long now) {
-        for (ExecutionLane lane : array) {
-            LANES.watch(lane).observe(now);
+        for (Lane lane : array) {
+            lane.watch().observe(now);
         }
     }
 
     /** Lanes stalled now, observing each. */
     public int stalledCount(long now) {
         int stalled = 0;
-        for (ExecutionLane lane : array) {
-            if (LANES.watch(lane).observe(now)) {
+        for (Lane lane : array) {
+            if (lane.watch().observe(now)) {
                 stalled++;
             }
         }
@@ -84,8 +80,8 @@ public final class LaneRegistry {
 
     public List<Snapshot.LaneRow> rows(long now) {
         List<Snapshot.LaneRow> rows = new ArrayList<>();
-        for (ExecutionLane lane : lanes.values()) {
-            rows.add(LANES.watch(lane).row(now));
+        for (Lane lane : lanes.values()) {
+            rows.add(lane.watch().row(now));
         }
         rows.sort(Comparator.comparing(Snapshot.LaneRow::name));
         return List.copyOf(rows);

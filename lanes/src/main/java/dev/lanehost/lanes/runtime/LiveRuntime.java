@@ -2,18 +2,15 @@ package dev.lanehost.lanes.runtime;
 
 import dev.lanehost.lanes.ActorRef;
 import dev.lanehost.lanes.Behavior;
-import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.Placement;
 import dev.lanehost.lanes.RuntimeObserver;
 import dev.lanehost.lanes.SpawnOptions;
 import dev.lanehost.lanes.Spawner;
 import dev.lanehost.lanes.Timer;
 import dev.lanehost.lanes.TurnCallback;
-import dev.lanehost.lanes.access.Access;
-import dev.lanehost.lanes.access.LaneAccess;
 import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.cell.HeldArenas;
-import dev.lanehost.lanes.lane.LaneClose;
+import dev.lanehost.lanes.lane.Lane;
 import dev.lanehost.lanes.observe.LiveCounters;
 import dev.lanehost.lanes.scheduler.Scheduler;
 import dev.lanehost.lanes.time.TimerQueue;
@@ -24,11 +21,10 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /**
- * The runtime as its cells and lanes see it: {@link ActorRuntime}'s parts behind the {@link RuntimeContext} seam,
+ * The runtime as its cells and lanes see it: {@link dev.lanehost.lanes.ActorRuntime}'s parts behind the {@link RuntimeContext} seam,
  * package-private so none of it is public API.
  */
 public final class LiveRuntime extends RuntimeContext {
-    private static final LaneAccess<ExecutionLane, ?, ?, LaneClose, ?> LANES = Access.lanes();
 
     /** The runtime's parts made before its context; the scheduler and spawning come after it ({@link #attach}). */
     public record Parts(TimerQueue timers, LaneRegistry lanes, ActorRegistry actors, LiveCounters counters,
@@ -119,14 +115,14 @@ public final class LiveRuntime extends RuntimeContext {
             parts.blockingActors().decrement();
         }
         if (cell.lane != null) {
-            LANES.close(cell.lane).actorTornDown();
+            cell.lane.actorTornDown();
         }
     }
 
     @Override
     public boolean isRunnerOf(ActorCell cell, Thread thread) {
         if (cell.placement instanceof Placement.Lane lane) {
-            ExecutionLane handle = parts.lanes().get(lane.name());
+            Lane handle = parts.lanes().get(lane.name());
             return handle != null && handle.boundThread() == thread;
         }
         if (cell.placement instanceof Placement.Placed placed) {
@@ -152,12 +148,12 @@ public final class LiveRuntime extends RuntimeContext {
     }
 
     @Override
-    public void haltActorsOf(ExecutionLane lane) {
+    public void haltActorsOf(Lane lane) {
         parts.shutdown().haltActorsOf(lane);
     }
 
     @Override
-    public void tearDownOnClosingThread(ExecutionLane lane) {
+    public void tearDownOnClosingThread(Lane lane) {
         parts.shutdown().tearDownOnClosingThread(lane);
     }
 }

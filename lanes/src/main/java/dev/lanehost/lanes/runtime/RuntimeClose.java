@@ -1,18 +1,11 @@
 package dev.lanehost.lanes.runtime;
 
-import dev.lanehost.lanes.ActorRuntime;
 import dev.lanehost.lanes.CloseReport;
-import dev.lanehost.lanes.Delivery;
-import dev.lanehost.lanes.DriveStatus;
-import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.ExitReason;
 import dev.lanehost.lanes.LaneTeardown;
-import dev.lanehost.lanes.RuntimeMetrics;
-import dev.lanehost.lanes.access.Access;
-import dev.lanehost.lanes.access.LaneAccess;
 import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.cell.CellTeardown;
-import dev.lanehost.lanes.lane.LaneClose;
+import dev.lanehost.lanes.lane.Lane;
 import dev.lanehost.lanes.observe.RuntimeLog;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -32,7 +25,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <h2>Close protocol</h2>
  * <ol>
  *   <li>The runtime is marked closed (by its caller): from then on every drive, bind and release answers
- *       {@link DriveStatus#CLOSED}, after running its lane's pending teardown if it is on the lane's bound
+ *       {@link dev.lanehost.lanes.DriveStatus#CLOSED}, after running its lane's pending teardown if it is on the lane's bound
  *       thread. The first caller claims the close; a later caller runs the teardown of lanes bound to its
  *       own thread, then waits for the first to finish and returns its report.</li>
  *   <li>Every lane actor is halted with {@link ExitReason#SHUTDOWN} (each halt queues it on its lane). A lane
@@ -53,17 +46,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *   <li>Awaited lanes are waited for, each on its own latch, until one deadline: the grace after step 3.
  *       A lane whose host has not claimed its teardown by then is torn down on the closing thread.</li>
  *   <li>The report (one outcome per lane) is published and the close is over; the actions registered with
- *       {@link ActorRuntime#whenClosed} run (a host ABI lets go of the runtime there).</li>
+ *       {@link dev.lanehost.lanes.ActorRuntime#whenClosed} run (a host ABI lets go of the runtime there).</li>
  * </ol>
  * Admission stops at step 1: a spawn or lane registration after it throws, and a send that begins after
- * {@link ActorRuntime#isClosed()} has returned true (on its thread, or on one it follows) answers false or
- * {@link Delivery#TERMINATED}, counted nowhere (the closed flag's volatile write and read order them; the check is
+ * {@link dev.lanehost.lanes.ActorRuntime#isClosed()} has returned true (on its thread, or on one it follows) answers false or
+ * {@link dev.lanehost.lanes.Delivery#TERMINATED}, counted nowhere (the closed flag's volatile write and read order them; the check is
  * in {@code ActorCell.admit}). A send already past that check when the flag is set may still be queued; its letter is
- * dropped at the actor's halt and counted in {@link RuntimeMetrics#droppedMessages()}. No runtime thread is left behind once the close returns (tested), unless a turn
+ * dropped at the actor's halt and counted in {@link dev.lanehost.lanes.RuntimeMetrics#droppedMessages()}. No runtime thread is left behind once the close returns (tested), unless a turn
  * never returned.
  */
 public final class RuntimeClose {
-    private static final LaneAccess<ExecutionLane, ?, ?, LaneClose, ?> LANES = Access.lanes();
 
     private final long laneGraceNanos;
     /** How long close waits for turns still running (their threads did not stop), for all of a step's actors together. */
@@ -89,10 +81,10 @@ public final class RuntimeClose {
     }
 
     /** Steps 1-6; the runtime is already marked closed. */
-    public CloseReport run(Collection<ExecutionLane> lanes, Runnable stopThreads) {
+    public CloseReport run(Collection<Lane> lanes, Runnable stopThreads) {
         Thread current = Thread.currentThread();
         if (!claimed.compareAndSet(false, true)) {
-            for (ExecutionLane lane : lanes) {
+            for (Lane lane : lanes) {
                 if (lane.boundThread() == current) {
                     lane.bind(); // closed, on the lane's own thread: runs its pending teardown here
                 }
@@ -117,11 +109,11 @@ public final class RuntimeClose {
             for (ActorCell cell : all) {
                 cell.halt(ExitReason.SHUTDOWN); // no-op for the lane actors, halted above
             }
-            List<ExecutionLane> awaited = new ArrayList<>();
-            List<ExecutionLane> ordered = new ArrayList<>(lanes);
-            ordered.sort(Comparator.comparing(ExecutionLane::name));
-            for (ExecutionLane lane : ordered) {
-                LaneTeardown settled = LANES.close(lane).begin(current);
+            List<Lane> awaited = new ArrayList<>();
+            List<Lane> ordered = new ArrayList<>(lanes);
+            ordered.sort(Comparator.comparing(Lane::name));
+            for (Lane lane : ordered) {
+                LaneTeardown settled = lane.close().begin(current);
                 if (settled == null) {
                     awaited.add(lane);
                 } else {
@@ -137,8 +129,8 @@ public final class RuntimeClose {
                     CellTeardown.onClose(cell, turnDeadline);
                 }
             }
-            for (ExecutionLane lane : awaited) {
-                outcomes.put(lane.name(), LANES.close(lane).await(deadline, laneGraceNanos, current));
+            for (Lane lane : awaited) {
+                outcomes.put(lane.name(), lane.close().await(deadline, laneGraceNanos, current));
             }
         } finally {
             report = new CloseReport(outcomes);
@@ -169,9 +161,9 @@ public final class RuntimeClose {
     }
 
     /** Close: halts every actor of one lane (each halt queues the actor on the lane for its teardown). */
-    void haltActorsOf(ExecutionLane lane) {
+    void haltActorsOf(Lane lane) {
         for (ActorCell cell : actors.inIdOrder()) {
-            if (cell.lane == lane) {
+            if (cell.lane == lane.counters()) {
                 cell.halt(ExitReason.SHUTDOWN);
             }
         }
@@ -179,10 +171,10 @@ public final class RuntimeClose {
     }
 
     /** Close's fallback for one lane, on the closing thread: its actors, in id order. */
-    void tearDownOnClosingThread(ExecutionLane lane) {
+    void tearDownOnClosingThread(Lane lane) {
         long turnDeadline = System.nanoTime() + turnGraceNanos;
         for (ActorCell cell : actors.inIdOrder()) {
-            if (cell.lane == lane) {
+            if (cell.lane == lane.counters()) {
                 cell.halt(ExitReason.SHUTDOWN); // no-op but for an actor spawned as the close began
                 CellTeardown.onClose(cell, turnDeadline);
             }

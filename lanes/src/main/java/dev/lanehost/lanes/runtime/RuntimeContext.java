@@ -1,10 +1,7 @@
 package dev.lanehost.lanes.runtime;
 
-import dev.lanehost.lanes.ActorContext;
 import dev.lanehost.lanes.ActorRef;
-import dev.lanehost.lanes.ActorRuntime;
 import dev.lanehost.lanes.Behavior;
-import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.Placement;
 import dev.lanehost.lanes.RuntimeObserver;
 import dev.lanehost.lanes.SpawnOptions;
@@ -12,6 +9,7 @@ import dev.lanehost.lanes.Timer;
 import dev.lanehost.lanes.TurnCallback;
 import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.cell.HeldArenas;
+import dev.lanehost.lanes.lane.Lane;
 import dev.lanehost.lanes.observe.HaltCounts;
 import dev.lanehost.lanes.observe.LiveCounters;
 import dev.lanehost.lanes.observe.RuntimeEvents;
@@ -24,7 +22,7 @@ import java.util.function.Supplier;
 
 /**
  * The runtime as its actors and lanes see it: the few things a cell, a turn or a lane asks of the runtime
- * it lives in. {@link LiveRuntime} implements it over {@link ActorRuntime}'s parts, so these calls stay off its public API and
+ * it lives in. {@link LiveRuntime} implements it over {@link dev.lanehost.lanes.ActorRuntime}'s parts, so these calls stay off its public API and
  * the parts below depend on this seam, not on the runtime class above them.
  *
  * <p>An abstract class rather than an interface so that the closed flag, which every drive reads twice, is
@@ -99,7 +97,7 @@ public abstract class RuntimeContext {
     /** Arenas of halted actors a native call still held at their teardown, to close later. */
     public abstract HeldArenas heldArenas();
 
-    /** A turn's spawn: {@link ActorRuntime#spawn(String, Placement, SpawnOptions, Supplier)}. */
+    /** A turn's spawn: {@link dev.lanehost.lanes.ActorRuntime#spawn(String, Placement, SpawnOptions, Supplier)}. */
     public abstract ActorRef spawn(String name, Placement placement, SpawnOptions options, Supplier<? extends Behavior> factory);
 
     /** A supervisor's restart: spawns the successor of a halted actor, with its name, placement, options and factory. */
@@ -112,7 +110,7 @@ public abstract class RuntimeContext {
     public abstract void spendPollTime();
 
     /**
-     * A turn's {@link ActorContext#delay} ({@code periodNanos} 0) or {@link ActorContext#every} (the period): a timer
+     * A turn's {@link dev.lanehost.lanes.ActorContext#delay} ({@code periodNanos} 0) or {@link dev.lanehost.lanes.ActorContext#every} (the period): a timer
      * due {@code delay} from now, held by its owner and armed.
      */
     public abstract Timer arm(ActorCell owner, Duration delay, long periodNanos, TurnCallback callback);
@@ -133,8 +131,8 @@ public abstract class RuntimeContext {
     public abstract AtomicLong laneStallCounter();
 
     /** Close: halts every actor of the lane, queueing each on it for its teardown. */
-    public abstract void haltActorsOf(ExecutionLane lane);
+    public abstract void haltActorsOf(Lane lane);
 
     /** Close's fallback: tears the lane's actors down on the calling thread. */
-    public abstract void tearDownOnClosingThread(ExecutionLane lane);
+    public abstract void tearDownOnClosingThread(Lane lane);
 }

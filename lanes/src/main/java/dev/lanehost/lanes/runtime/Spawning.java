@@ -1,18 +1,16 @@
 package dev.lanehost.lanes.runtime;
 
 import dev.lanehost.lanes.ActorRef;
-import dev.lanehost.lanes.ActorRuntime;
 import dev.lanehost.lanes.Behavior;
-import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.Placement;
 import dev.lanehost.lanes.SpawnOptions;
 import dev.lanehost.lanes.TurnBudget;
 import dev.lanehost.lanes.access.Access;
-import dev.lanehost.lanes.access.LaneAccess;
 import dev.lanehost.lanes.access.OptionsAccess;
 import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.cell.RoamingQueues;
-import dev.lanehost.lanes.lane.LaneClose;
+import dev.lanehost.lanes.lane.Lane;
+import dev.lanehost.lanes.lane.LaneCounters;
 import dev.lanehost.lanes.scheduler.RunQueue;
 import dev.lanehost.lanes.scheduler.Scheduler;
 import dev.lanehost.lanes.turn.BudgetLimits;
@@ -26,7 +24,6 @@ import java.util.function.Supplier;
  * builds its cell with the runtime's defaults and its options, registers it and queues its start.
  */
 public final class Spawning {
-    private static final LaneAccess<ExecutionLane, ?, RunQueue, LaneClose, ?> LANES = Access.lanes();
     private static final OptionsAccess<SpawnOptions, ?, TurnBudget> OPTIONS = Access.options();
 
     private final ActorRegistry actors;
@@ -50,21 +47,21 @@ public final class Spawning {
         this.blockingActors = blockingActors;
     }
 
-    /** {@link ActorRuntime#spawn(String, Placement, SpawnOptions, Supplier)}, the runtime being open. */
+    /** {@link dev.lanehost.lanes.ActorRuntime#spawn(String, Placement, SpawnOptions, Supplier)}, the runtime being open. */
     public ActorRef spawn(String name, Placement placement, SpawnOptions options, Supplier<? extends Behavior> factory) {
         Objects.requireNonNull(name, "actor name");
         Objects.requireNonNull(placement, "placement");
         Objects.requireNonNull(options, "spawn options");
         Objects.requireNonNull(factory, "behaviour factory");
-        ExecutionLane lane = null;
+        Lane lane = placement instanceof Placement.Lane named ? laneFor(named.name(), name) : null;
         RunQueue home = switch (placement) {
             case Placement.Normal normal -> scheduler.spawnQueue();
-            case Placement.Lane named -> LANES.queue((lane = laneFor(named.name(), name)));
+            case Placement.Lane named -> lane.queue();
             case Placement.Pinned pinned -> scheduler.pinnedQueue(pinned.worker());
             case Placement.Blocking blocking -> scheduler.blockingQueue();
             case Placement.Placed placed -> scheduler.placedQueue(placed.entry(), placed.replica());
         };
-        return spawn(name, options, factory, placement, home, lane, false);
+        return spawn(name, options, factory, placement, home, lane == null ? null : lane.counters(), false);
     }
 
     /** A supervisor's restart: the successor of a halted actor, with its name, placement, options and factory. */
@@ -73,8 +70,8 @@ public final class Spawning {
                 predecessor.home, predecessor.lane, true);
     }
 
-    private ExecutionLane laneFor(String lane, String actor) {
-        ExecutionLane target = lanes.get(lane);
+    private Lane laneFor(String lane, String actor) {
+        Lane target = lanes.get(lane);
         if (target == null) {
             throw new IllegalArgumentException("cannot spawn '" + actor + "' on lane '" + lane
                     + "': no lane of that name is registered (registered: " + lanes.names() + ")");
@@ -83,7 +80,7 @@ public final class Spawning {
     }
 
     private ActorRef spawn(String name, SpawnOptions options, Supplier<? extends Behavior> factory, Placement placement,
-                           RunQueue home, ExecutionLane lane, boolean successor) {
+                           RunQueue home, LaneCounters lane, boolean successor) {
         inFlight.incrementAndGet();
         try {
             if (context.isClosed()) {
@@ -107,7 +104,7 @@ public final class Spawning {
     }
 
     private ActorRef register(String name, SpawnOptions options, Supplier<? extends Behavior> factory, Placement placement,
-                              RunQueue home, ExecutionLane lane, boolean successor) {
+                              RunQueue home, LaneCounters lane, boolean successor) {
         RoamingQueues roamsIn = placement == Placement.NORMAL ? scheduler.pool() : null;
         BudgetLimits budget = context.defaultBudget;
         if (OPTIONS.budget(options) != null) {
@@ -121,7 +118,7 @@ public final class Spawning {
             cell.context.markSuccessor(); // before the cell is published: its runner reads it under the turn lock
         }
         if (lane != null) {
-            LANES.close(lane).actorSpawned();
+            lane.actorSpawned();
         }
         if (cell.blocking) {
             blockingActors.increment();

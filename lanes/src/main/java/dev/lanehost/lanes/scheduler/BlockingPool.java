@@ -1,8 +1,5 @@
 package dev.lanehost.lanes.scheduler;
 
-import dev.lanehost.lanes.ActorContext;
-import dev.lanehost.lanes.ActorRef;
-import dev.lanehost.lanes.ActorRuntime;
 import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.queue.WorkFlag;
 import java.util.List;
@@ -14,8 +11,8 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.ObjIntConsumer;
 
 /**
- * HOSTED's threads for actors spawned with {@link ActorRuntime#spawnBlocked}: actors whose turns may block
- * (on I/O, a lock, {@link ActorContext#receive}) without holding up a worker.
+ * HOSTED's threads for actors spawned with {@link dev.lanehost.lanes.ActorRuntime#spawnBlocked}: actors whose turns may block
+ * (on I/O, a lock, {@link dev.lanehost.lanes.ActorContext#receive}) without holding up a worker.
  *
  * <ol>
  *   <li>A runnable blocking actor is queued on the pool's one run queue; a free thread takes it and runs one
@@ -28,7 +25,7 @@ import java.util.function.ObjIntConsumer;
  *       thread, or is seen and run by this one.</li>
  * </ol>
  * Blocking actors are exempt from turn budgets (a blocking turn is their point) and are never stolen by
- * workers; messages reach them by {@link ActorRef} like any other actor.
+ * workers; messages reach them by {@link dev.lanehost.lanes.ActorRef} like any other actor.
  */
 public final class BlockingPool {
     /** Idle threads end after this long without work. */

@@ -1,9 +1,7 @@
 package dev.lanehost.lanes.scheduler;
 
-import dev.lanehost.lanes.ExecutionLane;
-import dev.lanehost.lanes.access.Access;
-import dev.lanehost.lanes.access.LaneAccess;
 import dev.lanehost.lanes.cell.ActorCell;
+import dev.lanehost.lanes.lane.Lane;
 import dev.lanehost.lanes.runtime.LaneRegistry;
 import dev.lanehost.lanes.runtime.RuntimeContext;
 import java.util.List;
@@ -27,7 +25,6 @@ import java.util.List;
  * Timer thread only, except {@link #minFastNanos}, which spawns lower.
  */
 public final class BudgetWatch {
-    private static final LaneAccess<ExecutionLane, ?, RunQueue, ?, ?> LANES = Access.lanes();
 
     /** No turn for this long and the watch sleeps: an idle runtime then costs no wake-ups for budgets. */
     static final long QUIET_NANOS = 1_000_000_000L;
@@ -85,9 +82,9 @@ public final class BudgetWatch {
                 nextDeadline = Math.min(nextDeadline, cell.context.clock.raise(judged, queue.consumer()));
             }
         }
-        for (ExecutionLane lane : lanes.array()) {
-            turns += LANES.queue(lane).turnsStarted();
-            cell = LANES.queue(lane).running();
+        for (Lane lane : lanes.array()) {
+            turns += lane.queue().turnsStarted();
+            cell = lane.queue().running();
             if (cell != null) {
                 running = true;
                 judged = runtime.nanoTime();

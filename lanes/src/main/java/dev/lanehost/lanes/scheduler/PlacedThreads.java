@@ -4,9 +4,7 @@ import dev.lanehost.affinity.Affinity;
 import dev.lanehost.affinity.AffinityPolicy;
 import dev.lanehost.affinity.AffinityResult;
 import dev.lanehost.affinity.ThreadPlan;
-import dev.lanehost.lanes.ActorRuntime;
 import dev.lanehost.lanes.IdleStrategy;
-import dev.lanehost.lanes.RuntimeBuilder;
 import dev.lanehost.lanes.scheduler.hosted.ThreadPriorities;
 import dev.lanehost.lanes.scheduler.hosted.Worker;
 import dev.lanehost.lanes.scheduler.hosted.WorkerPool;
@@ -16,10 +14,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The threads a placement configuration asks for ({@link RuntimeBuilder#placement}): one per pinned entry,
+ * The threads a placement configuration asks for ({@link dev.lanehost.lanes.RuntimeBuilder#placement}): one per pinned entry,
  * one per replica, one per cooperative pool, exactly as its thread budget counts them. Each is a worker of
  * its own that never steals and is never stolen from; an actor spawned on an entry
- * ({@link ActorRuntime#spawnPlaced}, {@link ActorRuntime#spawnReplicas}) is pinned to its thread for life.
+ * ({@link dev.lanehost.lanes.ActorRuntime#spawnPlaced}, {@link dev.lanehost.lanes.ActorRuntime#spawnReplicas}) is pinned to its thread for life.
  * Each thread applies its planned CPUs to itself when it starts and records the result.
  */
 public final class PlacedThreads {

@@ -2,11 +2,10 @@ package dev.lanehost.lanes.scheduler;
 
 import dev.lanehost.affinity.AffinityResult;
 import dev.lanehost.affinity.PriorityResult;
-import dev.lanehost.lanes.ActorRuntime;
 import dev.lanehost.lanes.DrainResult;
-import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.RunStatus;
 import dev.lanehost.lanes.WorkerStats;
+import dev.lanehost.lanes.lane.Lane;
 import dev.lanehost.lanes.queue.WorkFlag;
 import dev.lanehost.lanes.runtime.LaneRegistry;
 import dev.lanehost.lanes.scheduler.hosted.WorkerPool;
@@ -160,16 +159,16 @@ public abstract sealed class Scheduler permits HostedScheduler, DrainScheduler {
     }
 
     /** A lane was registered (after its name proved unique). */
-    public void laneRegistered(ExecutionLane lane) {
+    public void laneRegistered(Lane lane) {
     }
 
     /** True if {@code thread} runs the normal placement's turns now. */
     public abstract boolean runsNormalQueue(Thread thread);
 
-    /** {@link ActorRuntime#drain()}. */
+    /** {@link dev.lanehost.lanes.ActorRuntime#drain()}. */
     public abstract DrainResult drain();
 
-    /** {@link ActorRuntime#runUntilIdle(Duration, long)}, once the budget is checked and the runtime is open. */
+    /** {@link dev.lanehost.lanes.ActorRuntime#runUntilIdle(Duration, long)}, once the budget is checked and the runtime is open. */
     public abstract RunStatus runUntilIdle(Duration budget, long maxTurns);
 
     /** Starts the profile's threads, if it has any; returns once they can be observed. */

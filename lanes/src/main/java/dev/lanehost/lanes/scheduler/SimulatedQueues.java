@@ -1,9 +1,8 @@
 package dev.lanehost.lanes.scheduler;
 
-import dev.lanehost.lanes.DriveResult;
 import dev.lanehost.lanes.DriveStatus;
-import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.cell.ActorCell;
+import dev.lanehost.lanes.lane.Lane;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -31,11 +30,11 @@ public final class SimulatedQueues {
     private final RunQueue normal;
     private final SimulatedSchedule schedule;
     /** Registration order: the candidate order must not depend on hashing. */
-    private final List<ExecutionLane> lanes = new CopyOnWriteArrayList<>();
+    private final List<Lane> lanes = new CopyOnWriteArrayList<>();
     // Drainer-only scratch, reused so a pick allocates nothing.
     private final List<String> names = new ArrayList<>();
     /** Parallel to names; null stands for the normal queue. */
-    private final List<ExecutionLane> candidates = new ArrayList<>();
+    private final List<Lane> candidates = new ArrayList<>();
     /** Queues picked in this round (a lane, or {@link #normal}). */
     private final List<Object> served = new ArrayList<>();
 
@@ -44,14 +43,14 @@ public final class SimulatedQueues {
         this.schedule = schedule;
     }
 
-    void laneRegistered(ExecutionLane lane) {
+    void laneRegistered(Lane lane) {
         lanes.add(lane);
     }
 
     /** Actors queued on the normal queue and on every lane {@code host} may run. */
     long runnable(Thread host) {
         long total = normal.depth();
-        for (ExecutionLane lane : lanes) {
+        for (Lane lane : lanes) {
             if (runsOn(lane, host)) {
                 total += lane.queued();
             }
@@ -76,14 +75,14 @@ public final class SimulatedQueues {
                 return -1;
             }
         }
-        ExecutionLane lane = candidates.get(schedule.chooseQueue(names));
+        Lane lane = candidates.get(schedule.chooseQueue(names));
         served.add(lane == null ? normal : lane);
         if (lane == null) {
             ActorCell cell = normal.poll();
             return cell == null ? -1 : cell.runOnce();
         }
-        DriveResult driven = lane.drive(1);
-        return driven.status() == DriveStatus.OK ? driven.turns() : -1;
+        long driven = lane.drive(1);
+        return Lane.status(driven) == DriveStatus.OK.code() ? Lane.turnsRun(driven) : -1;
     }
 
     /** The ready queues the host may run that have not had their pick in this round. */
@@ -94,7 +93,7 @@ public final class SimulatedQueues {
             names.add(normal.name());
             candidates.add(null);
         }
-        for (ExecutionLane lane : lanes) {
+        for (Lane lane : lanes) {
             if (lane.queued() > 0 && runsOn(lane, host) && !served.contains(lane)) {
                 names.add(lane.name());
                 candidates.add(lane);
@@ -102,7 +101,7 @@ public final class SimulatedQueues {
         }
     }
 
-    private static boolean runsOn(ExecutionLane lane, Thread host) {
+    private static boolean runsOn(Lane lane, Thread host) {
         Thread bound = lane.boundThread();
         return bound == null || bound == host;
     }

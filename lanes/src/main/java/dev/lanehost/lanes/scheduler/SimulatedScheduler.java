@@ -1,9 +1,7 @@
 package dev.lanehost.lanes.scheduler;
 
-import dev.lanehost.lanes.ActorContext;
-import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.RunStatus;
-import dev.lanehost.lanes.Schedule;
+import dev.lanehost.lanes.lane.Lane;
 import dev.lanehost.lanes.queue.WorkFlag;
 import dev.lanehost.lanes.runtime.LaneRegistry;
 import dev.lanehost.lanes.time.TimerQueue;
@@ -15,10 +13,10 @@ import java.util.function.BooleanSupplier;
 /**
  * The SIMULATED profile's scheduler: the draining loops of {@link DrainScheduler}, but each turn is a
  * seeded pick among the normal queue and every lane the draining thread may drive ({@link SimulatedQueues}),
- * and time is virtual: a turn takes none except at its explicit poll sites ({@link ActorContext#checkpoint()},
- * {@link ActorContext#shouldYield()}), each of which takes the poll cost and lets the virtual clock raise the
+ * and time is virtual: a turn takes none except at its explicit poll sites ({@link dev.lanehost.lanes.ActorContext#checkpoint()},
+ * {@link dev.lanehost.lanes.ActorContext#shouldYield()}), each of which takes the poll cost and lets the virtual clock raise the
  * turn's budget flags; an idle run moves the clock to the next timer within its budget.
- * The picks are recorded as a {@link Schedule} that a replay forces.
+ * The picks are recorded as a {@link dev.lanehost.lanes.Schedule} that a replay forces.
  */
 public final class SimulatedScheduler extends DrainScheduler {
     private final SimulatedSchedule schedule;
@@ -45,7 +43,7 @@ public final class SimulatedScheduler extends DrainScheduler {
     }
 
     @Override
-    public void laneRegistered(ExecutionLane lane) {
+    public void laneRegistered(Lane lane) {
         queues.laneRegistered(lane);
     }
 

@@ -1,27 +1,22 @@
 package dev.lanehost.lanes.scheduler;
 
 import dev.lanehost.lanes.ActorContext;
-import dev.lanehost.lanes.ActorRuntime;
 import dev.lanehost.lanes.Behavior;
-import dev.lanehost.lanes.DriveCounts;
 import dev.lanehost.lanes.DriveStatus;
-import dev.lanehost.lanes.ExecutionLane;
 import dev.lanehost.lanes.Placement;
 import dev.lanehost.lanes.SpawnOptions;
 import dev.lanehost.lanes.TurnTask;
-import dev.lanehost.lanes.access.Access;
-import dev.lanehost.lanes.access.LaneAccess;
 import dev.lanehost.lanes.cell.ActorCell;
+import dev.lanehost.lanes.lane.Lane;
 import dev.lanehost.lanes.mailbox.Letter;
 import dev.lanehost.lanes.queue.WorkFlag;
 import dev.lanehost.lanes.runtime.RuntimeContext;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
- * {@link ActorRuntime#warmUpThread()}: runs the lane drive path on a private lane and actors that exist only
+ * {@link dev.lanehost.lanes.ActorRuntime#warmUpThread()}: runs the lane drive path on a private lane and actors that exist only
  * inside one call and only on the calling thread, so the JIT compiles that path before a host's first real
  * drive. The private lane is unregistered: it renames no thread, logs nothing, has no teardown, and its run
  * queue takes no part in a SIMULATED schedule.
@@ -41,7 +36,6 @@ import java.util.function.Supplier;
  * </ol>
  */
 public final class ThreadWarmUp {
-    private static final LaneAccess<ExecutionLane, ?, RunQueue, ?, ?> LANES = Access.lanes();
 
     /**
      * Past HotSpot's default tier-4 thresholds (5,000 invocations, 15,000 invocations plus loops), so the
@@ -69,24 +63,21 @@ public final class ThreadWarmUp {
     }
 
     /** Makes the private lane, as the API makes a lane: named {@link #NAME}, registered nowhere. */
-    private final Supplier<ExecutionLane> newLane;
+    private final Supplier<Lane> newLane;
     /** Leaves the private lane bound to a thread that ended, so the next drive rebinds it. */
-    private final BiConsumer<ExecutionLane, Thread> leaveBound;
 
-    public ThreadWarmUp(RuntimeContext runtime, Supplier<ExecutionLane> newLane, BiConsumer<ExecutionLane, Thread> leaveBound) {
+    public ThreadWarmUp(RuntimeContext runtime, Supplier<Lane> newLane) {
         this.runtime = runtime;
         this.newLane = newLane;
-        this.leaveBound = leaveBound;
     }
 
     public void run() {
         if (runtime.isClosed()) {
             return;
         }
-        ExecutionLane lane = newLane.get();
+        Lane lane = newLane.get();
         // Never started, so never alive: what a lane's bound thread looks like once its host thread has ended.
         Thread ended = Thread.ofPlatform().name(NAME).unstarted(() -> { });
-        DriveCounts counts = new DriveCounts();
         int rounds = roundsRun.get() >= FULL_ROUNDS ? ROUNDS_ONCE_WARM : FULL_ROUNDS;
         ActorCell actor = null;
         for (int round = 0; round < rounds && !runtime.isClosed(); round++) {
@@ -95,20 +86,20 @@ public final class ThreadWarmUp {
                 actor.enqueue(); // its start letter
             }
             actor.deliver(round % TASK_EVERY == TASK_EVERY - 1 ? new Letter.Task(NO_TASK) : new Letter.Message(NAME));
-            lane.drive(1, counts); // binds the lane anew (1.) and runs a turn (2.)
-            lane.drive(1, counts); // another turn, or the common callback that finds nothing to do
+            lane.drive(1); // binds the lane anew (1.) and runs a turn (2.)
+            lane.drive(1); // another turn, or the common callback that finds nothing to do
             if (lane.release() != DriveStatus.OK) {
                 break; // the runtime closed during the round: the lane stays bound to this thread, and the warm-up ends
             }
             if ((round & 1) == 0) {
-                leaveBound.accept(lane, ended);
+                lane.leaveBoundToEndedThread(ended);
             }
         }
         roundsRun.addAndGet(rounds);
     }
 
-    private ActorCell privateActor(ExecutionLane lane, Supplier<Behavior> behavior) {
-        return new ActorCell(0, NAME, Placement.lane(NAME), runtime, LANES.queue(lane), null, lane, runtime.defaultBudget,
+    private ActorCell privateActor(Lane lane, Supplier<Behavior> behavior) {
+        return new ActorCell(0, NAME, Placement.lane(NAME), runtime, lane.queue(), null, lane.counters(), runtime.defaultBudget,
                 runtime.mailboxCapacity, SpawnOptions.DEFAULT, behavior);
     }
 

@@ -1,9 +1,7 @@
 package dev.lanehost.lanes.turn;
 
 import dev.lanehost.lanes.ActorContext;
-import dev.lanehost.lanes.Delivery;
 import dev.lanehost.lanes.ExitReason;
-import dev.lanehost.lanes.RuntimeBuilder;
 import dev.lanehost.lanes.Timer;
 import dev.lanehost.lanes.TurnCallback;
 import dev.lanehost.lanes.cell.ActorCell;
@@ -13,7 +11,7 @@ import java.time.Duration;
 /**
  * One actor's idle timeout: an actor whose mailbox stays quiet that long is reaped ({@link ExitReason#REAPED}).
  * Quiet means no letter handled and none waiting: an armed timer, a pending park, an attached signal or a gate call
- * it may still get are not liveness; a letter that arrives is. The timeout is the runtime's ({@link RuntimeBuilder#idleTimeout},
+ * it may still get are not liveness; a letter that arrives is. The timeout is the runtime's ({@link dev.lanehost.lanes.RuntimeBuilder#idleTimeout},
  * off by default) or the actor's own ({@link ActorContext#unneeded}); {@link ActorContext#NEVER} exempts it.
  *
  * <p>A repeating check timer, at a quarter of the timeout, compares the runtime clock with the start of the last
@@ -89,7 +87,7 @@ public final class IdleReaper {
     /**
      * The check's turn: reap once the actor has been quiet for the whole timeout. A letter waiting behind the check
      * is not quiet (its turn will count as activity): reaping then would drop a letter its sender was told was queued.
-     * The halt is claimed before the last turn runs, so from then on a send is refused ({@link Delivery#TERMINATED})
+     * The halt is claimed before the last turn runs, so from then on a send is refused ({@link dev.lanehost.lanes.Delivery#TERMINATED})
      * instead of joining a mailbox no turn will read; only a send racing the claim itself is dropped, as with any halt.
      */
     private void check(ActorContext context) throws Exception {

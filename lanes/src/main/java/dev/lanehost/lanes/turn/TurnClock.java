@@ -1,7 +1,6 @@
 package dev.lanehost.lanes.turn;
 
 import dev.lanehost.lanes.ExitReason;
-import dev.lanehost.lanes.TurnBudget;
 import dev.lanehost.lanes.TurnDisrupted;
 import dev.lanehost.lanes.access.Access;
 import dev.lanehost.lanes.access.DisruptionAccess;
@@ -14,7 +13,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * One actor's turns against its {@link TurnBudget}: when the running turn began, the flags it has earned, and
+ * One actor's turns against its {@link dev.lanehost.lanes.TurnBudget}: when the running turn began, the flags it has earned, and
  * the strikes of the turns before it. The runner (the thread holding the actor's turn lock) begins and settles
  * turns; the budget clock (the HOSTED {@code BudgetWatch}'s thread, or the SIMULATED drainer at a poll site — one
  * thread per runtime) raises flags; observers read the start.

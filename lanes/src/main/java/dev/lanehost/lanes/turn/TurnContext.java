@@ -1,6 +1,5 @@
 package dev.lanehost.lanes.turn;
 
-import dev.lanehost.lanes.ActorContext;
 import dev.lanehost.lanes.ActorRef;
 import dev.lanehost.lanes.Behavior;
 import dev.lanehost.lanes.Down;
@@ -32,7 +31,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 /**
- * The {@link ActorContext} an actor's behaviour sees, usable only on the thread running its turn (its turns
+ * The {@link dev.lanehost.lanes.ActorContext} an actor's behaviour sees, usable only on the thread running its turn (its turns
  * themselves: {@link TurnRunner}). Every call is a poll site of the turn budget, which its {@link TurnClock} keeps.
  */
 public final class TurnContext extends TurnRunner {

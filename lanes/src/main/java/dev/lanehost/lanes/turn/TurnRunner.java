@@ -2,12 +2,11 @@ package dev.lanehost.lanes.turn;
 
 import dev.lanehost.lanes.ActorContext;
 import dev.lanehost.lanes.Behavior;
-import dev.lanehost.lanes.Down;
 import dev.lanehost.lanes.ExitReason;
-import dev.lanehost.lanes.Remedy;
 import dev.lanehost.lanes.RuntimeObserver;
 import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.mailbox.Letter;
+import dev.lanehost.lanes.mailbox.Recipient;
 import dev.lanehost.lanes.observe.RuntimeLog;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -23,7 +22,7 @@ import java.util.function.Supplier;
  * turn lock orders one turn's plain fields before the next's. Observers read the turn count with acquire; the
  * running turn writes it with release, so the hot path has no fence.
  */
-public abstract class TurnRunner implements ActorContext {
+public abstract class TurnRunner implements Recipient {
     private static final VarHandle TURNS;
     private static final RuntimeObserver UNOBSERVED = new RuntimeObserver() { };
 
@@ -92,9 +91,21 @@ public abstract class TurnRunner implements ActorContext {
         return band;
     }
 
-    /** A message (or a {@link Down} notice) for the behaviour. Called by the letter ({@link Letter#deliver}). */
+    /** A message (or a {@link dev.lanehost.lanes.Down} notice) for the behaviour. Called by the letter ({@link Letter#deliver}). */
+    @Override
     public void behaviorReceives(Object message) throws Exception {
         behavior.receive(this, message);
+    }
+
+    /** A linked peer's exit. Called by {@link Letter.Exit}. */
+    @Override
+    public void haltActor(ExitReason reason) {
+        cell.halt(reason);
+    }
+
+    @Override
+    public int incarnation() {
+        return cell.incarnation();
     }
 
     /** The turn threw: a fault for the supervisor, unless the budget disrupted it (settled as a budget fault). */
@@ -107,6 +118,7 @@ public abstract class TurnRunner implements ActorContext {
     }
 
     /** The actor's start: make the behaviour and run {@code started}. Called by {@link Letter.Start}. */
+    @Override
     public void start() throws Exception {
         Supplier<? extends Behavior> make = factory;
         factory = null;
@@ -137,7 +149,7 @@ public abstract class TurnRunner implements ActorContext {
     }
 
     /**
-     * A supervisor chose {@link Remedy#HYDRATE}: the faulted behaviour's {@code stopped} runs, its resources are
+     * A supervisor chose {@link dev.lanehost.lanes.Remedy#HYDRATE}: the faulted behaviour's {@code stopped} runs, its resources are
      * released, and the next turn starts a fresh behaviour from the factory. Under the turn lock, in the faulted turn.
      */
     public void hydrate(ExitReason fault) {

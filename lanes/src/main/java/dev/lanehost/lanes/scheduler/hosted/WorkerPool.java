@@ -5,7 +5,6 @@ import dev.lanehost.affinity.AffinityPolicy;
 import dev.lanehost.affinity.AffinityResult;
 import dev.lanehost.affinity.Topology;
 import dev.lanehost.lanes.IdleStrategy;
-import dev.lanehost.lanes.RuntimeBuilder;
 import dev.lanehost.lanes.WorkerStats;
 import dev.lanehost.lanes.access.Access;
 import dev.lanehost.lanes.access.IdleAccess;
@@ -61,7 +60,7 @@ public final class WorkerPool extends RoamingQueues {
     public static final int MAX_STEAL = 256;
 
     final IdleStrategy idleStrategy;
-    /** Turns of one actor a worker runs before it moves on to the next ({@link RuntimeBuilder#turnsPerRun}). */
+    /** Turns of one actor a worker runs before it moves on to the next ({@link dev.lanehost.lanes.RuntimeBuilder#turnsPerRun}). */
     final int turnsPerRun;
     private final Worker[] workers;
     private final AffinityPolicy affinityPolicy;
