@@ -5,9 +5,8 @@ import dev.lanehost.lanes.cell.HeldArenas;
 import dev.lanehost.lanes.lane.Lane;
 import dev.lanehost.lanes.observe.GuardedObserver;
 import dev.lanehost.lanes.observe.LiveCounters;
-import dev.lanehost.lanes.observe.RuntimeMBean;
 import dev.lanehost.lanes.runtime.ActorRegistry;
-import dev.lanehost.lanes.runtime.LaneRegistry;
+import dev.lanehost.lanes.lane.LaneRegistry;
 import dev.lanehost.lanes.runtime.LiveRuntime;
 import dev.lanehost.lanes.runtime.RuntimeClose;
 import dev.lanehost.lanes.runtime.Spawning;
@@ -56,7 +55,7 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
     private final LiveRuntime context;
     private final ThreadWarmUp warmUp;
     final RuntimeClose shutdown;
-    private final RuntimeMetrics metrics = new RuntimeMetrics(this);
+    private final RuntimeMetrics metrics;
     /** Blocking actors not yet torn down. */
     final LongAdder blockingActors = new LongAdder();
     final Spawning spawning;
@@ -68,10 +67,11 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
         this.observer = builder.observer == null ? new RuntimeObserver() { } : new GuardedObserver(builder.observer);
         this.context = builder.newContext(this, new LiveRuntime.Parts(timers, lanes, actors, counters, heldArenas,
                 blockingActors, observer, shutdown, laneStallThresholdNanos));
-        this.warmUp = new ThreadWarmUp(context, () -> new Lane(ThreadWarmUp.NAME, context, ThreadWarmUp::privateQueue,
+        this.warmUp = new ThreadWarmUp(context, () -> new Lane(ThreadWarmUp.NAME, context, context, ThreadWarmUp::privateQueue,
                 false));
         this.scheduler = builder.newScheduler(timers, lanes, context, this::isClosed);
         this.spawning = new Spawning(actors, lanes, scheduler, context, blockingActors);
+        this.metrics = new RuntimeMetrics(context, scheduler, lanes, actors, blockingActors);
         context.attach(scheduler, spawning);
         scheduler.start();
     }
@@ -103,7 +103,7 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
             throw new IllegalArgumentException("a lane name must not be blank");
         }
         checkOpen();
-        Lane lane = new Lane(name, context, scheduler::newLaneQueue, true);
+        Lane lane = new Lane(name, context, context, scheduler::newLaneQueue, true);
         lanes.add(lane);
         scheduler.laneRegistered(lane);
         return new ExecutionLane(lane);

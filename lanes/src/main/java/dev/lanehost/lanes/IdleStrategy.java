@@ -2,8 +2,8 @@ package dev.lanehost.lanes;
 
 import dev.lanehost.lanes.access.Access;
 import dev.lanehost.lanes.access.IdleAccess;
-import dev.lanehost.lanes.scheduler.hosted.IdleStep;
-import dev.lanehost.lanes.scheduler.hosted.SpinBudget;
+import dev.lanehost.lanes.idle.IdleStep;
+import dev.lanehost.lanes.idle.SpinBudget;
 
 /**
  * How an idle HOSTED worker waits for work: it spins, then yields, then parks until a sender wakes it; or,

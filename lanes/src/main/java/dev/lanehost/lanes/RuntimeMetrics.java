@@ -2,9 +2,14 @@ package dev.lanehost.lanes;
 
 import dev.lanehost.affinity.AffinityResult;
 import dev.lanehost.affinity.PriorityResult;
+import dev.lanehost.lanes.lane.LaneRegistry;
+import dev.lanehost.lanes.runtime.ActorRegistry;
+import dev.lanehost.lanes.runtime.LiveRuntime;
+import dev.lanehost.lanes.scheduler.Scheduler;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A runtime's counters, for a metrics system to poll: each call reads racy-but-safe scalars (or, for the
@@ -12,25 +17,33 @@ import java.util.Objects;
  * {@link ActorRuntime#metrics()}; per-actor and per-lane rows are in {@link ActorRuntime#snapshot()}.
  */
 public final class RuntimeMetrics {
-    private final ActorRuntime runtime;
+    private final LiveRuntime context;
+    private final Scheduler scheduler;
+    private final LaneRegistry lanes;
+    private final ActorRegistry actors;
+    private final LongAdder blockingActors;
 
-    RuntimeMetrics(ActorRuntime runtime) {
-        this.runtime = runtime;
+    RuntimeMetrics(LiveRuntime context, Scheduler scheduler, LaneRegistry lanes, ActorRegistry actors, LongAdder blockingActors) {
+        this.context = context;
+        this.scheduler = scheduler;
+        this.lanes = lanes;
+        this.actors = actors;
+        this.blockingActors = blockingActors;
     }
 
     /** Lanes with queued work that nobody has driven for the stall threshold. */
     public int stalledLanes() {
-        return runtime.lanes.stalledCount(runtime.nanoTime());
+        return lanes.stalledCount(scheduler.nanoTime());
     }
 
     /** Times a lane was first seen stalled (one per stall episode). */
     public long laneStallReports() {
-        return runtime.lanes.stallReports().get();
+        return lanes.stallReports().get();
     }
 
     /** Messages and tasks refused because a mailbox or a lane was full ({@link Delivery#FULL}). */
     public long refusedLetters() {
-        return runtime.context().refusedLetters.sum();
+        return context.refusedLetters.sum();
     }
 
     /**
@@ -40,7 +53,7 @@ public final class RuntimeMetrics {
      * is counted here. To lose none at a close, stop sending and wait until the actors' mailboxes are empty first.
      */
     public long droppedMessages() {
-        return runtime.context().droppedMessages.sum();
+        return context.droppedMessages.sum();
     }
 
     /**
@@ -48,28 +61,28 @@ public final class RuntimeMetrics {
      * (a close queues every actor for its teardown, and the stopped workers' queues keep those entries).
      */
     public long normalQueued() {
-        return runtime.isClosed() ? 0 : runtime.scheduler.normalQueued();
+        return context.isClosed() ? 0 : scheduler.normalQueued();
     }
 
     /** Threads that run normal and pinned actors: HOSTED's workers; 1 (the draining thread) otherwise. */
     public int workerCount() {
-        return runtime.scheduler.workers();
+        return scheduler.workers();
     }
 
     /** Blocking threads alive now (HOSTED; they start on demand and end after a minute idle). */
     public int blockingThreads() {
-        return runtime.scheduler.blockingThreads();
+        return scheduler.blockingThreads();
     }
 
     /** Actors spawned with {@link ActorRuntime#spawnBlocked} and not yet torn down. */
     public long blockingActors() {
-        return runtime.blockingActors.sum();
+        return blockingActors.sum();
     }
 
     /** Each HOSTED worker's queues, turns and steals; empty in the other profiles. Queues read 0 once the runtime is closed. */
     public List<WorkerStats> workers() {
-        List<WorkerStats> stats = runtime.scheduler.workerStats();
-        if (!runtime.isClosed()) {
+        List<WorkerStats> stats = scheduler.workerStats();
+        if (!context.isClosed()) {
             return stats;
         }
         return stats.stream().map(w -> new WorkerStats(w.index(), w.thread(), 0, 0, w.turns(), w.stealAttempts(), w.steals()))
@@ -81,7 +94,7 @@ public final class RuntimeMetrics {
      * applied, fell back (and why), or not requested. Recorded when the thread starts, before it runs a turn.
      */
     public Map<String, AffinityResult> affinityResults() {
-        return runtime.scheduler.affinityResults();
+        return scheduler.affinityResults();
     }
 
     /**
@@ -89,12 +102,12 @@ public final class RuntimeMetrics {
      * class, priority and nice read back from the kernel, and why it fell back. Recorded as each thread starts.
      */
     public Map<String, PriorityResult> priorityResults() {
-        return runtime.scheduler.priorityResults();
+        return scheduler.priorityResults();
     }
 
     /** Actors alive now: spawned and not yet torn down. */
     public long liveActors() {
-        return runtime.actors.count();
+        return actors.count();
     }
 
     /**
@@ -103,12 +116,12 @@ public final class RuntimeMetrics {
      * @throws IllegalArgumentException if {@code kind} is not one of ExitReason's records
      */
     public long halts(Class<? extends ExitReason> kind) {
-        return runtime.context().halts.count(Objects.requireNonNull(kind, "exit reason kind"));
+        return context.halts.count(Objects.requireNonNull(kind, "exit reason kind"));
     }
 
     /** Actors torn down so far, by their exit reason's kind (Normal, Failed, Killed, Budget, Reaped, Shutdown, Linked). */
     public Map<String, Long> haltsByReason() {
-        return runtime.context().halts.byKind();
+        return context.halts.byKind();
     }
 
     /**
@@ -116,12 +129,12 @@ public final class RuntimeMetrics {
      * halt is also counted in {@link #haltsByReason()} under the fault's kind.
      */
     public long restarts() {
-        return runtime.context().restarts.sum();
+        return context.restarts.sum();
     }
 
     /** Faulted actors their supervisors hydrated ({@link Remedy#HYDRATE}: same actor, fresh state); no halt is counted. */
     public long hydrations() {
-        return runtime.context().hydrations.sum();
+        return context.hydrations.sum();
     }
 
     /** Runtime threads whose affinity policy was applied. */

@@ -1,8 +1,8 @@
 package dev.lanehost.lanes;
 
-import static dev.lanehost.lanes.scheduler.hosted.IdleStep.PARK;
-import static dev.lanehost.lanes.scheduler.hosted.IdleStep.SPIN;
-import static dev.lanehost.lanes.scheduler.hosted.IdleStep.YIELD;
+import static dev.lanehost.lanes.idle.IdleStep.PARK;
+import static dev.lanehost.lanes.idle.IdleStep.SPIN;
+import static dev.lanehost.lanes.idle.IdleStep.YIELD;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;

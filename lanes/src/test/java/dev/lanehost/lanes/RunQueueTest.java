@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.queue.WorkFlag;
-import dev.lanehost.lanes.scheduler.RunQueue;
+import dev.lanehost.lanes.cell.RunQueue;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.lanehost.lanes.scheduler.hosted.SpinBudget;
+import dev.lanehost.lanes.idle.SpinBudget;
 import dev.lanehost.lanes.scheduler.hosted.Worker;
 import org.junit.jupiter.api.Test;
 

@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.queue.WorkFlag;
-import dev.lanehost.lanes.runtime.LaneRegistry;
-import dev.lanehost.lanes.runtime.RuntimeContext;
+import dev.lanehost.lanes.lane.LaneRegistry;
+import dev.lanehost.lanes.cell.RuntimeContext;
 import dev.lanehost.lanes.scheduler.BudgetWatch;
-import dev.lanehost.lanes.scheduler.RunQueue;
-import dev.lanehost.lanes.turn.ThreadCpu;
+import dev.lanehost.lanes.cell.RunQueue;
+import dev.lanehost.lanes.budget.ThreadCpu;
 import dev.lanehost.lanes.turn.TurnClock;
 import java.time.Duration;
 import java.util.ArrayList;

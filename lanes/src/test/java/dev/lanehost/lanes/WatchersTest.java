@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.queue.WorkFlag;
-import dev.lanehost.lanes.scheduler.RunQueue;
+import dev.lanehost.lanes.cell.RunQueue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -6,7 +6,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 import dev.lanehost.affinity.Affinity;
 import dev.lanehost.affinity.AffinityPolicy;
 import dev.lanehost.lanes.cell.ActorCell;
-import dev.lanehost.lanes.scheduler.RunQueue;
+import dev.lanehost.lanes.cell.RunQueue;
 import dev.lanehost.lanes.scheduler.hosted.Worker;
 import dev.lanehost.lanes.scheduler.hosted.WorkerPool;
 import org.openjdk.jcstress.annotations.Actor;

@@ -1,7 +1,7 @@
 package dev.lanehost.lanes.access;
 
-import dev.lanehost.lanes.scheduler.hosted.IdleStep;
-import dev.lanehost.lanes.scheduler.hosted.SpinBudget;
+import dev.lanehost.lanes.idle.IdleStep;
+import dev.lanehost.lanes.idle.SpinBudget;
 
 /**
  * {@code IdleStrategy}'s rules, for HOSTED's workers.

@@ -1,6 +1,6 @@
 package dev.lanehost.lanes.cell;
 
-import dev.lanehost.lanes.lane.LaneCounters;
+import dev.lanehost.lanes.mailbox.LaneCounters;
 import dev.lanehost.lanes.ActorRef;
 import dev.lanehost.lanes.Behavior;
 import dev.lanehost.lanes.Delivery;
@@ -21,11 +21,9 @@ import dev.lanehost.lanes.mailbox.Letter;
 import dev.lanehost.lanes.mailbox.Mailbox;
 import dev.lanehost.lanes.observe.LiveCounters;
 import dev.lanehost.lanes.queue.MpscChunkQueue;
-import dev.lanehost.lanes.runtime.RuntimeContext;
-import dev.lanehost.lanes.scheduler.RunQueue;
 import dev.lanehost.lanes.seam.Addressee;
 import dev.lanehost.lanes.seam.ResourceOwner;
-import dev.lanehost.lanes.turn.BudgetLimits;
+import dev.lanehost.lanes.budget.BudgetLimits;
 import dev.lanehost.lanes.turn.TurnContext;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;

@@ -1,7 +1,6 @@
 package dev.lanehost.lanes.cell;
 
 import dev.lanehost.lanes.mailbox.Letter;
-import dev.lanehost.lanes.scheduler.RunQueue;
 
 /**
  * An actor's run step: its run-queue consumer takes the turn lock, runs letters as turns (or the halt teardown), lets

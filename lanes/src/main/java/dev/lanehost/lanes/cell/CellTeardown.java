@@ -3,7 +3,6 @@ package dev.lanehost.lanes.cell;
 import dev.lanehost.lanes.ExitReason;
 import dev.lanehost.lanes.HaltStep;
 import dev.lanehost.lanes.RuntimeObserver;
-import dev.lanehost.lanes.scheduler.RunQueue;
 
 /**
  * How a halted actor ends: the halt protocol's teardown ({@link ActorCell}'s step 2) in order, under the

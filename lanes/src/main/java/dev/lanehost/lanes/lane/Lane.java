@@ -2,10 +2,11 @@ package dev.lanehost.lanes.lane;
 
 import dev.lanehost.lanes.DriveStatus;
 import dev.lanehost.lanes.cell.ActorCell;
+import dev.lanehost.lanes.cell.RunQueue;
+import dev.lanehost.lanes.cell.RuntimeContext;
+import dev.lanehost.lanes.mailbox.LaneCounters;
 import dev.lanehost.lanes.observe.RuntimeLog;
 import dev.lanehost.lanes.queue.WorkFlag;
-import dev.lanehost.lanes.runtime.RuntimeContext;
-import dev.lanehost.lanes.scheduler.RunQueue;
 import java.util.function.BiFunction;
 
 /**
@@ -49,14 +50,15 @@ public final class Lane {
     private Thread driver;
 
     /** @param queueFor makes the lane's run queue, whose offers raise the lane's work flag: its counters */
-    public Lane(String name, RuntimeContext runtime, BiFunction<String, WorkFlag, RunQueue> queueFor, boolean registered) {
+    public Lane(String name, RuntimeContext runtime, LaneClose.Actors actors, BiFunction<String, WorkFlag, RunQueue> queueFor,
+                boolean registered) {
         this.name = name;
         this.runtime = runtime;
         this.counters = new LaneCounters(runtime.laneCapacity);
         this.queue = queueFor.apply(name, counters);
         this.registered = registered;
         this.binding = new LaneBinding(name, registered, this::queuedLetters);
-        this.close = new LaneClose(this, runtime, binding, this::tearDownIfIdle);
+        this.close = new LaneClose(this, actors, binding, this::tearDownIfIdle);
         this.watch = new LaneWatch(this, binding, runtime);
     }
 

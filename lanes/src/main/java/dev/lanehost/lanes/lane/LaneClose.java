@@ -5,8 +5,8 @@ import dev.lanehost.lanes.LaneTeardown;
 import dev.lanehost.lanes.access.Access;
 import dev.lanehost.lanes.access.TeardownAccess;
 import dev.lanehost.lanes.cell.ActorCell;
+import dev.lanehost.lanes.mailbox.LaneCounters;
 import dev.lanehost.lanes.observe.RuntimeLog;
-import dev.lanehost.lanes.runtime.RuntimeContext;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CountDownLatch;
@@ -18,6 +18,15 @@ import java.util.concurrent.TimeUnit;
  * drive protocol on {@link ExecutionLane}; steps 3 and 5 of the runtime's close protocol.
  */
 public final class LaneClose {
+    /** What the runtime does with a lane's actors at its close; the live runtime is the one kind. */
+    public interface Actors {
+        /** Halts every actor of the lane, queueing each on it for its teardown. */
+        void haltActorsOf(Lane lane);
+
+        /** The close's fallback: tears the lane's actors down on the calling thread. */
+        void tearDownOnClosingThread(Lane lane);
+    }
+
     private static final TeardownAccess<LaneTeardown> TEARDOWNS = Access.teardowns();
 
     private static final VarHandle CLAIM;
@@ -39,7 +48,7 @@ public final class LaneClose {
     private final Lane lane;
     /** Its counts, with its live actors. */
     private final LaneCounters counters;
-    private final RuntimeContext runtime;
+    private final Actors actors;
     /** Who tears the lane down, claimed once by CAS. */
     @SuppressWarnings("unused")
     private volatile int claim;
@@ -51,12 +60,12 @@ public final class LaneClose {
     /** The lane's own close on its bound thread: now, unless a drive is running (it tears down when its turn returns). */
     private final Runnable tearDownIfIdle;
 
-    public LaneClose(Lane lane, RuntimeContext runtime, LaneBinding binding, Runnable tearDownIfIdle) {
+    public LaneClose(Lane lane, Actors actors, LaneBinding binding, Runnable tearDownIfIdle) {
         this.counters = lane.counters();
         this.binding = binding;
         this.tearDownIfIdle = tearDownIfIdle;
         this.lane = lane;
-        this.runtime = runtime;
+        this.actors = actors;
     }
 
     /**
@@ -70,7 +79,7 @@ public final class LaneClose {
         }
         try {
             // The closing thread may not have halted them yet (this drive came first): halting queues each.
-            runtime.haltActorsOf(lane);
+            actors.haltActorsOf(lane);
             int spurious = 0;
             while (counters.liveActors() > 0) {
                 ActorCell cell = lane.queue().poll();
@@ -149,7 +158,7 @@ public final class LaneClose {
         if (left > 0) {
             RuntimeLog.logSafely(System.Logger.Level.WARNING, "lane '" + lane.name() + "': " + left + " actor(s) the lane"
                     + " thread's teardown did not reach are torn down on the closing thread " + closing.getName());
-            runtime.tearDownOnClosingThread(lane);
+            actors.tearDownOnClosingThread(lane);
         }
         return LaneTeardown.TORN_DOWN_ON_LANE_THREAD;
     }
@@ -169,12 +178,12 @@ public final class LaneClose {
         if (!CLAIM.compareAndSet(this, OPEN, BY_CLOSING_THREAD)) {
             return null;
         }
-        int actors = counters.liveActors();
+        int live = counters.liveActors();
         RuntimeLog.logSafely(why == LaneTeardown.NEVER_BOUND ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
-                "lane '" + lane.name() + "': " + actors + " actor(s) torn down on the closing thread " + closing.getName()
+                "lane '" + lane.name() + "': " + live + " actor(s) torn down on the closing thread " + closing.getName()
                         + " #" + closing.threadId() + ", not on a lane thread: " + TEARDOWNS.reason(why));
         try {
-            runtime.tearDownOnClosingThread(lane);
+            actors.tearDownOnClosingThread(lane);
         } finally {
             tornDown.countDown();
         }

@@ -12,6 +12,7 @@ import dev.lanehost.lanes.access.Access;
 import dev.lanehost.lanes.access.ParkAccess;
 import dev.lanehost.lanes.access.SignalAccess;
 import dev.lanehost.lanes.access.TimerAccess;
+import dev.lanehost.lanes.budget.BudgetLimits;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -39,11 +40,9 @@ public abstract sealed class Letter
 
     /** No budget flags: the turn of any letter but a start. */
     static final int NO_FLAGS = 0;
-    /** The flag of a start's turn: the turn budget's {@code START} bit. */
-    public static final int START_TURN = 8;
 
     /**
-     * The flags the turn's pause word begins with: {@link #START_TURN} for an actor's start (budgeted
+     * The flags the turn's pause word begins with: {@link BudgetLimits#START} for an actor's start (budgeted
      * as a start), none for every other letter. Data rather than a test of the letter's class, so beginning a
      * turn has no branch for the JIT to prune (an {@code int}: it fits the padding of the smallest letters).
      */
@@ -59,7 +58,7 @@ public abstract sealed class Letter
     /** The first letter of every actor: make the behaviour and run {@code started}, on the placement. */
     public static final class Start extends Letter {
         public Start() {
-            super(START_TURN);
+            super((int) BudgetLimits.START);
         }
 
         @Override

@@ -4,7 +4,6 @@ import dev.lanehost.lanes.Park;
 import dev.lanehost.lanes.TurnTask;
 import dev.lanehost.lanes.access.Access;
 import dev.lanehost.lanes.access.ParkAccess;
-import dev.lanehost.lanes.lane.LaneCounters;
 import dev.lanehost.lanes.observe.RuntimeLog;
 import dev.lanehost.lanes.queue.MpscChunkQueue;
 import dev.lanehost.lanes.seam.ResourceOwner;

@@ -6,7 +6,7 @@
  * {@link dev.lanehost.lanes.observe.RuntimeEvents}, the Flight Recorder events, whose hooks take ids, names and
  * plain values, {@link dev.lanehost.lanes.observe.LiveCounters} (live signals, timers, parks and arenas),
  * {@link dev.lanehost.lanes.observe.HaltCounts} (halts by exit reason) and
- * {@link dev.lanehost.lanes.observe.RuntimeMBean} (the MBean's registration and attributes). It may call the API's
+ * {@link dev.lanehost.lanes.RuntimeMBean} (the MBean's registration and attributes). It may call the API's
  * observer types and {@code dev.lanehost.affinity}'s results; the runtime's parts call it.
  */
 package dev.lanehost.lanes.observe;

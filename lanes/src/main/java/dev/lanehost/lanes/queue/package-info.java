@@ -6,7 +6,8 @@
  * ({@link dev.lanehost.lanes.queue.MpscNode}: a run-queue band holds actor cells in it, so a requeue allocates
  * nothing), {@link dev.lanehost.lanes.queue.MpscChunkQueue}, an MPSC queue of slots in reused chunks whose offer is
  * one CAS (a mailbox's letters), and {@link dev.lanehost.lanes.queue.WorkFlag}, the one word that says a queue may
- * hold work. It may call the JDK only: everything else calls it.
+ * hold work; and {@link dev.lanehost.lanes.queue.Latches}, the runtime's uninterruptible wait on a latch. It may call the
+ * JDK only: everything else calls it.
  *
  * <h2>Memory order in names</h2>
  * A queue's fields are read and written through accessors ({@code MpscChunkQueue}'s in

@@ -8,13 +8,16 @@ import dev.lanehost.lanes.SpawnOptions;
 import dev.lanehost.lanes.Spawner;
 import dev.lanehost.lanes.Timer;
 import dev.lanehost.lanes.TurnCallback;
+import dev.lanehost.lanes.budget.BudgetLimits;
 import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.cell.HeldArenas;
+import dev.lanehost.lanes.cell.RuntimeContext;
 import dev.lanehost.lanes.lane.Lane;
+import dev.lanehost.lanes.lane.LaneClose;
+import dev.lanehost.lanes.lane.LaneRegistry;
 import dev.lanehost.lanes.observe.LiveCounters;
 import dev.lanehost.lanes.scheduler.Scheduler;
 import dev.lanehost.lanes.time.TimerQueue;
-import dev.lanehost.lanes.turn.BudgetLimits;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -24,7 +27,7 @@ import java.util.function.Supplier;
  * The runtime as its cells and lanes see it: {@link dev.lanehost.lanes.ActorRuntime}'s parts behind the {@link RuntimeContext} seam,
  * package-private so none of it is public API.
  */
-public final class LiveRuntime extends RuntimeContext {
+public final class LiveRuntime extends RuntimeContext implements LaneClose.Actors {
 
     /** The runtime's parts made before its context; the scheduler and spawning come after it ({@link #attach}). */
     public record Parts(TimerQueue timers, LaneRegistry lanes, ActorRegistry actors, LiveCounters counters,

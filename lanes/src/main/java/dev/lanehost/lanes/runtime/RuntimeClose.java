@@ -7,6 +7,7 @@ import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.cell.CellTeardown;
 import dev.lanehost.lanes.lane.Lane;
 import dev.lanehost.lanes.observe.RuntimeLog;
+import dev.lanehost.lanes.queue.Latches;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -89,7 +90,7 @@ public final class RuntimeClose {
                     lane.bind(); // closed, on the lane's own thread: runs its pending teardown here
                 }
             }
-            awaitUninterruptibly(finished);
+            Latches.awaitUninterruptibly(finished);
             runCloseActions();
             return report;
         }
@@ -167,7 +168,7 @@ public final class RuntimeClose {
                 cell.halt(ExitReason.SHUTDOWN);
             }
         }
-        awaitUninterruptibly(laneActorsHalted); // a lane actor the closing thread claimed is queued once this returns
+        Latches.awaitUninterruptibly(laneActorsHalted); // a lane actor the closing thread claimed is queued once this returns
     }
 
     /** Close's fallback for one lane, on the closing thread: its actors, in id order. */
@@ -184,21 +185,5 @@ public final class RuntimeClose {
     /** The report, or null until the close has finished. */
     public CloseReport report() {
         return report;
-    }
-
-    /** Waits for {@code latch}; an interrupt meanwhile does not end the wait, and is set again afterwards. */
-    public static void awaitUninterruptibly(CountDownLatch latch) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                latch.await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

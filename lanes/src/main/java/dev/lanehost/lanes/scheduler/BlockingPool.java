@@ -1,6 +1,7 @@
 package dev.lanehost.lanes.scheduler;
 
 import dev.lanehost.lanes.cell.ActorCell;
+import dev.lanehost.lanes.cell.RunQueue;
 import dev.lanehost.lanes.queue.WorkFlag;
 import java.util.List;
 import java.util.Set;

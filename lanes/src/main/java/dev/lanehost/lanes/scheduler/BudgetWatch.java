@@ -1,9 +1,10 @@
 package dev.lanehost.lanes.scheduler;
 
 import dev.lanehost.lanes.cell.ActorCell;
+import dev.lanehost.lanes.cell.RunQueue;
 import dev.lanehost.lanes.lane.Lane;
-import dev.lanehost.lanes.runtime.LaneRegistry;
-import dev.lanehost.lanes.runtime.RuntimeContext;
+import dev.lanehost.lanes.lane.LaneRegistry;
+import dev.lanehost.lanes.cell.RuntimeContext;
 import java.util.List;
 
 /**

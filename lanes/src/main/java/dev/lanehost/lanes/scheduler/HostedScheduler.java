@@ -11,18 +11,19 @@ import dev.lanehost.lanes.DrainResult;
 import dev.lanehost.lanes.IdleStrategy;
 import dev.lanehost.lanes.RunStatus;
 import dev.lanehost.lanes.WorkerStats;
+import dev.lanehost.lanes.budget.BudgetLimits;
 import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.cell.HeldArenas;
+import dev.lanehost.lanes.cell.RunQueue;
+import dev.lanehost.lanes.cell.RuntimeContext;
+import dev.lanehost.lanes.lane.LaneRegistry;
 import dev.lanehost.lanes.observe.RuntimeLog;
-import dev.lanehost.lanes.runtime.LaneRegistry;
-import dev.lanehost.lanes.runtime.RuntimeClose;
-import dev.lanehost.lanes.runtime.RuntimeContext;
+import dev.lanehost.lanes.queue.Latches;
 import dev.lanehost.lanes.scheduler.hosted.ThreadPriorities;
 import dev.lanehost.lanes.scheduler.hosted.UnappliedPolicies;
 import dev.lanehost.lanes.scheduler.hosted.Worker;
 import dev.lanehost.lanes.scheduler.hosted.WorkerPool;
 import dev.lanehost.lanes.time.TimerQueue;
-import dev.lanehost.lanes.turn.BudgetLimits;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -206,7 +207,7 @@ public final class HostedScheduler extends Scheduler {
     @Override
     public void start() {
         timer.start();
-        RuntimeClose.awaitUninterruptibly(timerPrioritySet); // so the metrics have its priority as soon as the runtime is built
+        Latches.awaitUninterruptibly(timerPrioritySet); // so the metrics have its priority as soon as the runtime is built
         pool.start();
         if (placed != null) {
             placed.start();

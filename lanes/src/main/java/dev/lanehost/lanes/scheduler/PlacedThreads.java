@@ -5,6 +5,7 @@ import dev.lanehost.affinity.AffinityPolicy;
 import dev.lanehost.affinity.AffinityResult;
 import dev.lanehost.affinity.ThreadPlan;
 import dev.lanehost.lanes.IdleStrategy;
+import dev.lanehost.lanes.cell.RunQueue;
 import dev.lanehost.lanes.scheduler.hosted.ThreadPriorities;
 import dev.lanehost.lanes.scheduler.hosted.Worker;
 import dev.lanehost.lanes.scheduler.hosted.WorkerPool;

@@ -2,6 +2,7 @@ package dev.lanehost.lanes.scheduler;
 
 import dev.lanehost.lanes.Schedule;
 import dev.lanehost.lanes.cell.ActorCell;
+import dev.lanehost.lanes.cell.RunQueue;
 import dev.lanehost.lanes.observe.RuntimeLog;
 import java.util.ArrayList;
 import java.util.List;

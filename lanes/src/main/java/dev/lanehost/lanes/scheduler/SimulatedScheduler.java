@@ -1,9 +1,10 @@
 package dev.lanehost.lanes.scheduler;
 
 import dev.lanehost.lanes.RunStatus;
+import dev.lanehost.lanes.cell.RunQueue;
 import dev.lanehost.lanes.lane.Lane;
 import dev.lanehost.lanes.queue.WorkFlag;
-import dev.lanehost.lanes.runtime.LaneRegistry;
+import dev.lanehost.lanes.lane.LaneRegistry;
 import dev.lanehost.lanes.time.TimerQueue;
 import dev.lanehost.lanes.time.VirtualClock;
 import java.time.Duration;

@@ -4,11 +4,13 @@ import dev.lanehost.lanes.ExitReason;
 import dev.lanehost.lanes.TurnDisrupted;
 import dev.lanehost.lanes.access.Access;
 import dev.lanehost.lanes.access.DisruptionAccess;
+import dev.lanehost.lanes.budget.BudgetLimits;
+import dev.lanehost.lanes.budget.ThreadCpu;
 import dev.lanehost.lanes.cell.ActorCell;
+import dev.lanehost.lanes.cell.RunQueue;
+import dev.lanehost.lanes.cell.RuntimeContext;
 import dev.lanehost.lanes.observe.RuntimeEvents;
 import dev.lanehost.lanes.observe.RuntimeLog;
-import dev.lanehost.lanes.runtime.RuntimeContext;
-import dev.lanehost.lanes.scheduler.RunQueue;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 

@@ -4,6 +4,7 @@ import dev.lanehost.lanes.ActorContext;
 import dev.lanehost.lanes.Behavior;
 import dev.lanehost.lanes.ExitReason;
 import dev.lanehost.lanes.RuntimeObserver;
+import dev.lanehost.lanes.budget.BudgetLimits;
 import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.mailbox.Letter;
 import dev.lanehost.lanes.mailbox.Recipient;

@@ -1,6 +1,6 @@
 package dev.lanehost.lanes.scheduler.hosted;
 
-import dev.lanehost.lanes.scheduler.RunQueue;
+import dev.lanehost.lanes.cell.RunQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**

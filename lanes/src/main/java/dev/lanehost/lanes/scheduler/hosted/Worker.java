@@ -4,8 +4,10 @@ import dev.lanehost.lanes.IdleStrategy;
 import dev.lanehost.lanes.access.Access;
 import dev.lanehost.lanes.access.IdleAccess;
 import dev.lanehost.lanes.cell.ActorCell;
+import dev.lanehost.lanes.cell.RunQueue;
+import dev.lanehost.lanes.idle.IdleStep;
+import dev.lanehost.lanes.idle.SpinBudget;
 import dev.lanehost.lanes.queue.WorkFlag;
-import dev.lanehost.lanes.scheduler.RunQueue;
 import java.util.concurrent.locks.LockSupport;
 
 /**

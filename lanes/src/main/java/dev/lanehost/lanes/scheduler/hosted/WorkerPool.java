@@ -10,10 +10,10 @@ import dev.lanehost.lanes.access.Access;
 import dev.lanehost.lanes.access.IdleAccess;
 import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.cell.RoamingQueues;
+import dev.lanehost.lanes.cell.RunQueue;
 import dev.lanehost.lanes.observe.RuntimeEvents;
 import dev.lanehost.lanes.observe.RuntimeLog;
-import dev.lanehost.lanes.runtime.RuntimeClose;
-import dev.lanehost.lanes.scheduler.RunQueue;
+import dev.lanehost.lanes.queue.Latches;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -252,7 +252,7 @@ public final class WorkerPool extends RoamingQueues {
         for (Worker worker : workers) {
             worker.start();
         }
-        RuntimeClose.awaitUninterruptibly(placed);
+        Latches.awaitUninterruptibly(placed);
     }
 
     /** A worker, first thing on its thread: apply the affinity policy and record what it did. */

@@ -2,7 +2,7 @@ package dev.lanehost.lanes.scheduler.hosted;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.lanehost.lanes.scheduler.RunQueue;
+import dev.lanehost.lanes.cell.RunQueue;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;

@@ -1,6 +1,5 @@
-package dev.lanehost.lanes.scheduler;
+package dev.lanehost.lanes.cell;
 
-import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.queue.MpscQueue;
 import dev.lanehost.lanes.queue.WorkFlag;
 import java.lang.invoke.MethodHandles;
@@ -101,7 +100,7 @@ public final class RunQueue extends RunQueuePadAfterConsumer {
         pooled = policy == null ? null : new long[BANDS];
     }
 
-    String name() {
+    public String name() {
         return name;
     }
 
@@ -268,13 +267,13 @@ public final class RunQueue extends RunQueuePadAfterConsumer {
     }
 
     /** How the simulated profile chooses among ready actors: a seeded pick, optionally recorded or replayed. */
-    interface SchedulePolicy {
+    public interface SchedulePolicy {
         /** The index in {@code ready} (never empty) of the actor to run next on queue {@code queue}. */
         int choose(String queue, List<ActorCell> ready);
     }
 
     /** A seeded choice; used when nothing is being replayed. */
-    static int seededChoice(RandomGenerator random, List<ActorCell> ready) {
+    public static int seededChoice(RandomGenerator random, List<ActorCell> ready) {
         return ready.size() == 1 ? 0 : random.nextInt(ready.size());
     }
 
@@ -314,17 +313,17 @@ public final class RunQueue extends RunQueuePadAfterConsumer {
     }
 
     /** The thread that runs this queue's turns, or null if no one thread does. Any thread. */
-    Thread consumer() {
+    public Thread consumer() {
         return consumer;
     }
 
     /** The actor whose turn is running now, or null. Any thread. */
-    ActorCell running() {
+    public ActorCell running() {
         return (ActorCell) RUNNING.getAcquire(this);
     }
 
     /** Turns started on this queue so far. Any thread. */
-    long turnsStarted() {
+    public long turnsStarted() {
         return (long) TURNS_STARTED.getOpaque(this);
     }
 }

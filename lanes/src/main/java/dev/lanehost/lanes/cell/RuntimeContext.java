@@ -1,4 +1,4 @@
-package dev.lanehost.lanes.runtime;
+package dev.lanehost.lanes.cell;
 
 import dev.lanehost.lanes.ActorRef;
 import dev.lanehost.lanes.Behavior;
@@ -7,14 +7,11 @@ import dev.lanehost.lanes.RuntimeObserver;
 import dev.lanehost.lanes.SpawnOptions;
 import dev.lanehost.lanes.Timer;
 import dev.lanehost.lanes.TurnCallback;
-import dev.lanehost.lanes.cell.ActorCell;
-import dev.lanehost.lanes.cell.HeldArenas;
-import dev.lanehost.lanes.lane.Lane;
 import dev.lanehost.lanes.observe.HaltCounts;
 import dev.lanehost.lanes.observe.LiveCounters;
 import dev.lanehost.lanes.observe.RuntimeEvents;
-import dev.lanehost.lanes.turn.BudgetLimits;
-import dev.lanehost.lanes.turn.ThreadCpu;
+import dev.lanehost.lanes.budget.BudgetLimits;
+import dev.lanehost.lanes.budget.ThreadCpu;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -66,7 +63,7 @@ public abstract class RuntimeContext {
     public final LongAdder restarts = new LongAdder();
     public final LongAdder hydrations = new LongAdder();
 
-    RuntimeContext(BudgetClock budgetClock, BudgetLimits defaultBudget, long mailboxCapacity, long laneCapacity, long idleNanos,
+    protected RuntimeContext(BudgetClock budgetClock, BudgetLimits defaultBudget, long mailboxCapacity, long laneCapacity, long idleNanos,
                    int laneTurnsPerRun) {
         this.idleNanos = idleNanos;
         this.laneTurnsPerRun = laneTurnsPerRun;
@@ -129,10 +126,4 @@ public abstract class RuntimeContext {
 
     /** Stall episodes seen on any lane; each lane counts its own here. */
     public abstract AtomicLong laneStallCounter();
-
-    /** Close: halts every actor of the lane, queueing each on it for its teardown. */
-    public abstract void haltActorsOf(Lane lane);
-
-    /** Close's fallback: tears the lane's actors down on the calling thread. */
-    public abstract void tearDownOnClosingThread(Lane lane);
 }

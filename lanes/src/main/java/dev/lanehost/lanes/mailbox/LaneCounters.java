@@ -1,4 +1,4 @@
-package dev.lanehost.lanes.lane;
+package dev.lanehost.lanes.mailbox;
 
 import dev.lanehost.lanes.queue.WorkFlag;
 import java.lang.invoke.MethodHandles;
@@ -141,7 +141,7 @@ public final class LaneCounters extends WorkFlag {
     }
 
     /** When a drive last ran work, or 0 if none has. */
-    final long lastWorkDriveNanos() {
+    public final long lastWorkDriveNanos() {
         return (long) LAST_WORK_DRIVE.getAcquire(this);
     }
 

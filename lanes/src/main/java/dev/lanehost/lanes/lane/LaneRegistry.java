@@ -1,7 +1,6 @@
-package dev.lanehost.lanes.runtime;
+package dev.lanehost.lanes.lane;
 
 import dev.lanehost.lanes.Snapshot;
-import dev.lanehost.lanes.lane.Lane;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -38,7 +37,7 @@ public final class LaneRegistry {
     }
 
     /** The lane of that name, or null. */
-    Lane get(String name) {
+    public Lane get(String name) {
         return lanes.get(name);
     }
 
@@ -47,7 +46,7 @@ public final class LaneRegistry {
     }
 
     /** The registered names, sorted, for an error message. */
-    Set<String> names() {
+    public Set<String> names() {
         return new TreeSet<>(lanes.keySet());
     }
 

@@ -1,4 +1,4 @@
-package dev.lanehost.lanes.turn;
+package dev.lanehost.lanes.budget;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;

@@ -1,7 +1,6 @@
-package dev.lanehost.lanes.turn;
+package dev.lanehost.lanes.budget;
 
 import dev.lanehost.lanes.TurnBudget;
-import dev.lanehost.lanes.mailbox.Letter;
 
 /**
  * A {@link TurnBudget} in the runtime clock's nanoseconds, and the flags a turn has earned after running so
@@ -20,7 +19,7 @@ public final class BudgetLimits {
      */
     public static final long DISRUPT = 4;
     /** Set by the runner: this turn is the actor's start. */
-    public static final long START = Letter.START_TURN;
+    public static final long START = 8;
     /**
      * Set by the runner: the rest of this turn is the runtime's work for it (a gate copying its result), not the
      * actor's, and earns nothing more; what it earned before stays.

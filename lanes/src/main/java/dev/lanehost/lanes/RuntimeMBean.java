@@ -1,9 +1,6 @@
-package dev.lanehost.lanes.observe;
+package dev.lanehost.lanes;
 
-import dev.lanehost.lanes.ActorRuntimeMXBean;
-import dev.lanehost.lanes.Profile;
-import dev.lanehost.lanes.RuntimeMetrics;
-import dev.lanehost.lanes.WorkerStats;
+import dev.lanehost.lanes.observe.RuntimeLog;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +20,7 @@ import javax.management.StandardMBean;
  * A runtime's {@link ActorRuntimeMXBean}: its attributes read {@link RuntimeMetrics}, and its registration on the
  * platform MBean server lasts until the runtime closes ({@link dev.lanehost.lanes.ActorRuntime#whenClosed}).
  */
-public final class RuntimeMBean implements ActorRuntimeMXBean {
+final class RuntimeMBean implements ActorRuntimeMXBean {
     static final String DOMAIN = "dev.lanehost";
     /** Numbers the runtimes registered without a name, process-wide, so two never collide. */
     private static final AtomicLong UNNAMED = new AtomicLong();
@@ -48,7 +45,7 @@ public final class RuntimeMBean implements ActorRuntimeMXBean {
      * @throws IllegalArgumentException if the name is blank, holds a character an ObjectName value cannot, or is taken
      * @throws IllegalStateException    if the runtime is closed
      */
-    public static ObjectName register(RuntimeMetrics metrics, Profile profile, BooleanSupplier closed,
+    static ObjectName register(RuntimeMetrics metrics, Profile profile, BooleanSupplier closed,
                                       Consumer<Runnable> whenClosed, String name) {
         String key = name == null ? "runtime-" + UNNAMED.incrementAndGet() : checked(name);
         if (closed.getAsBoolean()) {

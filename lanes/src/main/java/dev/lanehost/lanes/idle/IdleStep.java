@@ -1,4 +1,4 @@
-package dev.lanehost.lanes.scheduler.hosted;
+package dev.lanehost.lanes.idle;
 
 /** What an idle worker does in one round of its idle spell ({@code IdleStrategy}'s rules). */
 public enum IdleStep { SPIN, YIELD, PARK }

@@ -1,4 +1,4 @@
-package dev.lanehost.lanes.scheduler.hosted;
+package dev.lanehost.lanes.idle;
 
 /**
  * How long an idle worker spins before it parks, learned from what its last waits found. After a park that a
