@@ -4,7 +4,7 @@ import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.cell.HeldArenas;
 import dev.lanehost.lanes.lane.Lane;
 import dev.lanehost.lanes.observe.GuardedObserver;
-import dev.lanehost.lanes.observe.LiveCounters;
+import dev.lanehost.lanes.seam.LiveCounters;
 import dev.lanehost.lanes.runtime.ActorRegistry;
 import dev.lanehost.lanes.lane.LaneRegistry;
 import dev.lanehost.lanes.runtime.LiveRuntime;

@@ -18,7 +18,7 @@ import javax.management.StandardMBean;
 
 /**
  * A runtime's {@link ActorRuntimeMXBean}: its attributes read {@link RuntimeMetrics}, and its registration on the
- * platform MBean server lasts until the runtime closes ({@link dev.lanehost.lanes.ActorRuntime#whenClosed}).
+ * platform MBean server lasts until the runtime closes (an action it leaves to run at the close unregisters it).
  */
 final class RuntimeMBean implements ActorRuntimeMXBean {
     static final String DOMAIN = "dev.lanehost";

@@ -2,12 +2,7 @@ package dev.lanehost.lanes;
 
 import dev.lanehost.lanes.access.Access;
 import dev.lanehost.lanes.access.TimerAccess;
-import dev.lanehost.lanes.mailbox.Letter;
-import dev.lanehost.lanes.observe.LiveCounters;
-import dev.lanehost.lanes.seam.ResourceOwner;
-import dev.lanehost.lanes.time.TimerQueue;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import dev.lanehost.lanes.time.ActorTimer;
 
 /**
  * A timer of an actor: when due, its callback runs as a turn of its owner, on the owner's placement. Cancel it
@@ -38,133 +33,13 @@ import java.lang.invoke.VarHandle;
  */
 public final class Timer implements Comparable<Timer> {
     static {
-        Access.setTimers(new TimerAccess<Timer, ResourceOwner<Timer, ?, ?>, TimerQueue, TimerQueue.Arrival, TurnCallback,
-                Letter.TimerDue, ActorContext>() {
-            @Override
-            public Timer newTimer(ResourceOwner<Timer, ?, ?> owner, TimerQueue queue, long deadline, long sequence,
-                    long periodNanos, TurnCallback callback) {
-                return new Timer(owner, queue, deadline, sequence, periodNanos, callback);
-            }
-
-            @Override
-            public TimerQueue.Arrival arrival(Timer timer) {
-                return timer.arrival;
-            }
-
-            @Override
-            public long deadline(Timer timer) {
-                return timer.deadline;
-            }
-
-            @Override
-            public void fire(Timer timer) {
-                timer.fire();
-            }
-
-            @Override
-            public Letter.TimerDue letter(Timer timer) {
-                return timer.letter();
-            }
-
-            @Override
-            public void cancelForHalt(Timer timer) {
-                timer.cancelForHalt();
-            }
-
-            @Override
-            public int incarnation(Timer timer) {
-                return timer.incarnation;
-            }
-
-            @Override
-            public void run(Timer timer, ActorContext context) throws Exception {
-                timer.run(context);
-            }
-
-            @Override
-            public boolean held(Timer timer) {
-                return timer.held;
-            }
-
-            @Override
-            public void held(Timer timer, boolean held) {
-                timer.held = held;
-            }
-
-            @Override
-            public Timer previousHeld(Timer timer) {
-                return timer.previousHeld;
-            }
-
-            @Override
-            public void previousHeld(Timer timer, Timer previous) {
-                timer.previousHeld = previous;
-            }
-
-            @Override
-            public Timer nextHeld(Timer timer) {
-                return timer.nextHeld;
-            }
-
-            @Override
-            public void nextHeld(Timer timer, Timer next) {
-                timer.nextHeld = next;
-            }
-        });
+        Access.setTimers((TimerAccess<Timer, ActorTimer>) Timer::new);
     }
 
-    private static final int ARMED = 0;
-    /** One-shot only: it fired; that is the end. */
-    private static final int FIRED = 1;
-    private static final int CANCELLED = 2;
-    /** Repeating only: out of the heap, its letter queued or its turn running; it re-arms after that turn. */
-    private static final int DUE = 3;
-    private static final VarHandle STATE;
+    private final ActorTimer timer;
 
-    static {
-        try {
-            STATE = MethodHandles.lookup().findVarHandle(Timer.class, "state", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    final ResourceOwner<Timer, ?, ?> owner;
-    private final TimerQueue queue;
-    /** 0 for a one-shot timer. */
-    private final long periodNanos;
-    private final TurnCallback callback;
-    /** A repeating timer's one letter, offered again each period (a letter may be queued again once taken); else null. */
-    private final Letter.TimerDue letter;
-    /** Its node in the queue's arrival inbox, reused by every re-arm. */
-    final TimerQueue.Arrival arrival = new TimerQueue.Arrival(this);
-    /**
-     * When it is due, and its tie-break: creation order, then re-arming order. Written only while the timer is in no
-     * heap (before its first arming, and by its own turn before re-arming), and published by the queue's lock.
-     */
-    long deadline;
-    long sequence;
-    @SuppressWarnings("unused")
-    private volatile int state;
-
-    /** The owner's life that made this resource ({@link ResourceOwner#incarnation()}). */
-    final int incarnation;
-    // The owner's list of held timers (ActorResources), guarded by that object's lock: a node of its own per
-    // timer, so holding a timer allocates nothing beyond the timer.
-    Timer previousHeld;
-    Timer nextHeld;
-    boolean held;
-
-    Timer(ResourceOwner<Timer, ?, ?> owner, TimerQueue queue, long deadline, long sequence, long periodNanos,
-            TurnCallback callback) {
-        this.incarnation = owner.incarnation();
-        this.owner = owner;
-        this.queue = queue;
-        this.deadline = deadline;
-        this.sequence = sequence;
-        this.periodNanos = periodNanos;
-        this.callback = callback;
-        this.letter = periodNanos > 0 ? new Letter.TimerDue(this) : null;
+    private Timer(ActorTimer timer) {
+        this.timer = timer;
     }
 
     /**
@@ -174,97 +49,22 @@ public final class Timer implements Comparable<Timer> {
      * @return true if this call cancelled it; false if it had already fired (one-shot) or been cancelled
      */
     public boolean cancel() {
-        if (!claimCancel()) {
-            return false;
-        }
-        owner.forgetTimer(this);
-        owner.ended(LiveCounters.Kind.TIMERS);
-        return true;
+        return timer.cancel();
     }
 
     /** True until it fires (one-shot) or is cancelled, or its owner halts. */
     public boolean isArmed() {
-        int now = state;
-        return now == ARMED || now == DUE;
+        return timer.isArmed();
     }
 
     /** True for a timer made by {@link ActorContext#every}. */
     public boolean isRepeating() {
-        return periodNanos > 0;
+        return timer.isRepeating();
     }
 
-    /** Called by the timer queue when due (already out of its heap): hands the callback to the owner as a letter. */
-    void fire() {
-        boolean repeating = periodNanos > 0;
-        if (!STATE.compareAndSet(this, ARMED, repeating ? DUE : FIRED)) {
-            return; // cancelled meanwhile; the queue drops it
-        }
-        if (!repeating) {
-            owner.forgetTimer(this);
-            owner.ended(LiveCounters.Kind.TIMERS);
-        }
-        owner.timerDue(this); // a halted owner refuses it; its teardown cancels a repeating timer
-    }
-
-    /** The letter that carries this firing: a repeating timer's own, or a new one. */
-    Letter.TimerDue letter() {
-        return letter != null ? letter : new Letter.TimerDue(this);
-    }
-
-    /** Halt teardown: cancel without touching the owner's (already cleared) timer set. */
-    void cancelForHalt() {
-        if (claimCancel()) {
-            owner.ended(LiveCounters.Kind.TIMERS);
-        }
-    }
-
-    /** The owner's turn for this firing: the callback, then (repeating) the re-arm. */
-    void run(ActorContext context) throws Exception {
-        if (periodNanos > 0 && state != DUE) {
-            return; // cancelled after its letter was queued
-        }
-        callback.run(context);
-        if (periodNanos > 0) {
-            rearm(context.nanoTime());
-        }
-    }
-
+    /** By deadline, then by arming order: the order in which the two fire. */
     @Override
     public int compareTo(Timer other) {
-        int byDeadline = Long.compare(deadline, other.deadline);
-        return byDeadline != 0 ? byDeadline : Long.compare(sequence, other.sequence);
-    }
-
-    /** Next deadline of the fixed-rate schedule strictly after {@code now}, saturating at {@code Long.MAX_VALUE}. */
-    static long nextDeadline(long deadline, long periodNanos, long now) {
-        long periods = now < deadline ? 1 : (now - deadline) / periodNanos + 1;
-        if (periods > (Long.MAX_VALUE - deadline) / periodNanos) {
-            return Long.MAX_VALUE;
-        }
-        return deadline + periods * periodNanos;
-    }
-
-    private void rearm(long now) {
-        if (state != DUE) {
-            return; // cancelled in its own callback, or its owner is halting
-        }
-        // Not in any heap while DUE, so nobody else reads these; the inbox's offer publishes them.
-        deadline = nextDeadline(deadline, periodNanos, now);
-        sequence = queue.nextSequence();
-        if (STATE.compareAndSet(this, DUE, ARMED)) {
-            queue.add(this);
-        }
-    }
-
-    private boolean claimCancel() {
-        while (true) {
-            int now = state;
-            if (now != ARMED && now != DUE) {
-                return false;
-            }
-            if (STATE.compareAndSet(this, now, CANCELLED)) {
-                return true;
-            }
-        }
+        return timer.compareTo(other.timer);
     }
 }

@@ -13,6 +13,7 @@ import dev.lanehost.lanes.scheduler.BudgetWatch;
 import dev.lanehost.lanes.cell.RunQueue;
 import dev.lanehost.lanes.budget.ThreadCpu;
 import dev.lanehost.lanes.turn.TurnClock;
+import dev.lanehost.lanes.turn.TurnRunner;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -450,7 +451,7 @@ class TurnBudgetTest {
             RuntimeContext context = runtime.context();
             ActorCell cell = new ActorCell(1, "sleeper", Placement.NORMAL, context, new RunQueue("test", null, null, new WorkFlag()),
                     null, null, context.defaultBudget, context.mailboxCapacity, SpawnOptions.DEFAULT, () -> (c, m) -> { });
-            TurnClock clock = cell.context.clock;
+            TurnClock clock = TurnRunner.of(cell).clock;
             long t = 1_000 * MS;
 
             clock.begin(0); // a turn that sleeps past fast + slow and calls no context method
@@ -488,13 +489,13 @@ class TurnBudgetTest {
             long lookBegan = System.nanoTime() - 10_000 * MS;
 
             queue.turnStarting(cell); // as the runner starts a turn: its run queue's slot, then the clock's start
-            cell.context.clock.begin(0);
+            TurnRunner.of(cell).clock.begin(0);
             watch.observe(lookBegan, 60_000 * MS); // first sight of the turn, in the look that began 10 s ago
             watch.observe(System.nanoTime(), 60_000 * MS); // the next look
-            int band = cell.context.clock.settle();
+            int band = TurnRunner.of(cell).clock.settle();
             queue.turnEnded();
             assertEquals(RunQueue.READY_BAND, band, "a turn that ran for microseconds was asked to yield");
-            assertEquals(0, cell.context.clock.strikes(), "a turn that ran for microseconds was struck");
+            assertEquals(0, TurnRunner.of(cell).clock.strikes(), "a turn that ran for microseconds was struck");
         }
     }
 
@@ -513,8 +514,8 @@ class TurnBudgetTest {
             };
             ActorCell cell = new ActorCell(1, "held-off", Placement.NORMAL, context, new RunQueue("test", null, null, new WorkFlag()),
                     null, null, context.defaultBudget, context.mailboxCapacity, SpawnOptions.DEFAULT, () -> (c, m) -> { });
-            cell.context.turnThread = runner; // as the runner sets it for its turn
-            TurnClock clock = cell.context.clock;
+            TurnRunner.of(cell).turnThread = runner; // as the runner sets it for its turn
+            TurnClock clock = TurnRunner.of(cell).clock;
             long t = 1_000 * MS;
 
             clock.begin(0); // fast 1 ms, slow 2 ms, 3 strikes: the CPU-time cap is 6 ms after the request
@@ -552,8 +553,8 @@ class TurnBudgetTest {
             ActorCell cell = new ActorCell(1, "held-then-spinning", Placement.NORMAL, context,
                     new RunQueue("test", null, null, new WorkFlag()), null, null, context.defaultBudget, context.mailboxCapacity,
                     SpawnOptions.DEFAULT, () -> (c, m) -> { });
-            cell.context.turnThread = runner;
-            TurnClock clock = cell.context.clock;
+            TurnRunner.of(cell).turnThread = runner;
+            TurnClock clock = TurnRunner.of(cell).clock;
             long t = 1_000 * MS;
 
             clock.begin(0); // held off for the first slow budget after its request, not disrupted...

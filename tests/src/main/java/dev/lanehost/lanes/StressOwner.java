@@ -1,15 +1,16 @@
 package dev.lanehost.lanes;
 
-import dev.lanehost.lanes.observe.LiveCounters;
+import dev.lanehost.lanes.seam.LiveCounters;
 import dev.lanehost.lanes.seam.ResourceOwner;
+import dev.lanehost.lanes.time.ActorTimer;
 
 /**
  * A resource owner for the stress tests that take timers, signals or parks without an actor: it accepts every
  * letter, forgets nothing it must remember, and counts nothing. Tests override what they observe.
  */
-class StressOwner implements ResourceOwner<Timer, Signal, Park<?>> {
+class StressOwner implements ResourceOwner<ActorTimer, Signal, Park<?>> {
     @Override
-    public boolean timerDue(Timer timer) {
+    public boolean timerDue(ActorTimer timer) {
         return true;
     }
 
@@ -24,7 +25,7 @@ class StressOwner implements ResourceOwner<Timer, Signal, Park<?>> {
     }
 
     @Override
-    public void forgetTimer(Timer timer) {
+    public void forgetTimer(ActorTimer timer) {
     }
 
     @Override

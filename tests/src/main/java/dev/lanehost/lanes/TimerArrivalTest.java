@@ -4,6 +4,7 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 import dev.lanehost.lanes.seam.ResourceOwner;
+import dev.lanehost.lanes.time.ActorTimer;
 import dev.lanehost.lanes.time.TimerQueue;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -26,10 +27,10 @@ import org.openjdk.jcstress.infra.results.ZZ_Result;
 @Outcome(id = "true, false", expect = FORBIDDEN, desc = "lost wake-up: asleep until its old deadline with an earlier timer unseen")
 @State
 public class TimerArrivalTest {
-    private static final ResourceOwner<Timer, Signal, Park<?>> OWNER = new StressOwner();
+    private static final ResourceOwner<ActorTimer, Signal, Park<?>> OWNER = new StressOwner();
 
     private final TimerQueue queue = new TimerQueue();
-    private final Timer early = new Timer(OWNER, queue, 10, 1, 0, context -> { });
+    private final ActorTimer early = new ActorTimer(OWNER, queue, 10, 1, 0, context -> { });
 
     @Actor
     public void timerThread(ZZ_Result r) {

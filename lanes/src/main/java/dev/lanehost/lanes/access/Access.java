@@ -19,7 +19,7 @@ public final class Access {
     private static final String DISRUPTION = "dev.lanehost.lanes.TurnDisrupted";
 
     private static RefAccess<?, ?> refs;
-    private static TimerAccess<?, ?, ?, ?, ?, ?, ?> timers;
+    private static TimerAccess<?, ?> timers;
     private static SignalAccess<?, ?, ?, ?, ?> signals;
     private static ParkAccess<?, ?, ?, ?> parks;
     private static TaskAccess<?, ?> tasks;
@@ -52,16 +52,16 @@ public final class Access {
         return (RefAccess<R, A>) refs;
     }
 
-    public static void setTimers(TimerAccess<?, ?, ?, ?, ?, ?, ?> access) {
+    public static void setTimers(TimerAccess<?, ?> access) {
         timers = access;
     }
 
     @SuppressWarnings("unchecked")
-    public static <T, O, Q, A, B, D, X> TimerAccess<T, O, Q, A, B, D, X> timers() {
+    public static <T, A> TimerAccess<T, A> timers() {
         if (timers == null) {
             initialize(TIMER);
         }
-        return (TimerAccess<T, O, Q, A, B, D, X>) timers;
+        return (TimerAccess<T, A>) timers;
     }
 
     public static void setSignals(SignalAccess<?, ?, ?, ?, ?> access) {

@@ -1,6 +1,5 @@
 package dev.lanehost.lanes.cell;
 
-import dev.lanehost.lanes.mailbox.LaneCounters;
 import dev.lanehost.lanes.ActorRef;
 import dev.lanehost.lanes.Behavior;
 import dev.lanehost.lanes.Delivery;
@@ -11,20 +10,19 @@ import dev.lanehost.lanes.Placement;
 import dev.lanehost.lanes.ReusableTask;
 import dev.lanehost.lanes.Signal;
 import dev.lanehost.lanes.SpawnOptions;
-import dev.lanehost.lanes.Timer;
 import dev.lanehost.lanes.TurnTask;
 import dev.lanehost.lanes.access.Access;
 import dev.lanehost.lanes.access.RefAccess;
 import dev.lanehost.lanes.access.TaskAccess;
-import dev.lanehost.lanes.access.TimerAccess;
+import dev.lanehost.lanes.budget.BudgetLimits;
+import dev.lanehost.lanes.mailbox.LaneCounters;
 import dev.lanehost.lanes.mailbox.Letter;
 import dev.lanehost.lanes.mailbox.Mailbox;
-import dev.lanehost.lanes.observe.LiveCounters;
+import dev.lanehost.lanes.seam.LiveCounters;
 import dev.lanehost.lanes.queue.MpscChunkQueue;
 import dev.lanehost.lanes.seam.Addressee;
 import dev.lanehost.lanes.seam.ResourceOwner;
-import dev.lanehost.lanes.budget.BudgetLimits;
-import dev.lanehost.lanes.turn.TurnContext;
+import dev.lanehost.lanes.time.ActorTimer;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -33,7 +31,7 @@ import java.util.function.Supplier;
  * One actor's scheduling core: scheduling and the halt, over the exit reason in {@link CellState}; its run step (turn
  * lock, turns, requeue) is {@link CellRun}. The
  * cell is also the run-queue node (it is queued at most once at a time); its parts are the
- * {@link Mailbox}, the {@link TurnContext} its behaviour sees, its {@link ActorResources} and its
+ * {@link Mailbox}, the {@link Turns} that run its letters (and whose context its behaviour sees), its {@link ActorResources} and its
  * {@link Watchers}.
  *
  * <h2>Scheduling protocol</h2>
@@ -68,10 +66,9 @@ import java.util.function.Supplier;
  * thread, by that thread. Neither ever waits for the other inside a user hook: a runner that finds it taken
  * hands the cell back ({@link #runOnce()}). Observers never take it: the mailbox depth is an O(1) count.
  */
-public final class ActorCell extends CellState implements Addressee, ResourceOwner<Timer, Signal, Park<?>> {
+public final class ActorCell extends CellState implements Addressee, ResourceOwner<ActorTimer, Signal, Park<?>> {
     private static final RefAccess<ActorRef, Addressee> REFS = Access.refs();
     private static final TaskAccess<ReusableTask, Letter.Reusable> TASKS = Access.tasks();
-    private static final TimerAccess<Timer, ?, ?, ?, ?, Letter.TimerDue, ?> TIMERS = Access.timers();
 
     public final long id;
     public final String name;
@@ -89,7 +86,7 @@ public final class ActorCell extends CellState implements Addressee, ResourceOwn
     public final LaneCounters lane;
     public final ActorRef ref;
     public final Mailbox mailbox;
-    public final TurnContext context;
+    public final Turns context;
     public final ActorResources resources;
     public final Watchers watchers = new Watchers();
 
@@ -101,7 +98,7 @@ public final class ActorCell extends CellState implements Addressee, ResourceOwn
     private final long mailboxCapacity;
     /** HOSTED: the budget watch looks for this actor's turns in its run queue's turn slot. */
     final boolean watched;
-    /** Spawned on the blocking threads: exempt from turn budgets, and may block in {@link TurnContext#receive}. */
+    /** Spawned on the blocking threads: exempt from turn budgets, and may block in {@link dev.lanehost.lanes.turn.TurnContext#receive}. */
     public final boolean blocking;
     /** A blocking actor's thread while it waits in {@code receive}; a delivery unparks it. */
     public volatile Thread receiver;
@@ -123,7 +120,7 @@ public final class ActorCell extends CellState implements Addressee, ResourceOwn
         this.lane = lane;
         this.ref = REFS.newRef(this);
         this.mailbox = new Mailbox(lane);
-        this.context = new TurnContext(this, factory, budget);
+        this.context = runtime.turnsOf(this, factory, budget);
         this.resources = new ActorResources(runtime.counters(), runtime.heldArenas());
         this.mailboxCapacity = mailboxCapacity;
         this.options = options;
@@ -316,8 +313,8 @@ public final class ActorCell extends CellState implements Addressee, ResourceOwn
     }
 
     @Override
-    public boolean timerDue(Timer timer) {
-        return deliver(TIMERS.letter(timer));
+    public boolean timerDue(ActorTimer timer) {
+        return deliver(timer.letter());
     }
 
     @Override
@@ -331,7 +328,7 @@ public final class ActorCell extends CellState implements Addressee, ResourceOwn
     }
 
     @Override
-    public void forgetTimer(Timer timer) {
+    public void forgetTimer(ActorTimer timer) {
         resources.forget(timer);
     }
 

@@ -5,12 +5,11 @@ import dev.lanehost.lanes.HaltStep;
 import dev.lanehost.lanes.Park;
 import dev.lanehost.lanes.RuntimeObserver;
 import dev.lanehost.lanes.Signal;
-import dev.lanehost.lanes.Timer;
 import dev.lanehost.lanes.access.Access;
 import dev.lanehost.lanes.access.ParkAccess;
 import dev.lanehost.lanes.access.SignalAccess;
-import dev.lanehost.lanes.access.TimerAccess;
-import dev.lanehost.lanes.observe.LiveCounters;
+import dev.lanehost.lanes.seam.LiveCounters;
+import dev.lanehost.lanes.time.ActorTimer;
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -38,16 +37,15 @@ import java.util.Set;
 public final class ActorResources {
     private static final ParkAccess<Park<?>, ?, ?, ?> PARKS = Access.parks();
     private static final SignalAccess<Signal, ?, ?, ?, ?> SIGNALS = Access.signals();
-    private static final TimerAccess<Timer, ?, ?, ?, ?, ?, ?> TIMERS = Access.timers();
 
     private final LiveCounters counters;
     private final List<Signal> signals = new ArrayList<>(0);
     /**
-     * Held timers, oldest first: a list threaded through the timers themselves ({@link Timer#nextHeld}), so arming
+     * Held timers, oldest first: a list threaded through the timers themselves ({@link ActorTimer#nextHeld}), so arming
      * allocates no node and forgetting is O(1).
      */
-    private Timer firstTimer;
-    private Timer lastTimer;
+    private ActorTimer firstTimer;
+    private ActorTimer lastTimer;
     private final Set<Park<?>> parks = new LinkedHashSet<>();
     private Arena arena;
     private final HeldArenas heldArenas;
@@ -61,17 +59,17 @@ public final class ActorResources {
         signals.add(signal);
     }
 
-    public synchronized void add(Timer timer) {
-        if (TIMERS.held(timer)) {
+    public synchronized void add(ActorTimer timer) {
+        if (timer.held) {
             return;
         }
-        TIMERS.held(timer, true);
-        TIMERS.previousHeld(timer, lastTimer);
-        TIMERS.nextHeld(timer, null);
+        timer.held = true;
+        timer.previousHeld = lastTimer;
+        timer.nextHeld = null;
         if (lastTimer == null) {
             firstTimer = timer;
         } else {
-            TIMERS.nextHeld(lastTimer, timer);
+            lastTimer.nextHeld = timer;
         }
         lastTimer = timer;
     }
@@ -84,25 +82,25 @@ public final class ActorResources {
         signals.remove(signal);
     }
 
-    synchronized void forget(Timer timer) {
-        if (!TIMERS.held(timer)) {
+    synchronized void forget(ActorTimer timer) {
+        if (!timer.held) {
             return; // already let go (a cancel racing the teardown, which took the whole list)
         }
-        Timer previous = TIMERS.previousHeld(timer);
-        Timer next = TIMERS.nextHeld(timer);
+        ActorTimer previous = timer.previousHeld;
+        ActorTimer next = timer.nextHeld;
         if (previous == null) {
             firstTimer = next;
         } else {
-            TIMERS.nextHeld(previous, next);
+            previous.nextHeld = next;
         }
         if (next == null) {
             lastTimer = previous;
         } else {
-            TIMERS.previousHeld(next, previous);
+            next.previousHeld = previous;
         }
-        TIMERS.previousHeld(timer, null);
-        TIMERS.nextHeld(timer, null);
-        TIMERS.held(timer, false);
+        timer.previousHeld = null;
+        timer.nextHeld = null;
+        timer.held = false;
     }
 
     synchronized void forget(Park<?> park) {
@@ -122,18 +120,18 @@ public final class ActorResources {
     public void release(RuntimeObserver observer, ActorRef owner) {
         heldArenas.retry(); // arenas of earlier teardowns a native call held: one of them may be free now
         List<Signal> attachedSignals;
-        List<Timer> armedTimers;
+        List<ActorTimer> armedTimers;
         List<Park<?>> pendingParks;
         synchronized (this) {
             attachedSignals = new ArrayList<>(signals);
             signals.clear();
             armedTimers = new ArrayList<>();
-            for (Timer timer = firstTimer; timer != null; ) {
-                Timer next = TIMERS.nextHeld(timer);
+            for (ActorTimer timer = firstTimer; timer != null; ) {
+                ActorTimer next = timer.nextHeld;
                 armedTimers.add(timer);
-                TIMERS.previousHeld(timer, null);
-                TIMERS.nextHeld(timer, null);
-                TIMERS.held(timer, false);
+                timer.previousHeld = null;
+                timer.nextHeld = null;
+                timer.held = false;
                 timer = next;
             }
             firstTimer = null;
@@ -145,8 +143,8 @@ public final class ActorResources {
             SIGNALS.cancelForHalt(signal); // runs the release hook, outside our lock
         }
         observer.haltStep(owner, HaltStep.SIGNALS);
-        for (Timer timer : armedTimers) {
-            TIMERS.cancelForHalt(timer);
+        for (ActorTimer timer : armedTimers) {
+            timer.cancelForHalt();
         }
         observer.haltStep(owner, HaltStep.TIMERS);
         for (Park<?> park : pendingParks) {

@@ -66,7 +66,7 @@ public final class CellTeardown {
      * turn) is left to its runner at once: waiting for it would wait for ourselves.
      */
     public static void onClose(ActorCell cell, long deadline) {
-        if (cell.context.turnThread == Thread.currentThread() || !cell.mailbox.tryLockTurn(Math.max(0, deadline - System.nanoTime()))) {
+        if (cell.context.turnThread() == Thread.currentThread() || !cell.mailbox.tryLockTurn(Math.max(0, deadline - System.nanoTime()))) {
             return;
         }
         try {

@@ -1,6 +1,6 @@
 package dev.lanehost.lanes.cell;
 
-import dev.lanehost.lanes.observe.LiveCounters;
+import dev.lanehost.lanes.seam.LiveCounters;
 import dev.lanehost.lanes.observe.RuntimeLog;
 import java.lang.foreign.Arena;
 import java.util.Iterator;

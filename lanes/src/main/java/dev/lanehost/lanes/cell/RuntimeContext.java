@@ -5,13 +5,13 @@ import dev.lanehost.lanes.Behavior;
 import dev.lanehost.lanes.Placement;
 import dev.lanehost.lanes.RuntimeObserver;
 import dev.lanehost.lanes.SpawnOptions;
-import dev.lanehost.lanes.Timer;
 import dev.lanehost.lanes.TurnCallback;
-import dev.lanehost.lanes.observe.HaltCounts;
-import dev.lanehost.lanes.observe.LiveCounters;
-import dev.lanehost.lanes.observe.RuntimeEvents;
 import dev.lanehost.lanes.budget.BudgetLimits;
 import dev.lanehost.lanes.budget.ThreadCpu;
+import dev.lanehost.lanes.observe.HaltCounts;
+import dev.lanehost.lanes.seam.LiveCounters;
+import dev.lanehost.lanes.observe.RuntimeEvents;
+import dev.lanehost.lanes.time.ActorTimer;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -110,7 +110,10 @@ public abstract class RuntimeContext {
      * A turn's {@link dev.lanehost.lanes.ActorContext#delay} ({@code periodNanos} 0) or {@link dev.lanehost.lanes.ActorContext#every} (the period): a timer
      * due {@code delay} from now, held by its owner and armed.
      */
-    public abstract Timer arm(ActorCell owner, Duration delay, long periodNanos, TurnCallback callback);
+    public abstract ActorTimer arm(ActorCell owner, Duration delay, long periodNanos, TurnCallback callback);
+
+    /** The runner of a new cell's turns, from its behaviour's factory, under its turn budget. */
+    public abstract Turns turnsOf(ActorCell cell, Supplier<? extends Behavior> factory, BudgetLimits budget);
 
     /** The actor's halt was claimed: lookups no longer find it. */
     public abstract void halted(ActorCell cell);

@@ -6,12 +6,10 @@ import dev.lanehost.lanes.Down;
 import dev.lanehost.lanes.ExitReason;
 import dev.lanehost.lanes.Park;
 import dev.lanehost.lanes.Signal;
-import dev.lanehost.lanes.Timer;
 import dev.lanehost.lanes.TurnTask;
 import dev.lanehost.lanes.access.Access;
 import dev.lanehost.lanes.access.ParkAccess;
 import dev.lanehost.lanes.access.SignalAccess;
-import dev.lanehost.lanes.access.TimerAccess;
 import dev.lanehost.lanes.budget.BudgetLimits;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -36,7 +34,6 @@ public abstract sealed class Letter
                 Letter.ParkCompleted, Letter.Task, Letter.Reusable {
     private static final ParkAccess<Park<?>, ?, ?, ActorContext> PARKS = Access.parks();
     private static final SignalAccess<Signal, ?, ?, ?, ActorContext> SIGNALS = Access.signals();
-    private static final TimerAccess<Timer, ?, ?, ?, ?, ?, ActorContext> TIMERS = Access.timers();
 
     /** No budget flags: the turn of any letter but a start. */
     static final int NO_FLAGS = 0;
@@ -114,19 +111,28 @@ public abstract sealed class Letter
         }
     }
 
+    /** What a {@link TimerDue} runs: the timer that fell due, as its owner's turn sees it. */
+    public interface Due {
+        /** The owner's life that armed it. */
+        int incarnation();
+
+        /** The owner's turn for this firing. */
+        void run(ActorContext context) throws Exception;
+    }
+
     /** A timer fell due. */
     public static final class TimerDue extends Letter {
-        public final Timer timer;
+        public final Due timer;
 
-        public TimerDue(Timer timer) {
+        public TimerDue(Due timer) {
             super(NO_FLAGS);
             this.timer = timer;
         }
 
         @Override
         public void deliver(Recipient runner) throws Exception {
-            if (TIMERS.incarnation(timer) == runner.incarnation()) {
-                TIMERS.run(timer, runner);
+            if (timer.incarnation() == runner.incarnation()) {
+                timer.run(runner);
             } // else armed by a life a hydration ended: dropped
         }
     }

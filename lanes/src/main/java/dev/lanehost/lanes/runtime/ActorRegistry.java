@@ -3,6 +3,7 @@ package dev.lanehost.lanes.runtime;
 import dev.lanehost.lanes.Snapshot;
 import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.turn.TurnClock;
+import dev.lanehost.lanes.turn.TurnRunner;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -81,6 +82,6 @@ public final class ActorRegistry {
                 : Snapshot.ActorState.IDLE;
         return new Snapshot.ActorRow(cell.id, cell.name, cell.placement.toString(), state, depth, cell.context.turns(),
                 turnStarted == 0 || turnStarted == TurnClock.UNSEEN ? 0 : Math.max(0, now - turnStarted),
-                cell.context.clock.strikes());
+                TurnRunner.of(cell).clock.strikes());
     }
 }

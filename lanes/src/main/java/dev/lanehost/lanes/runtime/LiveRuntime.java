@@ -6,18 +6,20 @@ import dev.lanehost.lanes.Placement;
 import dev.lanehost.lanes.RuntimeObserver;
 import dev.lanehost.lanes.SpawnOptions;
 import dev.lanehost.lanes.Spawner;
-import dev.lanehost.lanes.Timer;
 import dev.lanehost.lanes.TurnCallback;
 import dev.lanehost.lanes.budget.BudgetLimits;
 import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.cell.HeldArenas;
 import dev.lanehost.lanes.cell.RuntimeContext;
+import dev.lanehost.lanes.cell.Turns;
 import dev.lanehost.lanes.lane.Lane;
 import dev.lanehost.lanes.lane.LaneClose;
 import dev.lanehost.lanes.lane.LaneRegistry;
-import dev.lanehost.lanes.observe.LiveCounters;
+import dev.lanehost.lanes.seam.LiveCounters;
 import dev.lanehost.lanes.scheduler.Scheduler;
+import dev.lanehost.lanes.time.ActorTimer;
 import dev.lanehost.lanes.time.TimerQueue;
+import dev.lanehost.lanes.turn.TurnContext;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -98,8 +100,8 @@ public final class LiveRuntime extends RuntimeContext implements LaneClose.Actor
     }
 
     @Override
-    public Timer arm(ActorCell owner, Duration delay, long periodNanos, TurnCallback callback) {
-        Timer timer = parts.timers().newTimer(owner, nanoTime(), delay, periodNanos, callback);
+    public ActorTimer arm(ActorCell owner, Duration delay, long periodNanos, TurnCallback callback) {
+        ActorTimer timer = parts.timers().newTimer(owner, nanoTime(), delay, periodNanos, callback);
         owner.resources.add(timer);
         parts.counters().opened(LiveCounters.Kind.TIMERS);
         parts.timers().add(timer);
@@ -148,6 +150,11 @@ public final class LiveRuntime extends RuntimeContext implements LaneClose.Actor
     @Override
     public AtomicLong laneStallCounter() {
         return parts.lanes().stallReports();
+    }
+
+    @Override
+    public Turns turnsOf(ActorCell cell, Supplier<? extends Behavior> factory, BudgetLimits budget) {
+        return new TurnContext(cell, factory, budget);
     }
 
     @Override

@@ -2,9 +2,10 @@ package dev.lanehost.lanes.scheduler;
 
 import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.cell.RunQueue;
+import dev.lanehost.lanes.cell.RuntimeContext;
 import dev.lanehost.lanes.lane.Lane;
 import dev.lanehost.lanes.lane.LaneRegistry;
-import dev.lanehost.lanes.cell.RuntimeContext;
+import dev.lanehost.lanes.turn.TurnRunner;
 import java.util.List;
 
 /**
@@ -80,7 +81,7 @@ public final class BudgetWatch {
             if (cell != null) {
                 running = true;
                 judged = runtime.nanoTime();
-                nextDeadline = Math.min(nextDeadline, cell.context.clock.raise(judged, queue.consumer()));
+                nextDeadline = Math.min(nextDeadline, TurnRunner.of(cell).clock.raise(judged, queue.consumer()));
             }
         }
         for (Lane lane : lanes.array()) {
@@ -89,7 +90,7 @@ public final class BudgetWatch {
             if (cell != null) {
                 running = true;
                 judged = runtime.nanoTime();
-                nextDeadline = Math.min(nextDeadline, cell.context.clock.raise(judged, lane.boundThread()));
+                nextDeadline = Math.min(nextDeadline, TurnRunner.of(cell).clock.raise(judged, lane.boundThread()));
             }
         }
         if (running || turns != turnsSeen) {

@@ -1,16 +1,15 @@
 package dev.lanehost.lanes.seam;
 
-import dev.lanehost.lanes.observe.LiveCounters;
 
 /**
  * What a {@code Timer}, {@code Signal} or {@code Park} knows of the actor that owns it: where its firing
  * goes, how it is forgotten when it ends first, and where its end is counted. The resources are API and
  * the actor is not, so they depend on this seam rather than on the actor's cell; {@code ActorCell} is the
  * one implementation. The seam only passes the resources through, so it is generic over them and names no
- * API class: the cell gives the types ({@code ResourceOwner<Timer, Signal, Park<?>>}), and each resource names its own
- * kind alone ({@code ResourceOwner<Timer, ?, ?>}).
+ * API class: the cell gives the types ({@code ResourceOwner<ActorTimer, Signal, Park<?>>}), and each resource names its
+ * own kind alone ({@code ResourceOwner<ActorTimer, ?, ?>}).
  *
- * @param <T> the timer, {@code Timer}
+ * @param <T> the timer, an {@code ActorTimer}
  * @param <S> the signal, {@code Signal}
  * @param <P> a park of any value, {@code Park<?>}
  */

@@ -1,9 +1,6 @@
 package dev.lanehost.lanes.time;
 
-import dev.lanehost.lanes.Timer;
 import dev.lanehost.lanes.TurnCallback;
-import dev.lanehost.lanes.access.Access;
-import dev.lanehost.lanes.access.TimerAccess;
 import dev.lanehost.lanes.queue.MpscNode;
 import dev.lanehost.lanes.queue.MpscQueue;
 import dev.lanehost.lanes.seam.ResourceOwner;
@@ -32,14 +29,11 @@ import java.util.function.LongSupplier;
  * </ol>
  */
 public final class TimerQueue {
-    private static final TimerAccess<Timer, ResourceOwner<Timer, ?, ?>, TimerQueue, TimerQueue.Arrival, TurnCallback, ?, ?> TIMERS =
-            Access.timers();
-
     /** The timer thread waits towards no deadline: adders need not wake it. */
     private static final long NOT_WAITING = Long.MIN_VALUE;
 
     private final ReentrantLock lock = new ReentrantLock();
-    private final PriorityQueue<Timer> heap = new PriorityQueue<>();
+    private final PriorityQueue<ActorTimer> heap = new PriorityQueue<>();
     private final MpscQueue<Arrival> inbox = new MpscQueue<>();
     /** Ties between equal deadlines break by creation order. */
     private final AtomicLong nextSequence = new AtomicLong();
@@ -50,9 +44,9 @@ public final class TimerQueue {
 
     /** A timer's node in the inbox: one per timer, offered again each time a repeating timer re-arms. */
     public static final class Arrival extends MpscNode {
-        final Timer timer;
+        final ActorTimer timer;
 
-        public Arrival(Timer timer) {
+        public Arrival(ActorTimer timer) {
             this.timer = timer;
         }
     }
@@ -61,11 +55,11 @@ public final class TimerQueue {
      * A timer due {@code delay} after {@code now} (saturating; a negative delay is due now), not yet armed; it
      * repeats every {@code periodNanos} if that is positive.
      */
-    public Timer newTimer(ResourceOwner<Timer, ?, ?> owner, long now, Duration delay, long periodNanos,
+    public ActorTimer newTimer(ResourceOwner<ActorTimer, ?, ?> owner, long now, Duration delay, long periodNanos,
             TurnCallback callback) {
         long nanos = delay.isNegative() ? 0 : saturatedNanos(delay);
         long deadline = Long.MAX_VALUE - now < nanos ? Long.MAX_VALUE : now + nanos;
-        return TIMERS.newTimer(owner, this, deadline, nextSequence(), periodNanos, callback);
+        return new ActorTimer(owner, this, deadline, nextSequence(), periodNanos, callback);
     }
 
     /** The next tie-break: timers armed (or re-armed) earlier come first among equal deadlines. */
@@ -82,9 +76,9 @@ public final class TimerQueue {
     }
 
     /** Arms a timer. Any thread; lock-free. @return true if it woke the timer thread (it slept towards a later deadline) */
-    public boolean add(Timer timer) {
-        inbox.offer(TIMERS.arrival(timer));
-        if (TIMERS.deadline(timer) < waitingUntil) {
+    public boolean add(ActorTimer timer) {
+        inbox.offer(timer.arrival);
+        if (timer.deadline < waitingUntil) {
             wake();
             return true;
         }
@@ -108,18 +102,18 @@ public final class TimerQueue {
     public int fireDue(long now) {
         int fired = 0;
         while (true) {
-            Timer due;
+            ActorTimer due;
             lock.lock();
             try {
-                Timer top = topArmed();
-                if (top == null || TIMERS.deadline(top) > now) {
+                ActorTimer top = topArmed();
+                if (top == null || top.deadline > now) {
                     return fired;
                 }
                 due = heap.poll();
             } finally {
                 lock.unlock();
             }
-            TIMERS.fire(due);
+            due.fire();
             fired++;
         }
     }
@@ -138,8 +132,8 @@ public final class TimerQueue {
     public boolean hasArmedDueBy(long instant) {
         lock.lock();
         try {
-            Timer top = topArmed();
-            return top != null && TIMERS.deadline(top) <= instant;
+            ActorTimer top = topArmed();
+            return top != null && top.deadline <= instant;
         } finally {
             lock.unlock();
         }
@@ -149,8 +143,8 @@ public final class TimerQueue {
     public long nextDeadlineWithin(long instant) {
         lock.lock();
         try {
-            Timer top = topArmed();
-            return top != null && TIMERS.deadline(top) <= instant ? TIMERS.deadline(top) : instant;
+            ActorTimer top = topArmed();
+            return top != null && top.deadline <= instant ? top.deadline : instant;
         } finally {
             lock.unlock();
         }
@@ -165,8 +159,8 @@ public final class TimerQueue {
         long wait;
         lock.lock();
         try {
-            Timer top = topArmed();
-            wait = top == null ? maxWaitNanos : Math.min(maxWaitNanos, TIMERS.deadline(top) - now);
+            ActorTimer top = topArmed();
+            wait = top == null ? maxWaitNanos : Math.min(maxWaitNanos, top.deadline - now);
         } finally {
             lock.unlock();
         }
@@ -199,9 +193,9 @@ public final class TimerQueue {
         }
     }
 
-    private Timer topArmed() {
+    private ActorTimer topArmed() {
         takeArrivals();
-        Timer top;
+        ActorTimer top;
         while ((top = heap.peek()) != null && !top.isArmed()) {
             heap.poll();
         }

@@ -2,10 +2,10 @@ package dev.lanehost.lanes.turn;
 
 import dev.lanehost.lanes.ActorContext;
 import dev.lanehost.lanes.ExitReason;
-import dev.lanehost.lanes.Timer;
 import dev.lanehost.lanes.TurnCallback;
 import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.mailbox.Letter;
+import dev.lanehost.lanes.time.ActorTimer;
 import java.time.Duration;
 
 /**
@@ -26,7 +26,7 @@ public final class IdleReaper {
     /** Exempt: {@code unneeded(NEVER)}. */
     private boolean permanent;
     private TurnCallback lastTurn;
-    private Timer check;
+    private ActorTimer check;
     private long lastActivityNanos;
 
     IdleReaper(ActorCell cell) {

@@ -17,14 +17,16 @@ import dev.lanehost.lanes.access.Access;
 import dev.lanehost.lanes.access.ParkAccess;
 import dev.lanehost.lanes.access.RefAccess;
 import dev.lanehost.lanes.access.SignalAccess;
+import dev.lanehost.lanes.access.TimerAccess;
 import dev.lanehost.lanes.budget.BudgetLimits;
 import dev.lanehost.lanes.budget.UnchargedWork;
 import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.cell.RuntimeContext;
 import dev.lanehost.lanes.mailbox.Letter;
-import dev.lanehost.lanes.observe.LiveCounters;
+import dev.lanehost.lanes.seam.LiveCounters;
 import dev.lanehost.lanes.seam.Addressee;
 import dev.lanehost.lanes.seam.ResourceOwner;
+import dev.lanehost.lanes.time.ActorTimer;
 import java.lang.foreign.Arena;
 import java.time.Duration;
 import java.util.Objects;
@@ -39,6 +41,7 @@ public final class TurnContext extends TurnRunner {
     private static final RefAccess<ActorRef, Addressee> REFS = Access.refs();
     private static final ParkAccess<Park<?>, ResourceOwner<?, ?, Park<?>>, ParkCallback<?>, ?> PARKS = Access.parks();
     private static final SignalAccess<Signal, ResourceOwner<?, Signal, ?>, SignalMode, SignalCallback, ?> SIGNALS = Access.signals();
+    private static final TimerAccess<Timer, ActorTimer> TIMERS = Access.timers();
 
     static {
         UnchargedWork.register(context -> {
@@ -82,7 +85,7 @@ public final class TurnContext extends TurnRunner {
         if (delay.isNegative()) {
             throw new IllegalArgumentException("a timer's delay must be >= 0 (ZERO: as soon as possible), got " + delay);
         }
-        return cell.runtime.arm(cell, delay, 0, callback);
+        return TIMERS.handle(cell.runtime.arm(cell, delay, 0, callback));
     }
 
     @Override
@@ -99,7 +102,7 @@ public final class TurnContext extends TurnRunner {
         } catch (ArithmeticException tooLong) {
             throw new IllegalArgumentException("a repeating timer's period must fit in a long of nanoseconds (about 292 years), got " + period);
         }
-        return cell.runtime.arm(cell, period, periodNanos, callback);
+        return TIMERS.handle(cell.runtime.arm(cell, period, periodNanos, callback));
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.lanehost.lanes.ExitReason;
 import dev.lanehost.lanes.RuntimeObserver;
 import dev.lanehost.lanes.budget.BudgetLimits;
 import dev.lanehost.lanes.cell.ActorCell;
+import dev.lanehost.lanes.cell.Turns;
 import dev.lanehost.lanes.mailbox.Letter;
 import dev.lanehost.lanes.mailbox.Recipient;
 import dev.lanehost.lanes.observe.RuntimeLog;
@@ -23,7 +24,7 @@ import java.util.function.Supplier;
  * turn lock orders one turn's plain fields before the next's. Observers read the turn count with acquire; the
  * running turn writes it with release, so the hot path has no fence.
  */
-public abstract class TurnRunner implements Recipient {
+public abstract class TurnRunner implements Recipient, Turns {
     private static final VarHandle TURNS;
     private static final RuntimeObserver UNOBSERVED = new RuntimeObserver() { };
 
@@ -59,7 +60,7 @@ public abstract class TurnRunner implements Recipient {
     TurnRunner(ActorCell cell, Supplier<? extends Behavior> factory, BudgetLimits limits) {
         this.cell = cell;
         this.factory = factory;
-        this.clock = new TurnClock(cell, limits);
+        this.clock = new TurnClock(this, cell, limits);
         this.idle = new IdleReaper(cell);
     }
 
@@ -69,6 +70,7 @@ public abstract class TurnRunner implements Recipient {
      * @return the band the actor waits in for its next turn: {@code RunQueue.SLOW_BAND} after a turn that was
      *         asked to yield, else {@code RunQueue.READY_BAND}
      */
+    @Override
     public int run(Letter letter) {
         // Kept small, with the letter's body and the fault path in methods of their own, so the JIT inlines this whole
         // turn into the runner's loop: every byte here is on the path of every turn.
@@ -134,6 +136,7 @@ public abstract class TurnRunner implements Recipient {
     }
 
     /** Teardown, first step: {@code stopped}, if the actor ever started; a failure is logged and ignored. */
+    @Override
     public void stopped(ExitReason reason) {
         if (behavior == null) {
             return;
@@ -153,6 +156,7 @@ public abstract class TurnRunner implements Recipient {
      * A supervisor chose {@link dev.lanehost.lanes.Remedy#HYDRATE}: the faulted behaviour's {@code stopped} runs, its resources are
      * released, and the next turn starts a fresh behaviour from the factory. Under the turn lock, in the faulted turn.
      */
+    @Override
     public void hydrate(ExitReason fault) {
         stopped(fault);
         cell.resources.release(UNOBSERVED, cell.ref); // not a halt: no halt steps to report
@@ -165,35 +169,52 @@ public abstract class TurnRunner implements Recipient {
     }
 
     /** A restart's successor, before it is published: its start is a fresh state's. */
+    @Override
     public void markSuccessor() {
         freshLife = true;
     }
 
     /** True from a hydration until the fresh state's start has run. Runner only. */
+    @Override
     public boolean isHydrating() {
         return hydrating;
     }
 
     /** True from a hydration or a restart until the fresh state's start has run: a fault now retires. Runner only. */
+    @Override
     public boolean inFreshLife() {
         return freshLife;
     }
 
     /** Teardown, once every resource is released: the behaviour is unreachable from here on. */
+    @Override
     public void forgetBehavior() {
         behavior = null;
     }
 
+    @Override
     public boolean isStarted() {
         return started;
     }
 
     /** Turns completed. Any thread. */
+    @Override
+    public Thread turnThread() {
+        return turnThread;
+    }
+
+    /** The runner of {@code cell}'s turns, for the budget's side of them (its {@link #clock}). */
+    public static TurnRunner of(ActorCell cell) {
+        return (TurnRunner) cell.context;
+    }
+
+    @Override
     public long turns() {
         return (long) TURNS.getAcquire(this);
     }
 
     /** The runtime clock when the running turn began, {@link TurnClock#UNSEEN}, or 0 between turns. Any thread. */
+    @Override
     public long turnStartedNanos() {
         return clock.startedNanos();
     }

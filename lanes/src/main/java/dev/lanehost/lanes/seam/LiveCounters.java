@@ -1,4 +1,4 @@
-package dev.lanehost.lanes.observe;
+package dev.lanehost.lanes.seam;
 
 import java.util.concurrent.atomic.AtomicLongArray;
 
