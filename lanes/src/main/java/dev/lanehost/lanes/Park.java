@@ -2,8 +2,8 @@ package dev.lanehost.lanes;
 
 import dev.lanehost.lanes.access.Access;
 import dev.lanehost.lanes.access.ParkAccess;
-import dev.lanehost.lanes.seam.LiveCounters;
 import dev.lanehost.lanes.observe.RuntimeLog;
+import dev.lanehost.lanes.seam.LiveCounters;
 import dev.lanehost.lanes.seam.ResourceOwner;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -10,18 +10,19 @@
  *
  * <h2>Layout</h2>
  * This package is the API: the types users touch. The runtime behind it is in packages by role, which the module
- * does not export: {@code seam} (what a handle sees of its actor), {@code cell} (the actor: scheduling, halt, run
- * step, teardown, resources, watchers, supervision), {@code mailbox} (the mailbox and its letters), {@code turn} (a
- * turn, its context and its budget clock), {@code lane} (a lane's counts, binding, close and watch; the drive loop
- * stays on {@link dev.lanehost.lanes.ExecutionLane}), {@code scheduler} (the profiles' schedulers, the run queue, the
- * blocking pool, placed threads, the budget watch, the warm-up) with {@code scheduler.hosted} (HOSTED's worker pool
- * and its threads), {@code time} (the timer heap, the virtual clock), {@code queue} (the MPSC queues and the work
- * flag), {@code observe} (log, events, counters, MBean), {@code runtime} (the context cells and lanes see, the
- * registries, spawning, the close) and {@code access} (the API's package-private parts as the runtime reaches them);
- * {@code budget} is the call-gate module's word on a turn's budget (a qualified export).
- * The handles see an actor only as an {@code Addressee} ({@link dev.lanehost.lanes.ActorRef}) or a
- * {@code ResourceOwner} (timers, signals, parks), and the cells and lanes see the runtime only as a
- * {@code RuntimeContext}.
+ * does not export, each calling only those after it: {@code runtime} (the runtime context, the actor registry,
+ * spawning, the close), {@code scheduler} (the profiles' schedulers, the blocking pool, placed threads, the budget
+ * watch, the warm-up) with {@code scheduler.hosted} (HOSTED's worker pool and its threads), {@code lane} (the lane
+ * behind {@link dev.lanehost.lanes.ExecutionLane} and its drive loop, binding, close and watch, the lane registry),
+ * {@code turn} (a turn, its context, its budget clock), {@code cell} (the actor: scheduling, halt, run step,
+ * teardown, resources, watchers, supervision; the run queue; the cell's view of the runtime and of its turns),
+ * {@code time} (a timer's state, the timer heap, the virtual clock), {@code mailbox} (the mailbox, its letters and a
+ * lane's counts), {@code seam} (what a handle sees of its actor), {@code observe} (log, events, halt counts),
+ * {@code budget} (a turn budget's limits, the CPU clock; exported to the call-gate module for its uncharged work),
+ * {@code idle} (an idle worker's rounds), {@code access} (the API's package-private parts as the runtime reaches
+ * them) and {@code queue} (the MPSC queues, the work flag). The handles see an actor only as an {@code Addressee}
+ * ({@link dev.lanehost.lanes.ActorRef}) or a {@code ResourceOwner} (timers, signals, parks), and the cells see the
+ * runtime only as a {@code RuntimeContext}.
  *
  * <p>Invariants:
  * <ol>

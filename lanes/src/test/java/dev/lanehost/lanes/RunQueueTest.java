@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.lanehost.lanes.cell.ActorCell;
-import dev.lanehost.lanes.queue.WorkFlag;
 import dev.lanehost.lanes.cell.RunQueue;
+import dev.lanehost.lanes.queue.WorkFlag;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -3,8 +3,8 @@ package dev.lanehost.lanes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.lanehost.lanes.cell.ActorCell;
-import dev.lanehost.lanes.queue.WorkFlag;
 import dev.lanehost.lanes.cell.RunQueue;
+import dev.lanehost.lanes.queue.WorkFlag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -4,8 +4,8 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 import dev.lanehost.lanes.cell.ActorCell;
-import dev.lanehost.lanes.queue.WorkFlag;
 import dev.lanehost.lanes.cell.RunQueue;
+import dev.lanehost.lanes.queue.WorkFlag;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;

@@ -1,7 +1,7 @@
 package dev.lanehost.lanes.cell;
 
-import dev.lanehost.lanes.seam.LiveCounters;
 import dev.lanehost.lanes.observe.RuntimeLog;
+import dev.lanehost.lanes.seam.LiveCounters;
 import java.lang.foreign.Arena;
 import java.util.Iterator;
 import java.util.Queue;

@@ -1,10 +1,10 @@
 package dev.lanehost.lanes.lane;
 
 import dev.lanehost.lanes.Snapshot;
+import dev.lanehost.lanes.cell.RunQueue;
+import dev.lanehost.lanes.cell.RuntimeContext;
 import dev.lanehost.lanes.observe.RuntimeEvents;
 import dev.lanehost.lanes.observe.RuntimeLog;
-import dev.lanehost.lanes.cell.RuntimeContext;
-import dev.lanehost.lanes.cell.RunQueue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
