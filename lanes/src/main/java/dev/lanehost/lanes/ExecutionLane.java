@@ -40,6 +40,7 @@ public final class ExecutionLane {
         this.lane = lane;
     }
 
+    /** The name the lane was registered under. */
     public String name() {
         return lane.name();
     }
