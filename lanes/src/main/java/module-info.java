@@ -10,5 +10,5 @@ module dev.lanehost.lanes {
     exports dev.lanehost.lanes;
     // A gate's copy of its handler's result is the runtime's work, kept off the actor's turn budget.
     exports dev.lanehost.lanes.budget to dev.lanehost.callgate;
-    // The runtime behind the API (runtime, scheduler, lane, turn, cell, time, mailbox, seam, observe, idle, access, queue) stays inside.
+    // The runtime behind the API (runtime, scheduler, lane, turn, cell, time, resource, mailbox, seam, observe, budget, idle, access, queue) stays inside.
 }

@@ -2,12 +2,7 @@ package dev.lanehost.lanes;
 
 import dev.lanehost.lanes.access.Access;
 import dev.lanehost.lanes.access.SignalAccess;
-import dev.lanehost.lanes.observe.RuntimeLog;
-import dev.lanehost.lanes.seam.LiveCounters;
-import dev.lanehost.lanes.seam.ResourceOwner;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.util.Objects;
+import dev.lanehost.lanes.resource.ActorSignal;
 
 /**
  * A doorbell into an actor that any thread may ring, including a foreign (C-created) one: each firing
@@ -19,62 +14,18 @@ import java.util.Objects;
  */
 public final class Signal {
     static {
-        Access.setSignals(new SignalAccess<Signal, ResourceOwner<?, Signal, ?>, SignalMode, SignalCallback, ActorContext>() {
-            @Override
-            public Signal newSignal(ResourceOwner<?, Signal, ?> owner, SignalMode mode, SignalCallback callback,
-                    Runnable releaseHook) {
-                return new Signal(owner, mode, callback, releaseHook);
-            }
-
-            @Override
-            public void cancelForHalt(Signal signal) {
-                signal.cancelForHalt();
-            }
-
-            @Override
-            public int incarnation(Signal signal) {
-                return signal.incarnation;
-            }
-
-            @Override
-            public void run(Signal signal, ActorContext context, byte[] payload) throws Exception {
-                signal.run(context, payload);
-            }
-        });
+        Access.setSignals((SignalAccess<Signal, ActorSignal>) Signal::new);
     }
 
-    private static final byte[] NO_PAYLOAD = new byte[0];
-    private static final VarHandle ATTACHED;
+    private final ActorSignal signal;
 
-    static {
-        try {
-            ATTACHED = MethodHandles.lookup().findVarHandle(Signal.class, "attached", boolean.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    final ResourceOwner<?, Signal, ?> owner;
-    private final SignalMode mode;
-    private final SignalCallback callback;
-    private final Runnable releaseHook;
-    @SuppressWarnings("unused")
-    private volatile boolean attached = true;
-
-    /** The owner's life that made this resource ({@link ResourceOwner#incarnation()}). */
-    final int incarnation;
-
-    Signal(ResourceOwner<?, Signal, ?> owner, SignalMode mode, SignalCallback callback, Runnable releaseHook) {
-        this.incarnation = owner.incarnation();
-        this.owner = owner;
-        this.mode = mode;
-        this.callback = callback;
-        this.releaseHook = releaseHook;
+    private Signal(ActorSignal signal) {
+        this.signal = signal;
     }
 
     /** Fires with no payload. */
     public boolean fire() {
-        return fire(NO_PAYLOAD);
+        return signal.fire();
     }
 
     /**
@@ -84,19 +35,7 @@ public final class Signal {
      *         fired, cancelled, or its owner halted)
      */
     public boolean fire(byte[] payload) {
-        Objects.requireNonNull(payload, "payload (use fire() for none)");
-        if (mode == SignalMode.ONE_SHOT) {
-            if (!detach()) {
-                return false;
-            }
-            boolean queued = owner.signalFired(this, payload.clone());
-            release();
-            return queued;
-        }
-        if (!attached) {
-            return false;
-        }
-        return owner.signalFired(this, payload.length == 0 ? NO_PAYLOAD : payload.clone());
+        return signal.fire(payload);
     }
 
     /**
@@ -105,54 +44,15 @@ public final class Signal {
      * @return true if this call detached it
      */
     public boolean cancel() {
-        if (!detach()) {
-            return false;
-        }
-        release();
-        return true;
+        return signal.cancel();
     }
 
     /** True until it is detached. */
     public boolean isAttached() {
-        return attached;
+        return signal.isAttached();
     }
 
     public SignalMode mode() {
-        return mode;
-    }
-
-    /** Halt teardown: the owner already dropped its reference. */
-    void cancelForHalt() {
-        if (ATTACHED.compareAndSet(this, true, false)) {
-            owner.ended(LiveCounters.Kind.SIGNALS);
-            runReleaseHook();
-        }
-    }
-
-    void run(ActorContext context, byte[] payload) throws Exception {
-        callback.fired(context, payload);
-    }
-
-    private boolean detach() {
-        if (!ATTACHED.compareAndSet(this, true, false)) {
-            return false;
-        }
-        owner.forgetSignal(this);
-        owner.ended(LiveCounters.Kind.SIGNALS);
-        return true;
-    }
-
-    private void release() {
-        runReleaseHook();
-    }
-
-    private void runReleaseHook() {
-        if (releaseHook != null) {
-            try {
-                releaseHook.run();
-            } catch (Throwable e) {
-                RuntimeLog.hookFailed(owner.describe(), "signal release hook", e);
-            }
-        }
+        return signal.mode();
     }
 }

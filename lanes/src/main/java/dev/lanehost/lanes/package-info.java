@@ -16,7 +16,8 @@
  * behind {@link dev.lanehost.lanes.ExecutionLane} and its drive loop, binding, close and watch, the lane registry),
  * {@code turn} (a turn, its context, its budget clock), {@code cell} (the actor: scheduling, halt, run step,
  * teardown, resources, watchers, supervision; the run queue; the cell's view of the runtime and of its turns),
- * {@code time} (a timer's state, the timer heap, the virtual clock), {@code mailbox} (the mailbox, its letters and a
+ * {@code time} (a timer's state, the timer heap, the virtual clock), {@code resource} (a signal's and a park's
+ * state), {@code mailbox} (the mailbox, its letters and a
  * lane's counts), {@code seam} (what a handle sees of its actor), {@code observe} (log, events, halt counts),
  * {@code budget} (a turn budget's limits, the CPU clock; exported to the call-gate module for its uncharged work),
  * {@code idle} (an idle worker's rounds), {@code access} (the API's package-private parts as the runtime reaches

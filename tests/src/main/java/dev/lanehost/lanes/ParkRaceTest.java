@@ -3,6 +3,7 @@ package dev.lanehost.lanes;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
+import dev.lanehost.lanes.resource.ActorPark;
 import dev.lanehost.lanes.seam.LiveCounters;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jcstress.annotations.Actor;
@@ -34,7 +35,7 @@ public final class ParkRaceTest {
         }
 
         @Override
-        public boolean parkCompleted(Park<?> park) {
+        public boolean parkCompleted(ActorPark<?> park) {
             if (halted) {
                 return false;
             }
@@ -60,7 +61,7 @@ public final class ParkRaceTest {
     public static class CompleteAgainstCancel {
         final Owner owner = new Owner(false);
         final AtomicInteger hooks = new AtomicInteger();
-        final Park<String> park = new Park<>(owner, (context, value) -> { }, hooks::incrementAndGet);
+        final ActorPark<String> park = new ActorPark<>(owner, (context, value) -> { }, hooks::incrementAndGet);
 
         @Actor
         public void producer(IIII_Result r) {
@@ -92,7 +93,7 @@ public final class ParkRaceTest {
     public static class CompleteForAHaltedOwnerAgainstCancel {
         final Owner owner = new Owner(true);
         final AtomicInteger hooks = new AtomicInteger();
-        final Park<String> park = new Park<>(owner, (context, value) -> { }, hooks::incrementAndGet);
+        final ActorPark<String> park = new ActorPark<>(owner, (context, value) -> { }, hooks::incrementAndGet);
 
         @Actor
         public void producer(IIII_Result r) {
@@ -107,7 +108,7 @@ public final class ParkRaceTest {
         @Arbiter
         public void settle(IIII_Result r) {
             r.r3 = hooks.get() == owner.ended.get() ? hooks.get() : -1;
-            r.r4 = park.state() == Park.State.CANCELLED ? 1 : 0;
+            r.r4 = park.state() == ActorPark.State.CANCELLED ? 1 : 0;
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.lanehost.lanes;
 
+import dev.lanehost.lanes.resource.ActorPark;
+import dev.lanehost.lanes.resource.ActorSignal;
 import dev.lanehost.lanes.seam.LiveCounters;
 import dev.lanehost.lanes.seam.ResourceOwner;
 import dev.lanehost.lanes.time.ActorTimer;
@@ -8,19 +10,19 @@ import dev.lanehost.lanes.time.ActorTimer;
  * A resource owner for the stress tests that take timers, signals or parks without an actor: it accepts every
  * letter, forgets nothing it must remember, and counts nothing. Tests override what they observe.
  */
-class StressOwner implements ResourceOwner<ActorTimer, Signal, Park<?>> {
+class StressOwner implements ResourceOwner<ActorTimer, ActorSignal, ActorPark<?>> {
     @Override
     public boolean timerDue(ActorTimer timer) {
         return true;
     }
 
     @Override
-    public boolean signalFired(Signal signal, byte[] payload) {
+    public boolean signalFired(ActorSignal signal, byte[] payload) {
         return true;
     }
 
     @Override
-    public boolean parkCompleted(Park<?> park) {
+    public boolean parkCompleted(ActorPark<?> park) {
         return true;
     }
 
@@ -29,11 +31,11 @@ class StressOwner implements ResourceOwner<ActorTimer, Signal, Park<?>> {
     }
 
     @Override
-    public void forgetSignal(Signal signal) {
+    public void forgetSignal(ActorSignal signal) {
     }
 
     @Override
-    public void forgetPark(Park<?> park) {
+    public void forgetPark(ActorPark<?> park) {
     }
 
     @Override

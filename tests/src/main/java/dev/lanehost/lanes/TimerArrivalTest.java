@@ -3,6 +3,8 @@ package dev.lanehost.lanes;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
+import dev.lanehost.lanes.resource.ActorPark;
+import dev.lanehost.lanes.resource.ActorSignal;
 import dev.lanehost.lanes.seam.ResourceOwner;
 import dev.lanehost.lanes.time.ActorTimer;
 import dev.lanehost.lanes.time.TimerQueue;
@@ -27,7 +29,7 @@ import org.openjdk.jcstress.infra.results.ZZ_Result;
 @Outcome(id = "true, false", expect = FORBIDDEN, desc = "lost wake-up: asleep until its old deadline with an earlier timer unseen")
 @State
 public class TimerArrivalTest {
-    private static final ResourceOwner<ActorTimer, Signal, Park<?>> OWNER = new StressOwner();
+    private static final ResourceOwner<ActorTimer, ActorSignal, ActorPark<?>> OWNER = new StressOwner();
 
     private final TimerQueue queue = new TimerQueue();
     private final ActorTimer early = new ActorTimer(OWNER, queue, 10, 1, 0, context -> { });

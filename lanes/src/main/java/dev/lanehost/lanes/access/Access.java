@@ -20,8 +20,8 @@ public final class Access {
 
     private static RefAccess<?, ?> refs;
     private static TimerAccess<?, ?> timers;
-    private static SignalAccess<?, ?, ?, ?, ?> signals;
-    private static ParkAccess<?, ?, ?, ?> parks;
+    private static SignalAccess<?, ?> signals;
+    private static ParkAccess<?, ?> parks;
     private static TaskAccess<?, ?> tasks;
     private static OptionsAccess<?, ?, ?> options;
     private static IdleAccess<?> idle;
@@ -64,28 +64,28 @@ public final class Access {
         return (TimerAccess<T, A>) timers;
     }
 
-    public static void setSignals(SignalAccess<?, ?, ?, ?, ?> access) {
+    public static void setSignals(SignalAccess<?, ?> access) {
         signals = access;
     }
 
     @SuppressWarnings("unchecked")
-    public static <S, O, M, B, X> SignalAccess<S, O, M, B, X> signals() {
+    public static <S, A> SignalAccess<S, A> signals() {
         if (signals == null) {
             initialize(SIGNAL);
         }
-        return (SignalAccess<S, O, M, B, X>) signals;
+        return (SignalAccess<S, A>) signals;
     }
 
-    public static void setParks(ParkAccess<?, ?, ?, ?> access) {
+    public static void setParks(ParkAccess<?, ?> access) {
         parks = access;
     }
 
     @SuppressWarnings("unchecked")
-    public static <P, O, B, X> ParkAccess<P, O, B, X> parks() {
+    public static <P, A> ParkAccess<P, A> parks() {
         if (parks == null) {
             initialize(PARK);
         }
-        return (ParkAccess<P, O, B, X>) parks;
+        return (ParkAccess<P, A>) parks;
     }
 
     public static void setTasks(TaskAccess<?, ?> access) {

@@ -5,10 +5,8 @@ import dev.lanehost.lanes.Behavior;
 import dev.lanehost.lanes.Delivery;
 import dev.lanehost.lanes.ExitReason;
 import dev.lanehost.lanes.HaltStep;
-import dev.lanehost.lanes.Park;
 import dev.lanehost.lanes.Placement;
 import dev.lanehost.lanes.ReusableTask;
-import dev.lanehost.lanes.Signal;
 import dev.lanehost.lanes.SpawnOptions;
 import dev.lanehost.lanes.TurnTask;
 import dev.lanehost.lanes.access.Access;
@@ -19,6 +17,8 @@ import dev.lanehost.lanes.mailbox.LaneCounters;
 import dev.lanehost.lanes.mailbox.Letter;
 import dev.lanehost.lanes.mailbox.Mailbox;
 import dev.lanehost.lanes.queue.MpscChunkQueue;
+import dev.lanehost.lanes.resource.ActorPark;
+import dev.lanehost.lanes.resource.ActorSignal;
 import dev.lanehost.lanes.seam.Addressee;
 import dev.lanehost.lanes.seam.LiveCounters;
 import dev.lanehost.lanes.seam.ResourceOwner;
@@ -66,7 +66,7 @@ import java.util.function.Supplier;
  * thread, by that thread. Neither ever waits for the other inside a user hook: a runner that finds it taken
  * hands the cell back ({@link #runOnce()}). Observers never take it: the mailbox depth is an O(1) count.
  */
-public final class ActorCell extends CellState implements Addressee, ResourceOwner<ActorTimer, Signal, Park<?>> {
+public final class ActorCell extends CellState implements Addressee, ResourceOwner<ActorTimer, ActorSignal, ActorPark<?>> {
     private static final RefAccess<ActorRef, Addressee> REFS = Access.refs();
     private static final TaskAccess<ReusableTask, Letter.Reusable> TASKS = Access.tasks();
 
@@ -318,12 +318,12 @@ public final class ActorCell extends CellState implements Addressee, ResourceOwn
     }
 
     @Override
-    public boolean signalFired(Signal signal, byte[] payload) {
+    public boolean signalFired(ActorSignal signal, byte[] payload) {
         return deliver(new Letter.SignalFired(signal, payload));
     }
 
     @Override
-    public boolean parkCompleted(Park<?> park) {
+    public boolean parkCompleted(ActorPark<?> park) {
         return deliver(new Letter.ParkCompleted(park));
     }
 
@@ -333,12 +333,12 @@ public final class ActorCell extends CellState implements Addressee, ResourceOwn
     }
 
     @Override
-    public void forgetSignal(Signal signal) {
+    public void forgetSignal(ActorSignal signal) {
         resources.forget(signal);
     }
 
     @Override
-    public void forgetPark(Park<?> park) {
+    public void forgetPark(ActorPark<?> park) {
         resources.forget(park);
     }
 

@@ -2,12 +2,9 @@ package dev.lanehost.lanes.cell;
 
 import dev.lanehost.lanes.ActorRef;
 import dev.lanehost.lanes.HaltStep;
-import dev.lanehost.lanes.Park;
 import dev.lanehost.lanes.RuntimeObserver;
-import dev.lanehost.lanes.Signal;
-import dev.lanehost.lanes.access.Access;
-import dev.lanehost.lanes.access.ParkAccess;
-import dev.lanehost.lanes.access.SignalAccess;
+import dev.lanehost.lanes.resource.ActorPark;
+import dev.lanehost.lanes.resource.ActorSignal;
 import dev.lanehost.lanes.seam.LiveCounters;
 import dev.lanehost.lanes.time.ActorTimer;
 import java.lang.foreign.Arena;
@@ -35,18 +32,16 @@ import java.util.Set;
  * the arena is the owner's alone (its turns and its teardown).
  */
 public final class ActorResources {
-    private static final ParkAccess<Park<?>, ?, ?, ?> PARKS = Access.parks();
-    private static final SignalAccess<Signal, ?, ?, ?, ?> SIGNALS = Access.signals();
 
     private final LiveCounters counters;
-    private final List<Signal> signals = new ArrayList<>(0);
+    private final List<ActorSignal> signals = new ArrayList<>(0);
     /**
      * Held timers, oldest first: a list threaded through the timers themselves ({@link ActorTimer#nextHeld}), so arming
      * allocates no node and forgetting is O(1).
      */
     private ActorTimer firstTimer;
     private ActorTimer lastTimer;
-    private final Set<Park<?>> parks = new LinkedHashSet<>();
+    private final Set<ActorPark<?>> parks = new LinkedHashSet<>();
     private Arena arena;
     private final HeldArenas heldArenas;
 
@@ -55,7 +50,7 @@ public final class ActorResources {
         this.heldArenas = heldArenas;
     }
 
-    public synchronized void add(Signal signal) {
+    public synchronized void add(ActorSignal signal) {
         signals.add(signal);
     }
 
@@ -74,11 +69,11 @@ public final class ActorResources {
         lastTimer = timer;
     }
 
-    public synchronized void add(Park<?> park) {
+    public synchronized void add(ActorPark<?> park) {
         parks.add(park);
     }
 
-    synchronized void forget(Signal signal) {
+    synchronized void forget(ActorSignal signal) {
         signals.remove(signal);
     }
 
@@ -103,7 +98,7 @@ public final class ActorResources {
         timer.held = false;
     }
 
-    synchronized void forget(Park<?> park) {
+    synchronized void forget(ActorPark<?> park) {
         parks.remove(park);
     }
 
@@ -119,9 +114,9 @@ public final class ActorResources {
     /** The owner's teardown: ends everything held, in the order above. */
     public void release(RuntimeObserver observer, ActorRef owner) {
         heldArenas.retry(); // arenas of earlier teardowns a native call held: one of them may be free now
-        List<Signal> attachedSignals;
+        List<ActorSignal> attachedSignals;
         List<ActorTimer> armedTimers;
-        List<Park<?>> pendingParks;
+        List<ActorPark<?>> pendingParks;
         synchronized (this) {
             attachedSignals = new ArrayList<>(signals);
             signals.clear();
@@ -139,16 +134,16 @@ public final class ActorResources {
             pendingParks = new ArrayList<>(parks);
             parks.clear();
         }
-        for (Signal signal : attachedSignals) {
-            SIGNALS.cancelForHalt(signal); // runs the release hook, outside our lock
+        for (ActorSignal signal : attachedSignals) {
+            signal.cancelForHalt(); // runs the release hook, outside our lock
         }
         observer.haltStep(owner, HaltStep.SIGNALS);
         for (ActorTimer timer : armedTimers) {
             timer.cancelForHalt();
         }
         observer.haltStep(owner, HaltStep.TIMERS);
-        for (Park<?> park : pendingParks) {
-            PARKS.cancelForHalt(park); // release hooks outside any lock, so they may stop or join producers
+        for (ActorPark<?> park : pendingParks) {
+            park.cancelForHalt(); // release hooks outside any lock, so they may stop or join producers
         }
         observer.haltStep(owner, HaltStep.PARKS);
         if (arena != null) {

@@ -4,12 +4,7 @@ import dev.lanehost.lanes.ActorContext;
 import dev.lanehost.lanes.ActorRef;
 import dev.lanehost.lanes.Down;
 import dev.lanehost.lanes.ExitReason;
-import dev.lanehost.lanes.Park;
-import dev.lanehost.lanes.Signal;
 import dev.lanehost.lanes.TurnTask;
-import dev.lanehost.lanes.access.Access;
-import dev.lanehost.lanes.access.ParkAccess;
-import dev.lanehost.lanes.access.SignalAccess;
 import dev.lanehost.lanes.budget.BudgetLimits;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -36,8 +31,6 @@ import java.lang.invoke.VarHandle;
 public abstract sealed class Letter
         permits Letter.Start, Letter.DownNotice, Letter.Exit, Letter.TimerDue, Letter.SignalFired,
                 Letter.ParkCompleted, Letter.Task, Letter.Reusable {
-    private static final ParkAccess<Park<?>, ?, ?, ActorContext> PARKS = Access.parks();
-    private static final SignalAccess<Signal, ?, ?, ?, ActorContext> SIGNALS = Access.signals();
 
     /** No budget flags: the turn of any letter but a start. */
     static final int NO_FLAGS = 0;
@@ -126,12 +119,33 @@ public abstract sealed class Letter
         }
     }
 
+    /** What a {@link SignalFired} runs: the signal that fired, as its owner's turn sees it. */
+    public interface Fired {
+        /** The owner's life that made it. */
+        int incarnation();
+
+        /** The owner's turn for one firing, with that firing's copy of the payload. */
+        void run(ActorContext context, byte[] payload) throws Exception;
+    }
+
+    /** What a {@link ParkCompleted} runs: the park that was completed, as its owner's turn sees it. */
+    public interface Completed {
+        /** The owner's life that made it. */
+        int incarnation();
+
+        /** The owner's turn: the callback with the park's value, then the park's end. */
+        void consume(ActorContext context) throws Exception;
+
+        /** Its letter will never be consumed (its owner halted, or a hydration ended the life that parked). */
+        void releaseUnconsumed();
+    }
+
     /** A signal fired, with its own copy of the payload. */
     public static final class SignalFired extends Letter {
-        final Signal signal;
+        final Fired signal;
         final byte[] payload;
 
-        public SignalFired(Signal signal, byte[] payload) {
+        public SignalFired(Fired signal, byte[] payload) {
             super(NO_FLAGS);
             this.signal = signal;
             this.payload = payload;
@@ -139,27 +153,27 @@ public abstract sealed class Letter
 
         @Override
         public void deliver(Recipient runner) throws Exception {
-            if (SIGNALS.incarnation(signal) == runner.incarnation()) {
-                SIGNALS.run(signal, runner, payload);
+            if (signal.incarnation() == runner.incarnation()) {
+                signal.run(runner, payload);
             } // else delivered to a life a hydration ended: dropped
         }
     }
 
     /** A park was completed; its value waits in the park. */
     public static final class ParkCompleted extends Letter {
-        final Park<?> park;
+        final Completed park;
 
-        public ParkCompleted(Park<?> park) {
+        public ParkCompleted(Completed park) {
             super(NO_FLAGS);
             this.park = park;
         }
 
         @Override
         public void deliver(Recipient runner) throws Exception {
-            if (PARKS.incarnation(park) == runner.incarnation()) {
-                PARKS.consume(park, runner);
+            if (park.incarnation() == runner.incarnation()) {
+                park.consume(runner);
             } else {
-                PARKS.releaseUnconsumed(park);
+                park.releaseUnconsumed();
             }
         }
     }

@@ -1,9 +1,6 @@
 package dev.lanehost.lanes.mailbox;
 
-import dev.lanehost.lanes.Park;
 import dev.lanehost.lanes.TurnTask;
-import dev.lanehost.lanes.access.Access;
-import dev.lanehost.lanes.access.ParkAccess;
 import dev.lanehost.lanes.observe.RuntimeLog;
 import dev.lanehost.lanes.queue.MpscChunkQueue;
 import dev.lanehost.lanes.seam.ResourceOwner;
@@ -16,7 +13,6 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Any thread may {@link #offer}; only the holder of the owner's turn lock takes letters out.
  */
 public final class Mailbox {
-    private static final ParkAccess<Park<?>, ?, ?, ?> PARKS = Access.parks();
 
     /**
      * Letters in chunks of slots, not linked ({@link MpscChunkQueue}): a long-lived actor's mailbox is in the old
@@ -173,7 +169,7 @@ public final class Mailbox {
                 if (!(letter instanceof Letter)) {
                     messages++;
                 } else if (letter instanceof Letter.ParkCompleted completed) {
-                    PARKS.releaseUnconsumed(completed.park);
+                    completed.park.releaseUnconsumed();
                 } else if (letter instanceof Letter.Task submitted) {
                     abandon(owner, submitted.task);
                 } else if (letter instanceof Letter.Reusable reusable) {

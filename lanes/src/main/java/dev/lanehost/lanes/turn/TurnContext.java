@@ -23,6 +23,8 @@ import dev.lanehost.lanes.budget.UnchargedWork;
 import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.cell.RuntimeContext;
 import dev.lanehost.lanes.mailbox.Letter;
+import dev.lanehost.lanes.resource.ActorPark;
+import dev.lanehost.lanes.resource.ActorSignal;
 import dev.lanehost.lanes.seam.Addressee;
 import dev.lanehost.lanes.seam.LiveCounters;
 import dev.lanehost.lanes.seam.ResourceOwner;
@@ -39,8 +41,8 @@ import java.util.function.Supplier;
  */
 public final class TurnContext extends TurnRunner {
     private static final RefAccess<ActorRef, Addressee> REFS = Access.refs();
-    private static final ParkAccess<Park<?>, ResourceOwner<?, ?, Park<?>>, ParkCallback<?>, ?> PARKS = Access.parks();
-    private static final SignalAccess<Signal, ResourceOwner<?, Signal, ?>, SignalMode, SignalCallback, ?> SIGNALS = Access.signals();
+    private static final ParkAccess<Park<?>, ActorPark<?>> PARKS = Access.parks();
+    private static final SignalAccess<Signal, ActorSignal> SIGNALS = Access.signals();
     private static final TimerAccess<Timer, ActorTimer> TIMERS = Access.timers();
 
     static {
@@ -110,21 +112,22 @@ public final class TurnContext extends TurnRunner {
         checkInTurn();
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(callback, "callback");
-        Signal signal = SIGNALS.newSignal(cell, mode, callback, releaseHook);
+        ActorSignal signal = new ActorSignal(cell, mode, callback, releaseHook);
         cell.resources.add(signal);
         cell.runtime.counters().opened(LiveCounters.Kind.SIGNALS);
-        return signal;
+        return SIGNALS.handle(signal);
     }
 
     @Override
     public <T> Park<T> park(ParkCallback<T> callback, Runnable releaseHook) {
         checkInTurn();
         Objects.requireNonNull(callback, "callback");
-        @SuppressWarnings("unchecked") // the park is made from this callback, so its value is a T
-        Park<T> park = (Park<T>) PARKS.newPark(cell, callback, releaseHook);
+        ActorPark<T> park = new ActorPark<>(cell, callback, releaseHook);
         cell.resources.add(park);
         cell.runtime.counters().opened(LiveCounters.Kind.PARKS);
-        return park;
+        @SuppressWarnings("unchecked") // the handle stands for this park, whose value is a T
+        Park<T> handle = (Park<T>) PARKS.handle(park);
+        return handle;
     }
 
     @Override
