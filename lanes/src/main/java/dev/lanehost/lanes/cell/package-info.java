@@ -5,7 +5,7 @@
  * queue cells wait in ({@link dev.lanehost.lanes.cell.RunQueue}) and the ones a cell roams among
  * ({@link dev.lanehost.lanes.cell.RoamingQueues}); and the cell's two seams upward: the runtime as a cell sees it
  * ({@link dev.lanehost.lanes.cell.RuntimeContext}) and the runner of its turns ({@link dev.lanehost.lanes.cell.Turns}).
- * Not API; the module does not export it. It may call time, the mailbox, the seams, observe, budget, the queues and
- * the API's handles; the turn, the lane, the schedulers and the runtime call it.
+ * Not API; the module does not export it. It may call time, resource, the mailbox, the seams, observe, budget, the
+ * queues and the API's handles; the turn, the lane, the schedulers and the runtime call it.
  */
 package dev.lanehost.lanes.cell;
