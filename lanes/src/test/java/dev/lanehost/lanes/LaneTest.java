@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lanehost.lanes.cell.ActorCell;
+import dev.lanehost.lanes.mailbox.Letter;
 import dev.lanehost.lanes.mailbox.Mailbox;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,7 +42,7 @@ class LaneTest {
             HalfOffer second = host.submit(() -> {
                 lane.drive(0); // bound, started
                 actor.tell("first");
-                return HalfOffer.of(cell, "second"); // a sender preempted mid-offer, for good
+                return HalfOffer.of(cell, new Letter.Message("second")); // a sender preempted mid-offer, for good
             }).get(30, java.util.concurrent.TimeUnit.SECONDS);
             DriveCounts counts = new DriveCounts();
             int code = host.submit(() -> lane.drive(0, counts)).get(30, java.util.concurrent.TimeUnit.SECONDS);
@@ -56,8 +57,8 @@ class LaneTest {
     }
 
     /** The first half of a mailbox offer (counted, its slot claimed), done by hand; {@link #link()} is the second. */
-    private record HalfOffer(Object[] chunk, int slot, Object letter) {
-        static HalfOffer of(ActorCell cell, Object letter) throws ReflectiveOperationException {
+    private record HalfOffer(Object[] chunk, int slot, Letter letter) {
+        static HalfOffer of(ActorCell cell, Letter letter) throws ReflectiveOperationException {
             java.lang.reflect.Field lettersField = Mailbox.class.getDeclaredField("letters");
             lettersField.setAccessible(true);
             Object queue = lettersField.get(cell.mailbox);

@@ -236,7 +236,7 @@ public final class ActorCell extends CellState implements Addressee, ResourceOwn
 
     @Override
     public Delivery offer(Object message) {
-        return admit(message); // queued as itself: no letter around a message
+        return admit(new Letter.Message(message));
     }
 
     @Override
@@ -264,7 +264,7 @@ public final class ActorCell extends CellState implements Addressee, ResourceOwn
      * (timers, signals, parks, downs, exits) never are: each answers a resource the actor already holds, and
      * refusing it would drop it.
      */
-    private Delivery admit(Object letter) {
+    private Delivery admit(Letter letter) {
         // A send that begins after an isClosed() read true is refused: the close's volatile write of the flag precedes
         // that read, which happens-before this volatile read, so this one reads true as well. A send past this check as
         // the close begins is the race left: its letter is dropped and counted (halt, or queued()'s late release).

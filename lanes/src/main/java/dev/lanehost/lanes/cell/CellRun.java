@@ -44,7 +44,7 @@ public final class CellRun {
         boolean kept;
         try {
             while (cell.exitReason == null) {
-                Object letter = cell.context.isHydrating() ? hydrationStart(cell) : cell.mailbox.take();
+                Letter letter = cell.context.isHydrating() ? hydrationStart(cell) : cell.mailbox.take();
                 if (letter == null) {
                     break;
                 }
@@ -94,7 +94,7 @@ public final class CellRun {
     }
 
     /** One turn, in its run queue's turn slot (where the budget watch finds it). */
-    private static int turn(ActorCell cell, Object letter) {
+    private static int turn(ActorCell cell, Letter letter) {
         if (!cell.watched) {
             return cell.context.run(letter); // no budget watch to find the turn: SINGLE_THREAD, SIMULATED
         }

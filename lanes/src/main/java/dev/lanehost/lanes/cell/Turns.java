@@ -11,12 +11,12 @@ import dev.lanehost.lanes.mailbox.Letter;
  */
 public interface Turns {
     /**
-     * Runs one letter (a {@link Letter}, or a message as itself) as one turn. A failure halts the actor and is logged, once per actor.
+     * Runs one letter as one turn. A failure halts the actor and is logged, once per actor.
      *
      * @return the band the actor waits in for its next turn: {@link RunQueue#SLOW_BAND} after a turn that was asked to
      *         yield, else {@link RunQueue#READY_BAND}
      */
-    int run(Object letter);
+    int run(Letter letter);
 
     /** True from a hydration until the fresh state's start has run. Runner only. */
     boolean isHydrating();

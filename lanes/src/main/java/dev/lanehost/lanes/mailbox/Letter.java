@@ -10,12 +10,9 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * One thing a turn handles that is not a plain message, one final class per kind with typed fields. A message sent
- * with {@code tell} or {@code offer} is queued as itself, with no letter around it: the mailbox holds any object, and
- * a turn hands whatever is not a letter to the behaviour ({@link Recipient#behaviorReceives}). So a send allocates
- * nothing of the runtime's (but, when its mailbox has no emptied chunk to reuse, a new chunk every
- * {@link dev.lanehost.lanes.queue.MpscChunkQueue#DEFAULT_CHUNK_SLOTS} letters), and the turn reads the message from
- * the slot, not through a letter. A user's message is never a letter: this package is not exported.
+ * One thing a turn handles, one final class per kind with typed fields: a send allocates one letter (and, when its
+ * mailbox has no emptied chunk to reuse, a new chunk every {@link dev.lanehost.lanes.queue.MpscChunkQueue#DEFAULT_CHUNK_SLOTS}
+ * letters).
  *
  * <p>The kinds are a sealed hierarchy of final classes sharing {@link #turnFlags}. Every field is final; the
  * mailbox's release/acquire of the letter's slot publishes them to the consumer.
@@ -25,11 +22,10 @@ import java.lang.invoke.VarHandle;
  * first use) and lets the JIT speculate on the letter's class through that call site's argument profile, so a
  * host thread's first drive met linking, class spinning and a class-check trap. A virtual call has none of
  * these: a receiver the profile has not seen at a call site with three or more kinds is an ordinary virtual
- * call, not a deoptimization, and the warm-up ({@code ThreadWarmUp}) delivers three kinds. The one type test a turn
- * makes, message or letter, sees messages and letters from the warm-up on, so it is a plain subtype check.
+ * call, not a deoptimization, and the warm-up ({@code ThreadWarmUp}) delivers three kinds.
  */
 public abstract sealed class Letter
-        permits Letter.Start, Letter.DownNotice, Letter.Exit, Letter.TimerDue, Letter.SignalFired,
+        permits Letter.Start, Letter.Message, Letter.DownNotice, Letter.Exit, Letter.TimerDue, Letter.SignalFired,
                 Letter.ParkCompleted, Letter.Task, Letter.Reusable {
 
     /** No budget flags: the turn of any letter but a start. */
@@ -58,6 +54,21 @@ public abstract sealed class Letter
         @Override
         public void deliver(Recipient runner) throws Exception {
             runner.start();
+        }
+    }
+
+    /** A message sent with {@link ActorRef#tell}. */
+    public static final class Message extends Letter {
+        public final Object message;
+
+        public Message(Object message) {
+            super(NO_FLAGS);
+            this.message = message;
+        }
+
+        @Override
+        public void deliver(Recipient runner) throws Exception {
+            runner.behaviorReceives(message);
         }
     }
 

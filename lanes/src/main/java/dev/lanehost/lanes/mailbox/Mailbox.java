@@ -18,7 +18,7 @@ public final class Mailbox {
      * Letters in chunks of slots, not linked ({@link MpscChunkQueue}): a long-lived actor's mailbox is in the old
      * generation, and each letter is then stored into it once, not twice, and counted by the same claim.
      */
-    private final MpscChunkQueue<Object> letters = new MpscChunkQueue<>();
+    private final MpscChunkQueue<Letter> letters = new MpscChunkQueue<>();
     /** The owner's lane, whose backlog counts these letters too; null on the normal placement. */
     private final LaneCounters lane;
 
@@ -54,7 +54,7 @@ public final class Mailbox {
      * @return {@link MpscChunkQueue#FULL} (nothing queued, nothing counted), {@link MpscChunkQueue#QUEUED}, or
      *         {@link MpscChunkQueue#QUEUED_WAS_IDLE} if this letter made the idle owner runnable (the caller queues it)
      */
-    public int offerIfRoom(Object letter, long capacity) {
+    public int offerIfRoom(Letter letter, long capacity) {
         if (lane == null) {
             return letters.offerIfRoomClaiming(letter, capacity);
         }
@@ -136,13 +136,13 @@ public final class Mailbox {
         return letters.isConsumerLocked();
     }
 
-    /** The next letter (a {@link Letter}, or a message as itself), or null. Turn-lock holder only. */
-    public Object take() {
+    /** The next letter, or null. Turn-lock holder only. */
+    public Letter take() {
         return letters.poll();
     }
 
-    /** The next letter (a {@link Letter}, or a message as itself) without taking it, or null. Turn-lock holder only. */
-    public Object peek() {
+    /** The next letter without taking it, or null. Turn-lock holder only. */
+    public Letter peek() {
         return letters.peek();
     }
 
@@ -164,9 +164,9 @@ public final class Mailbox {
         long dropped = 0;
         long messages = 0;
         try {
-            for (Object letter; (letter = take()) != null; ) {
+            for (Letter letter; (letter = take()) != null; ) {
                 dropped++;
-                if (!(letter instanceof Letter)) {
+                if (letter instanceof Letter.Message) {
                     messages++;
                 } else if (letter instanceof Letter.ParkCompleted completed) {
                     completed.park.releaseUnconsumed();

@@ -86,11 +86,7 @@ public final class ThreadWarmUp {
                 actor = privateActor(lane, BEHAVIORS.get((round / ACTORS_EVERY) % BEHAVIORS.size()));
                 actor.enqueue(); // its start letter
             }
-            if (round % TASK_EVERY == TASK_EVERY - 1) {
-                actor.deliver(new Letter.Task(NO_TASK));
-            } else {
-                actor.offer(NAME); // a message, as a host's tell queues it
-            }
+            actor.deliver(round % TASK_EVERY == TASK_EVERY - 1 ? new Letter.Task(NO_TASK) : new Letter.Message(NAME));
             lane.drive(1); // binds the lane anew (1.) and runs a turn (2.)
             lane.drive(1); // another turn, or the common callback that finds nothing to do
             if (lane.release() != DriveStatus.OK) {

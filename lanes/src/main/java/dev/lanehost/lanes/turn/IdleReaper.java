@@ -34,7 +34,7 @@ public final class IdleReaper {
     }
 
     /** A turn begins: activity, unless it is the check itself. */
-    void turnStarted(Object letter) {
+    void turnStarted(Letter letter) {
         // With no check armed there is nothing to measure (and no clock read): arming starts the quiet from its own turn.
         if (check != null && (!(letter instanceof Letter.TimerDue due) || due.timer != check)) {
             lastActivityNanos = cell.runtime.nanoTime();

@@ -206,9 +206,9 @@ public final class TurnContext extends TurnRunner {
         }
         long deadline = System.nanoTime() + Math.max(0, timeout.toNanos());
         while (true) {
-            Object next = cell.mailbox.peek();
-            if (next != null && !(next instanceof Letter)) {
-                return cell.mailbox.take(); // a message: queued as itself
+            Letter next = cell.mailbox.peek();
+            if (next instanceof Letter.Message) {
+                return ((Letter.Message) cell.mailbox.take()).message;
             }
             if (next != null || cell.exitReason != null || cell.runtime.isClosed()) {
                 return null; // another kind of letter is next (it runs as this actor's next turn), or the actor is ending

@@ -65,34 +65,28 @@ public abstract class TurnRunner implements Recipient, Turns {
     }
 
     /**
-     * Runs one letter (a {@link Letter}, or a message as itself) as one turn. A failure halts the actor and is logged, once per actor.
+     * Runs one letter as one turn. A failure halts the actor and is logged, once per actor.
      *
      * @return the band the actor waits in for its next turn: {@code RunQueue.SLOW_BAND} after a turn that was
      *         asked to yield, else {@code RunQueue.READY_BAND}
      */
     @Override
-    public int run(Object next) {
+    public int run(Letter letter) {
         // Kept small, with the letter's body and the fault path in methods of their own, so the JIT inlines this whole
         // turn into the runner's loop: every byte here is on the path of every turn.
         turnThread = Thread.currentThread();
         boolean freshStart = freshLife; // before the turn: a start that faults into a hydration sets it for the next one
-        Letter letter = next instanceof Letter kind ? kind : null; // else a message, queued as itself
-        int flags = letter == null ? 0 : letter.turnFlags;
-        clock.begin(flags);
-        idle.turnStarted(next);
+        clock.begin(letter.turnFlags);
+        idle.turnStarted(letter);
         try {
-            if (letter == null) {
-                behaviorReceives(next);
-            } else {
-                letter.deliver(this); // each kind delivers itself: no type switch to link or speculate on (Letter)
-            }
+            letter.deliver(this); // each kind delivers itself: no type switch to link or speculate on (Letter)
         } catch (Throwable failure) {
             failed(failure); // while a fresh start is still marked hydrating, so its fault retires the actor
         } finally {
             turnThread = null;
         }
         int band = clock.settle(); // a start's budget fault is settled here, still as the fresh state's
-        if (freshStart && flags != 0) { // a start (the only letter with turn flags) of a fresh state
+        if (freshStart && letter.turnFlags != 0) { // a start (the only letter with turn flags) of a fresh state
             hydrating = false; // the fresh state has started, or its start faulted and retired the actor
             freshLife = false;
         }
