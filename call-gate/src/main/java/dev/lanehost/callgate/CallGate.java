@@ -17,17 +17,15 @@ import java.util.Objects;
  *
  * <p>Two entries:
  * <ul>
- *   <li>{@link #call} blocks the calling thread until the turn finishes, up to a timeout. It is refused
- *       with {@link CallStatus#WRONG_THREAD} on the thread that runs the actor's turns (it would wait on
- *       itself).</li>
+ *   <li>{@link #call} blocks the calling thread until the turn finishes, up to a timeout. It is refused with
+ *       {@link CallStatus#WRONG_THREAD} on the thread that runs the actor's turns (it would wait on itself).</li>
  *   <li>{@link #callOnLane} is for a host callback on the actor's lane thread, outside a turn: it queues the
  *       call and drives the lane itself until the result is ready.</li>
  * </ul>
  *
  * <p>Admission: at most {@code maxPending} calls of this gate may occupy the actor (queued, running, or
- * awaiting a pending result); beyond that a call is {@link CallStatus#REFUSED} at once, for the caller to
- * see. While a call is pending
- * the gate (and so the actor's ref) is held by it.
+ * awaiting a pending result); beyond that a call is {@link CallStatus#REFUSED} at once, for the caller to see. While a
+ * call is pending the gate (and so the actor's ref) is held by it.
  */
 public final class CallGate implements AutoCloseable {
     /** Immutable and thread-safe: one for every gate. */
@@ -128,11 +126,10 @@ public final class CallGate implements AutoCloseable {
      *
      * <p>Timeouts: a call not yet started when the caller gives up is removed and never runs; a call
      * already running completes, but its result is discarded and counted ({@link #discardedResults()}).
-     * {@link Duration#ZERO} does not wait: the outcome is looked at once, so the call times out at once unless
-     * the actor had already finished it; there is no "unbounded" timeout. The timeout bounds the whole wait,
-     * the spin before parking included.
-     * A handler returning a pending {@link java.util.concurrent.CompletionStage} is waited for (its
-     * completion is a later turn of the actor, where the value is encoded).
+     * {@link Duration#ZERO} does not wait: the outcome is looked at once, so the call times out at once unless the
+     * actor had already finished it; there is no "unbounded" timeout. The timeout bounds the whole wait, the spin
+     * before parking included. A handler returning a pending {@link java.util.concurrent.CompletionStage} is waited for
+     * (its completion is a later turn of the actor, where the value is encoded).
      */
     public CallResult call(Object args, Duration timeout) {
         if (timeout == null || timeout.isNegative()) {

@@ -343,17 +343,16 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
      *   <li>normal actors are torn down on this thread (the HOSTED worker has stopped).</li>
      * </ol>
      * Nothing interrupts a turn. Lane actors are halted first, so a host's drive during the close tears its lane down
-     * and returns at once. HOSTED's threads get 5 s together to finish the turns they are in before the other
-     * actors are halted (a blocking actor waiting in {@code receive} gets null at once), and a turn still running
-     * then is waited for 1 s more; a turn that has not returned by then is left running on its daemon thread, its
-     * runner tears the actor down when it returns, and a thread still in its turn after the 5 s is logged. So a long
-     * handler makes close long.
-     * A halt drops the letters still queued for the actor: messages are counted ({@link RuntimeMetrics#droppedMessages()}),
-     * tasks get {@link TurnTask#abandoned()}. To handle every message already sent, stop sending and wait until the
-     * actors are idle before closing (SINGLE_THREAD and SIMULATED: {@link #runUntilIdle}). A spawn racing the close
-     * either throws {@link IllegalStateException} or makes an actor this close halts, never one left running.
-     * Idempotent: a second call (from any thread) tears down the lanes bound to its thread, waits for the
-     * first close to finish, and returns the same report.
+     * and returns at once. HOSTED's threads get 5 s together to finish the turns they are in before the other actors
+     * are halted (a blocking actor waiting in {@code receive} gets null at once), and a turn still running then is
+     * waited for 1 s more; a turn that has not returned by then is left running on its daemon thread, its runner tears
+     * the actor down when it returns, and a thread still in its turn after the 5 s is logged. So a long handler makes
+     * close long. A halt drops the letters still queued for the actor: messages are counted
+     * ({@link RuntimeMetrics#droppedMessages()}), tasks get {@link TurnTask#abandoned()}. To handle every message
+     * already sent, stop sending and wait until the actors are idle before closing (SINGLE_THREAD and SIMULATED:
+     * {@link #runUntilIdle}). A spawn racing the close either throws {@link IllegalStateException} or makes an actor
+     * this close halts, never one left running. Idempotent: a second call (from any thread) tears down the lanes bound
+     * to its thread, waits for the first close to finish, and returns the same report.
      *
      * @return per lane, where its actors were torn down and why
      */

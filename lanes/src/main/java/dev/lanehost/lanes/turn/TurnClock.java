@@ -64,8 +64,6 @@ public final class TurnClock {
         }
     }
 
-    /** The runner whose turns this clock budgets: its turn thread is the one whose CPU time the watch reads. */
-    private final TurnRunner turns;
     private final ActorCell cell;
     private final BudgetLimits limits;
     /** SINGLE_THREAD: nothing raises flags mid-turn; the runner computes them when the turn returns. */
@@ -109,8 +107,7 @@ public final class TurnClock {
      */
     private boolean disruptionThrown;
 
-    TurnClock(TurnRunner runner, ActorCell cell, BudgetLimits limits) {
-        this.turns = runner;
+    TurnClock(ActorCell cell, BudgetLimits limits) {
         this.cell = cell;
         this.limits = limits;
         this.afterTurn = cell.runtime.budgetClock == RuntimeContext.BudgetClock.AFTER_TURN;
@@ -298,7 +295,7 @@ public final class TurnClock {
         // The queue's consumer runs every turn of the queue; checked against the turn's own thread all the same, so
         // that a turn run elsewhere is judged by wall time, as it would be without CPU times, never by another's CPU.
         // Read after the acquires above: the runner writes turnThread before begin()'s release stores.
-        Thread measured = runner != null && turns.turnThread == runner ? runner : null;
+        Thread measured = runner != null && cell.context.turnThread() == runner ? runner : null;
         if (started == UNSEEN) {
             // First sight of this turn: it began at or before now. A failed CAS means it has ended meanwhile.
             started = STARTED.compareAndSet(this, UNSEEN, now) ? now : (long) STARTED.getAcquire(this);

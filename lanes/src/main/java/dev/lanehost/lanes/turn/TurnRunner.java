@@ -60,7 +60,7 @@ public abstract class TurnRunner implements Recipient, Turns {
     TurnRunner(ActorCell cell, Supplier<? extends Behavior> factory, BudgetLimits limits) {
         this.cell = cell;
         this.factory = factory;
-        this.clock = new TurnClock(this, cell, limits);
+        this.clock = new TurnClock(cell, limits);
         this.idle = new IdleReaper(cell);
     }
 

@@ -11,29 +11,26 @@ import dev.lanehost.lanes.queue.WorkFlag;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One thread of the HOSTED {@link WorkerPool} and its two run queues: {@code shared}, the normal actors it
- * runs now (its own and any thief's to take), and {@code pinned}, the actors pinned to it for life (nobody
- * else's). It serves the two in turn, one run each, then steals, then idles by its pool's
- * {@link IdleStrategy}.
+ * One thread of the HOSTED {@link WorkerPool} and its two run queues: {@code shared}, the normal actors it runs now
+ * (its own and any thief's to take), and {@code pinned}, the actors pinned to it for life (nobody else's). It serves
+ * the two in turn, one run each, then steals, then idles by its pool's {@link IdleStrategy}.
  *
  * <h2>The next slot</h2>
- * A normal actor that one of this worker's turns makes runnable (a send to an idle actor, a spawn) goes into
- * the worker's {@code next} slot instead of a queue, and runs right after the run in progress; an actor already
- * in the slot moves to the back of the shared queue. The slot is a field of the worker: taking from it is one
- * uncontended CAS (no exchange, no count, no consumer lock), and the letter just written is still in this core's
- * cache. It is filled only inside a run (or by a door that closed on an actor, below) and emptied before the worker
- * looks anywhere else, so it is empty whenever the worker steals, idles or parks. {@value #NEXT_RUNS} runs from the
- * slot in a row, and the next one goes to the back of the shared queue instead, so two actors sending to each other
- * cannot keep the queue waiting.
+ * A normal actor that one of this worker's turns makes runnable (a send to an idle actor, a spawn) goes into the
+ * worker's {@code next} slot instead of a queue, and runs right after the run in progress; an actor already in the slot
+ * moves to the back of the shared queue. The slot is a field of the worker: taking from it is one uncontended CAS (no
+ * exchange, no count, no consumer lock), and the letter just written is still in this core's cache. It is filled only
+ * inside a run (or by a door that closed on an actor, below) and emptied before the worker looks anywhere else, so it
+ * is empty whenever the worker steals, idles or parks. {@value #NEXT_RUNS} runs from the slot in a row, and the next
+ * one goes to the back of the shared queue instead, so two actors sending to each other cannot keep the queue waiting.
  *
  * <p>A run that goes on long must not strand the slot's actor, so the slot can be stolen, as Go's
- * {@code runnext} can: the owner takes it back by CAS (its one atomic step), and a spinning thief takes it by
- * CAS once it has seen the same actor there, with the owner still in the same run, at {@value #STUCK_SIGHTINGS}
- * of its looks at that owner in a row (it looks at every other worker each round, and counts per owner: a few
- * microseconds of its spin per worker in the pool; a run of short turns ends well before, and the pair of actors
- * stays on one core). A parked worker is not woken for a slot (that would cost a wake-up per message);
- * the budget watch, which looks while turns run, wakes one for a slot it finds stuck
- * ({@link WorkerPool#rescueStuckWork()}).
+ * {@code runnext} can: the owner takes it back by CAS (its one atomic step), and a spinning thief takes it by CAS once
+ * it has seen the same actor there, with the owner still in the same run, at {@value #STUCK_SIGHTINGS} of its looks at
+ * that owner in a row (it looks at every other worker each round, and counts per owner: a few microseconds of its spin
+ * per worker in the pool; a run of short turns ends well before, and the pair of actors stays on one core). A parked
+ * worker is not woken for a slot (that would cost a wake-up per message); the budget watch, which looks while turns
+ * run, wakes one for a slot it finds stuck ({@link WorkerPool#rescueStuckWork()}).
  *
  * <h2>The door</h2>
  * While it spins idle the worker keeps its {@link HandOff door} open, and a thread off the pool that makes a normal
