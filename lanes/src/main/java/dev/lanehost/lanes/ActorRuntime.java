@@ -46,7 +46,7 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
     final long laneStallThresholdNanos;
     final RuntimeObserver observer;
     final TimerQueue timers = new TimerQueue();
-    final LaneRegistry lanes = new LaneRegistry();
+    private final LaneRegistry lanes = new LaneRegistry();
     final Scheduler scheduler;
     final ActorRegistry actors = new ActorRegistry();
     final LiveCounters counters = new LiveCounters();
@@ -57,7 +57,7 @@ public final class ActorRuntime implements Spawner, AutoCloseable {
     final RuntimeClose shutdown;
     private final RuntimeMetrics metrics;
     /** Blocking actors not yet torn down. */
-    final LongAdder blockingActors = new LongAdder();
+    private final LongAdder blockingActors = new LongAdder();
     final Spawning spawning;
 
     ActorRuntime(RuntimeBuilder builder) {

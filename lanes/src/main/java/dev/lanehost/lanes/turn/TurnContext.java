@@ -27,7 +27,6 @@ import dev.lanehost.lanes.resource.ActorPark;
 import dev.lanehost.lanes.resource.ActorSignal;
 import dev.lanehost.lanes.seam.Addressee;
 import dev.lanehost.lanes.seam.LiveCounters;
-import dev.lanehost.lanes.seam.ResourceOwner;
 import dev.lanehost.lanes.time.ActorTimer;
 import java.lang.foreign.Arena;
 import java.time.Duration;
