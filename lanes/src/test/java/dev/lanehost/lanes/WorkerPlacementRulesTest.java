@@ -204,6 +204,37 @@ class WorkerPlacementRulesTest {
     }
 
     @Test
+    void theBudgetWatchMovesAKeptActorWithALetterFromAWorkerStillInTheSameRunAndWakesAParkedWorker() {
+        parks(one);
+        ActorCell kept = homedOn(zero);
+        assertEquals(1, zero.kept.run(kept, 1), "its start: kept at zero's door");
+        zero.runEnded(1);
+        assertEquals(Delivery.QUEUED, kept.offer("letter")); // it finds the actor scheduled: nothing queued, nobody woken
+        assertTrue(one.parked);
+        pool.rescueStuckWork(); // the first look only remembers
+        assertEquals(0, zero.shared.depth());
+        pool.rescueStuckWork(); // zero has finished no run since, and the letter still waits
+        assertFalse(one.parked, "woken to steal it");
+        assertEquals(1, zero.shared.depth(), "off the door, queued where any thief takes it at its first look");
+        assertNull(zero.kept.withWork(), "the door is empty: its owner does not run it too");
+        assertSame(kept, zero.shared.stealInto(one.shared, WorkerPool.MAX_STEAL));
+    }
+
+    @Test
+    void theBudgetWatchLeavesAKeptActorAloneWhoseWorkerFinishedARunSinceItsLastLook() {
+        parks(one);
+        ActorCell kept = homedOn(zero);
+        zero.kept.run(kept, 1);
+        assertEquals(Delivery.QUEUED, kept.offer("letter"));
+        pool.rescueStuckWork();
+        zero.runEnded(1); // a new run: the owner takes it back at its next look
+        pool.rescueStuckWork();
+        assertTrue(one.parked);
+        assertEquals(0, zero.shared.depth());
+        assertSame(kept, zero.kept.withWork());
+    }
+
+    @Test
     void theBudgetWatchLeavesASlotAloneWhoseWorkerFinishedARunSinceItsLastLook() {
         parks(one);
         ActorCell woken = homedOn(zero);

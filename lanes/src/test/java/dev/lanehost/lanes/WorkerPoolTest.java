@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.lanehost.affinity.Affinity;
 import dev.lanehost.affinity.AffinityPolicy;
 import dev.lanehost.lanes.cell.ActorCell;
+import dev.lanehost.lanes.scheduler.hosted.KeptActor;
 import dev.lanehost.lanes.scheduler.hosted.Worker;
 import dev.lanehost.lanes.scheduler.hosted.WorkerPool;
 import java.util.List;
@@ -300,6 +301,39 @@ class WorkerPoolTest {
             }
             assertSame(normal, thief.kept.stealFrom(owner), "a worker that does not take its kept actor's letter loses it");
             assertNull(owner.kept.withWork(), "the thief has it now");
+        }
+    }
+
+    @Test
+    void twoActorsSendingToEachOtherOnAWorkerPassLettersThroughItsKeptDoorWithNoQueueOrSlot() {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            WorkerPool pool = new WorkerPool(2, IdleStrategy.DEFAULT, AffinityPolicy.NONE, Affinity.unavailable("test"), null);
+            Worker owner = pool.worker(0);
+            ActorCell[] pair = new ActorCell[2];
+            for (int i = 0; i < 2; i++) {
+                int partner = 1 - i;
+                pair[i] = new ActorCell(i + 1, "pair-" + i, Placement.NORMAL, runtime.context(), owner.shared, pool, null,
+                        runtime.context().defaultBudget, runtime.context().mailboxCapacity, SpawnOptions.DEFAULT,
+                        () -> (context, message) -> assertEquals(Delivery.QUEUED, pair[partner].offer(message)));
+            }
+            assertEquals(1, owner.kept.run(pair[0], 1), "its start: kept at the owner's door");
+            assertEquals(Delivery.QUEUED, pair[1].offer("ball"));
+            assertEquals(2, owner.kept.run(pair[1], 2), "its start, then the ball, sent on to the kept one");
+            for (int swap = 1; swap <= KeptActor.AHEAD_RUNS; swap++) {
+                ActorCell next = owner.kept.takeBack();
+                assertSame(pair[(swap - 1) % 2], next, "the swap that kept its partner took it back, its letter waiting: swap " + swap);
+                assertTrue(pair[0].isScheduled() && pair[1].isScheduled(), "neither was made idle to be queued again");
+                assertEquals(0, owner.shared.depth(), "no queue");
+                assertNull(owner.nextInSlot(), "no slot");
+                assertEquals(1, owner.kept.run(next, 16));
+            }
+            assertNull(owner.kept.takeBack(), "after its runs in a row, the worker's queues come first");
+            ActorCell lastRun = pair[(KeptActor.AHEAD_RUNS - 1) % 2];
+            ActorCell behind = pair[KeptActor.AHEAD_RUNS % 2];
+            assertSame(behind, owner.shared.pollShared(), "let go with its letter: queued on its home");
+            assertTrue(lastRun.isScheduled(), "the last one run is kept");
+            owner.kept.release();
+            assertFalse(lastRun.isScheduled(), "let go with no letter: idle");
         }
     }
 

@@ -15,18 +15,23 @@ import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
+import org.openjdk.jcstress.infra.results.ZZZ_Result;
 import org.openjdk.jcstress.infra.results.ZZ_Result;
 
 /**
- * A worker keeps the last actor it ran scheduled, its mailbox empty, at a door of its own, while it has nothing else
- * to run: a sender's letter then finds it scheduled and queues nothing. (In lanes' package, on the class path, to
+ * A worker keeps the last actor it ran scheduled, its mailbox empty, at a door of its own: a sender's letter then finds
+ * it scheduled and queues nothing. Keeping the next swaps it in and takes the one before back. (In lanes' package, on the class path, to
  * reach the runtime's package-private context.)
  */
 public class KeptActorTest {
     private static final ActorRuntime RUNTIME = ActorRuntime.create(Profile.SINGLE_THREAD);
 
     static ActorCell cell(WorkerPool pool, Worker home) {
-        return new ActorCell(1, "kept", Placement.NORMAL, RUNTIME.context(), home.shared, pool, null,
+        return cell(pool, home, 1, "kept");
+    }
+
+    static ActorCell cell(WorkerPool pool, Worker home, long id, String name) {
+        return new ActorCell(id, name, Placement.NORMAL, RUNTIME.context(), home.shared, pool, null,
                 RUNTIME.context().defaultBudget, RUNTIME.context().mailboxCapacity, SpawnOptions.DEFAULT,
                 () -> (context, message) -> { });
     }
@@ -112,6 +117,55 @@ public class KeptActorTest {
         @Actor
         public void thief(ZZ_Result r) {
             r.r2 = thief.kept.stealFrom(owner) == kept;
+        }
+    }
+
+    /**
+     * The worker keeps a second actor, swapping it in at the door, as a spinning thief (which has seen the first there
+     * with its letter once already) steals the first: exactly one of them gets the first, and the second is at the
+     * door either way. The swap is a CAS on the door's word; a read of the first then a plain store of the second gives
+     * the first to both. r1 = the worker's swap took the first back; r2 = the thief got it; r3 = the second is kept.
+     */
+    @JCStressTest
+    @Outcome(id = "true, false, true", expect = ACCEPTABLE, desc = "the swap took it back: the worker runs it next")
+    @Outcome(id = "false, true, true", expect = ACCEPTABLE, desc = "the thief runs it; the worker placed the second")
+    @Outcome(id = "true, true, true", expect = FORBIDDEN, desc = "both run the first")
+    @Outcome(id = "false, false, true", expect = FORBIDDEN, desc = "nobody runs the first's letter")
+    @Outcome(expect = FORBIDDEN, desc = "the second is not at the door (its next letter waits), or worse")
+    @State
+    public static class SwapVersusSteal {
+        private final WorkerPool pool = new WorkerPool(2, IdleStrategy.DEFAULT, AffinityPolicy.NONE,
+                Affinity.unavailable("stress test"), null);
+        private final Worker owner = pool.worker(0);
+        private final Worker thief = pool.worker(1);
+        private final ActorCell first = cell(pool, owner, 1, "first");
+        private final ActorCell second = cell(pool, owner, 2, "second");
+
+        public SwapVersusSteal() {
+            owner.kept.run(first, 1); // its start: kept at the owner's door
+            first.offer("letter"); // found scheduled: queued, nobody told
+            for (int i = 1; i < Worker.DOOR_SIGHTINGS; i++) {
+                if (thief.kept.stealFrom(owner) != null) {
+                    throw new IllegalStateException("the thief took the actor before its last sighting");
+                }
+            }
+        }
+
+        @Actor
+        public void owner(ZZZ_Result r) {
+            owner.kept.run(second, 1); // its start, then kept: swapped in at the door
+            r.r1 = owner.kept.takeBack() == first;
+        }
+
+        @Actor
+        public void thief(ZZZ_Result r) {
+            r.r2 = thief.kept.stealFrom(owner) == first;
+        }
+
+        @Arbiter
+        public void arbiter(ZZZ_Result r) {
+            second.offer("letter");
+            r.r3 = owner.kept.withWork() == second;
         }
     }
 }

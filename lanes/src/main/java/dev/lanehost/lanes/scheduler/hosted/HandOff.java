@@ -68,6 +68,14 @@ public final class HandOff<T> extends HandOffWord {
         WORD.setRelease(this, cell);
     }
 
+    /**
+     * A worker's kept actor ({@code KeptActor}): puts {@code next} at the door in place of {@code waiting}, which the
+     * worker so takes back, in one CAS. Worker only. @return false if a thief took {@code waiting} first (the door is open)
+     */
+    public boolean swap(T waiting, T next) {
+        return WORD.compareAndSet(this, waiting, next);
+    }
+
     /** True if the door is open and empty now (racy: a hint for choosing among workers). Any thread. */
     public boolean isOpen() {
         return WORD.getAcquire(this) == OPEN;

@@ -5,39 +5,86 @@ import dev.lanehost.lanes.cell.CellRun;
 
 /**
  * The actor a worker keeps scheduled after a run that left its mailbox empty ({@link WorkerPool}'s last rule): its next
- * letter finds it scheduled, so the sender queues nothing and wakes nobody, and the worker runs it when its own queues
- * are empty. The worker lets it go before it runs any other actor, before it parks, and when the pool stops.
+ * letter finds it scheduled, so the sender queues nothing and wakes nobody, and the worker runs it after the run in
+ * progress ({@link #takeBack}). The worker keeps one such actor at a time, through the runs of others: when it keeps the next one, it swaps it in and lets the one before go, or, if a letter
+ * has come for that one meanwhile, runs it next ({@value #AHEAD_RUNS} times in a row at most, then the worker's queues
+ * come first). So two actors sending to each other on one worker pass their letters with no queue, no slot and no
+ * wake-up, and neither is made idle and runnable again for each letter: a message costs its offer, the turn lock and
+ * the swap. The worker lets its kept actor go before it parks and when the pool stops; a snapshot shows it IDLE.
  *
  * <p>The kept actor waits at a door of its own ({@link HandOff}, the same protocol as the door actors are handed in
  * at, which stays open for them): the worker takes it back when a letter has come, and another spinning worker that
  * sees it there with a letter twice in a row steals it, as it steals an actor left at a door (unless it is pinned to
- * its worker), so a worker that lost its core does not hold a letter until its next time slice. Exactly one of them
- * gets the actor: the word's CAS. The other methods are its worker's thread only.
+ * its worker), so a worker that lost its core does not hold a letter until its next time slice. The budget watch
+ * takes it from a worker it finds in one run for a whole look with a letter waiting there
+ * ({@link WorkerPool#rescueStuckWork()}). Exactly one of them gets the actor: the word's CAS. The other methods are
+ * its worker's thread only.
  */
 public final class KeptActor {
-    /** The kept actor, or CLOSED, or OPEN once a thief took it. Read by thieves. */
+    /** Runs in a row a kept actor takes ahead of the worker's slot and queues, before they come first once. */
+    public static final int AHEAD_RUNS = 16;
+    /** The kept actor, or CLOSED, or OPEN once a thief (or the budget watch) took it. Read by thieves. */
     private final HandOff<ActorCell> door = new HandOff<>();
     /** Sightings of a victim's kept actor with a letter, this worker the thief. */
     private final Sightings seen;
-    /** The actor this worker placed at its door and has not taken back: null once taken, let go, or found stolen. */
+    /**
+     * The actor this worker placed at its door and has not taken back: null once taken or let go. Still set, and
+     * harmless, after a thief took it: the door is open then, so a swap or a take finds nothing.
+     */
     private ActorCell kept;
+    /** Taken off the door by a swap with a letter waiting: the worker runs it next. Holds its schedule; never at the door. */
+    private ActorCell swapped;
+    /** Runs in a row the kept actor took ahead of the worker's slot and queues. */
+    private int aheadRuns;
 
     KeptActor(int workers) {
         seen = new Sightings(workers);
     }
 
-    /** Runs {@code cell}, letting any other kept actor go first, and keeps it if its run allows. @return the turns run */
+    /** Runs {@code cell} and keeps it if its run allows, the actor kept before staying kept meanwhile. @return the turns run */
     public int run(ActorCell cell, int maxTurns) {
-        if (kept != cell) {
-            release(); // other work first: the kept actor is idle, or queued if a letter came
-        }
-        kept = null;
         long ran = CellRun.run(cell, maxTurns, true);
         if ((ran & 1) != 0) {
-            kept = cell;
-            door.place(cell);
+            keep(cell);
         }
         return (int) (ran >>> 1);
+    }
+
+    /**
+     * Places {@code cell} at the door in place of the actor kept before, in one CAS that also takes that one back, which
+     * then runs next if a letter came for it, or is let go. The door is open, not the actor's, if a thief took it:
+     * then nobody else writes the door, and a plain place does.
+     */
+    private void keep(ActorCell cell) {
+        ActorCell previous = kept;
+        kept = cell;
+        if (previous == null || previous == cell || !door.swap(previous, cell)) {
+            door.place(cell);
+            return;
+        }
+        if (previous.hasWork() && aheadRuns < AHEAD_RUNS) {
+            swapped = previous;
+        } else {
+            CellRun.release(previous); // idle, or queued behind the worker's others if a letter came
+        }
+    }
+
+    /**
+     * The kept actor to run ahead of the worker's slot and queues: the one the last run's swap took back with a letter,
+     * or the one at the door if a letter has come for it; null if neither, or if it has run ahead {@value #AHEAD_RUNS}
+     * times in a row (then the slot and queues come first, once). So a letter for the kept actor waits for the run in
+     * progress, as an actor in the slot does, and then at most one run more.
+     */
+    public ActorCell takeBack() {
+        ActorCell cell = swapped;
+        if (cell != null) {
+            swapped = null;
+        } else if (aheadRuns >= AHEAD_RUNS || (cell = withWork()) == null) {
+            aheadRuns = 0;
+            return null;
+        }
+        aheadRuns++;
+        return cell;
     }
 
     /** The kept actor, taken back from its door, if a letter (or a halt) has come for it; else null. */
@@ -46,12 +93,17 @@ public final class KeptActor {
         if (cell == null || !cell.hasWork()) {
             return null;
         }
-        kept = door.take(); // null: a thief took it first
-        return kept;
+        kept = null;
+        return door.take(); // null: a thief took it first
     }
 
     /** Lets the kept actor go ({@link CellRun#release}: idle, or queued if a letter came), unless a thief took it. */
     public void release() {
+        ActorCell taken = swapped; // none between runs; released all the same if the pool stops after one
+        swapped = null;
+        if (taken != null) {
+            CellRun.release(taken);
+        }
         if (kept != null) {
             kept = null;
             ActorCell cell = door.close();
@@ -66,11 +118,21 @@ public final class KeptActor {
      * Never a pinned actor: it runs on its own worker only, however long that worker is away.
      */
     public ActorCell stealFrom(Worker victim) {
-        ActorCell cell = victim.kept.door.peek();
-        if (cell == null || !cell.roams() || !cell.hasWork() || !seen.again(victim.index, cell, 0, Worker.DOOR_SIGHTINGS)
-                || !victim.kept.door.steal(cell)) {
+        ActorCell cell = victim.kept.waitingWithWork();
+        if (cell == null || !seen.again(victim.index, cell, 0, Worker.DOOR_SIGHTINGS) || !victim.kept.door.steal(cell)) {
             return null;
         }
         return cell;
+    }
+
+    /** The roaming actor at this door with a letter waiting, or null. Any thread (racy: a look before {@link #take}). */
+    ActorCell waitingWithWork() {
+        ActorCell cell = door.peek();
+        return cell != null && cell.roams() && cell.hasWork() ? cell : null;
+    }
+
+    /** Takes {@code cell} off this door if it still waits there (the budget watch). @return true if this call took it */
+    boolean take(ActorCell cell) {
+        return door.steal(cell);
     }
 }

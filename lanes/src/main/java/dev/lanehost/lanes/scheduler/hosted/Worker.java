@@ -76,7 +76,7 @@ public final class Worker extends WorkerLayout.PadAfterWake {
     /** This worker's memory, as a thief, of an actor seen in a victim's slot, and at a victim's door. */
     private final Sightings inSlots;
     private final Sightings atDoors;
-    public final KeptActor kept; // the last actor it ran, kept scheduled at a door of its own while it has nothing else
+    public final KeptActor kept; // the last actor it ran that left its mailbox empty, kept scheduled at a door of its own
 
     Worker(WorkerPool pool, int index, String name) {
         super(name); // WorkerLayout's chain: the fields other threads read are grouped by who writes them
@@ -101,7 +101,10 @@ public final class Worker extends WorkerLayout.PadAfterWake {
         int idleRounds = 0;
         long idleSince = 0;
         while (pool.isRunning()) {
-            ActorCell cell = idleRounds > 0 ? takeHandedIn() : takeNext(); // spinning: the slot is empty, the door open
+            ActorCell cell = kept.takeBack(); // the kept actor, a letter waiting for it: no queue, no slot
+            if (cell == null) {
+                cell = idleRounds > 0 ? takeHandedIn() : takeNext(); // spinning: the slot is empty, the door open
+            }
             if (cell == null) {
                 cell = pollOwn();
             }
@@ -203,7 +206,7 @@ public final class Worker extends WorkerLayout.PadAfterWake {
         if (handed == null) {
             return false;
         }
-        handedIn();
+        countHandOff();
         soNext(handed);
         return true;
     }
@@ -212,13 +215,9 @@ public final class Worker extends WorkerLayout.PadAfterWake {
     private ActorCell takeHandedIn() {
         ActorCell cell = handOff.take();
         if (cell != null) {
-            handedIn();
+            countHandOff();
         }
         return cell;
-    }
-
-    private void handedIn() {
-        countHandOff();
     }
 
     /** Actors handed in at this worker's door. Any thread. */

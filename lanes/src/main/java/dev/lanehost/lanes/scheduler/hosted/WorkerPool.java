@@ -43,10 +43,12 @@ import java.util.function.Supplier;
  *   <li>A send that leaves more than one actor queued on a busy worker wakes a parked worker to steal, if no
  *       worker is spinning already; a spinning worker steals by itself. A lone actor waits for the run in
  *       progress, unless the budget watch finds that worker still in the same run at its next look.</li>
- *   <li>A worker whose run leaves the actor's mailbox empty keeps the actor scheduled while it has nothing else to
- *       run ({@link KeptActor}): the actor's next letter finds it scheduled and is run by that worker without a queue,
- *       a door or a wake-up. The worker lets it go before it runs any other actor and before it parks; a snapshot shows
- *       it IDLE. It waits at a door of its own, from which a spinning thief takes it as from any door (rule 2).</li>
+ *   <li>A worker whose run leaves the actor's mailbox empty keeps the actor scheduled ({@link KeptActor}), one at a
+ *       time: the actor's next letter finds it scheduled and is run by that worker without a queue, a door or a
+ *       wake-up. Keeping the next swaps it in: the one before is let go, or runs next if a letter came for it (so a
+ *       pair of actors passes letters this way). The worker lets it go before it parks; a snapshot shows it IDLE. It
+ *       waits at a door of its own, from which a spinning thief takes it as from any door (rule 2), and the budget
+ *       watch takes it if its worker stays in one run (rule 3).</li>
  * </ol>
  */
 public final class WorkerPool extends RoamingQueues {
@@ -73,8 +75,9 @@ public final class WorkerPool extends RoamingQueues {
     /** Which workers spin and which are parked, and who is woken: the pool's idle coordination. */
     public final IdleWorkers idle;
     private final AtomicInteger nextSpawn = new AtomicInteger();
-    /** {@link #rescueStuckWork()}'s memory of each worker's slot, runs and queue at its last look. Timer thread only. */
+    /** {@link #rescueStuckWork()}'s memory of each worker's slot, kept actor, runs and queue at its last look. Timer thread only. */
     private final ActorCell[] slotSeen;
+    private final ActorCell[] keptSeen;
     private final long[] slotRunsSeen;
     private final boolean[] queuedSeen;
     private volatile boolean running = true;
@@ -103,6 +106,7 @@ public final class WorkerPool extends RoamingQueues {
         this.workers = new Worker[size];
         this.idle = new IdleWorkers(workers, IDLE.parks(idleStrategy));
         this.slotSeen = new ActorCell[size];
+        this.keptSeen = new ActorCell[size];
         this.slotRunsSeen = new long[size];
         this.queuedSeen = new boolean[size];
         for (int index = 0; index < size; index++) {
@@ -215,12 +219,12 @@ public final class WorkerPool extends RoamingQueues {
 
     /**
      * The budget watch's look at the workers (timer thread): a worker that has stayed in one run since the last look
-     * while an actor waited in its slot (the same one) or in its shared queue has stuck work, and a parked worker is
-     * woken to steal it, unless one is spinning already. The slot's actor is first moved to the worker's shared
-     * queue, where a thief takes it at its first look: a thief takes from a slot only after many looks of its spin,
-     * and a short spin (an idle strategy that parks at once, or an adaptive one shrunk to its least) would leave the
-     * actor in the slot until the run ends. Reads only words written when a run ends, a slot changes or a queue is
-     * offered to or polled.
+     * while an actor waited in its slot or, with a letter, at its kept actor's door (the same one), or in its shared
+     * queue has stuck work, and a parked worker is woken to steal it, unless one is spinning already. The slot's (or
+     * the door's) actor is first moved to the worker's shared queue, where a thief takes it at its first look: a thief
+     * takes from a slot only after many looks of its spin, and a short spin (an idle strategy that parks at once, or
+     * an adaptive one shrunk to its least) would leave the actor in the slot until the run ends. Reads only words
+     * written when a run ends, a slot or a door changes, a letter comes or a queue is offered to or polled.
      */
     public void rescueStuckWork() {
         if (workers.length < 2) {
@@ -235,11 +239,19 @@ public final class WorkerPool extends RoamingQueues {
                 worker.shared.offer(cell, RunQueue.READY_BAND); // its home already: the slot's owner queued it
                 cell = null;
             }
+            ActorCell waiting = worker.kept.waitingWithWork();
+            boolean stuckKept = runs == slotRunsSeen[i] && waiting != null && waiting == keptSeen[i];
+            if (stuckKept && worker.kept.take(waiting)) {
+                waiting.moveHome(worker.shared); // its door held it, so nobody else holds it now
+                worker.shared.offer(waiting, RunQueue.READY_BAND);
+                waiting = null;
+            }
             boolean queued = worker.shared.depth() > 0;
-            if (runs == slotRunsSeen[i] && (stuckInSlot || (queued && queuedSeen[i]))) {
+            if (runs == slotRunsSeen[i] && (stuckInSlot || stuckKept || (queued && queuedSeen[i]))) {
                 idle.wakeAParkedWorker(worker);
             }
             slotSeen[i] = cell;
+            keptSeen[i] = waiting;
             slotRunsSeen[i] = runs;
             queuedSeen[i] = queued;
         }
