@@ -6,9 +6,9 @@ import dev.lanehost.lanes.cell.CellRun;
 /**
  * The actor a worker keeps scheduled after a run that left its mailbox empty ({@link WorkerPool}'s last rule): its next
  * letter finds it scheduled, so the sender queues nothing and wakes nobody, and the worker runs it after the run in
- * progress ({@link #takeBack}). The worker keeps one such actor at a time, through the runs of others: when it keeps the next one, it swaps it in and lets the one before go, or, if a letter
- * has come for that one meanwhile, runs it next ({@value #AHEAD_RUNS} times in a row at most, then the worker's queues
- * come first). So two actors sending to each other on one worker pass their letters with no queue, no slot and no
+ * progress ({@link #takeBack}). The worker keeps one such actor at a time, through the runs of others: when it keeps
+ * the next one, it swaps it in and lets the one before go, or, if a letter has come for that one meanwhile, runs it
+ * next ({@value #AHEAD_RUNS} times at most between two polls of the worker's queues). So two actors sending to each other on one worker pass their letters with no queue, no slot and no
  * wake-up, and neither is made idle and runnable again for each letter: a message costs its offer, the turn lock and
  * the swap. The worker lets its kept actor go before it parks and when the pool stops; a snapshot shows it IDLE.
  *
@@ -21,8 +21,8 @@ import dev.lanehost.lanes.cell.CellRun;
  * its worker's thread only.
  */
 public final class KeptActor {
-    /** Runs in a row a kept actor takes ahead of the worker's slot and queues, before they come first once. */
-    public static final int AHEAD_RUNS = 16;
+    /** Runs a kept actor takes ahead of the worker's slot and queues between two polls of the queues. */
+    public static final int AHEAD_RUNS = 32;
     /** The kept actor, or CLOSED, or OPEN once a thief (or the budget watch) took it. Read by thieves. */
     private final HandOff<ActorCell> door = new HandOff<>();
     /** Sightings of a victim's kept actor with a letter, this worker the thief. */
@@ -34,7 +34,7 @@ public final class KeptActor {
     private ActorCell kept;
     /** Taken off the door by a swap with a letter waiting: the worker runs it next. Holds its schedule; never at the door. */
     private ActorCell swapped;
-    /** Runs in a row the kept actor took ahead of the worker's slot and queues. */
+    /** Runs the kept actor took ahead of the worker's slot and queues since the worker last polled its queues. */
     private int aheadRuns;
 
     KeptActor(int workers) {
@@ -72,19 +72,23 @@ public final class KeptActor {
     /**
      * The kept actor to run ahead of the worker's slot and queues: the one the last run's swap took back with a letter,
      * or the one at the door if a letter has come for it; null if neither, or if it has run ahead {@value #AHEAD_RUNS}
-     * times in a row (then the slot and queues come first, once). So a letter for the kept actor waits for the run in
-     * progress, as an actor in the slot does, and then at most one run more.
+     * times since the worker last polled its queues (then the slot and queues come first). So a letter for the kept
+     * actor waits for the run in progress, as an actor in the slot does.
      */
     public ActorCell takeBack() {
         ActorCell cell = swapped;
         if (cell != null) {
             swapped = null;
         } else if (aheadRuns >= AHEAD_RUNS || (cell = withWork()) == null) {
-            aheadRuns = 0;
             return null;
         }
         aheadRuns++;
         return cell;
+    }
+
+    /** The worker is about to poll its queues: its kept actor may run ahead of them again. */
+    public void queuesPolled() {
+        aheadRuns = 0;
     }
 
     /** The kept actor, taken back from its door, if a letter (or a halt) has come for it; else null. */

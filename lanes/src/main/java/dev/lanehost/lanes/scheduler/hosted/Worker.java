@@ -106,6 +106,7 @@ public final class Worker extends WorkerLayout.PadAfterWake {
                 cell = idleRounds > 0 ? takeHandedIn() : takeNext(); // spinning: the slot is empty, the door open
             }
             if (cell == null) {
+                kept.queuesPolled();
                 cell = pollOwn();
             }
             if (cell == null) {
