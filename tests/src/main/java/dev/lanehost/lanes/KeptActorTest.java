@@ -37,6 +37,20 @@ public class KeptActorTest {
     }
 
     /**
+     * Runs {@code cell}'s start on {@code owner}, which keeps it at its door; a letter finds it scheduled (queued, nobody
+     * told); {@code thief} has seen it there one sighting short of taking it.
+     */
+    static void keptWithALetterSeen(Worker owner, Worker thief, ActorCell cell) {
+        owner.kept.run(cell, 1);
+        cell.offer("letter");
+        for (int i = 1; i < Worker.DOOR_SIGHTINGS; i++) {
+            if (thief.kept.stealFrom(owner) != null) {
+                throw new IllegalStateException("the thief took the actor before its last sighting");
+            }
+        }
+    }
+
+    /**
      * The worker lets the kept actor go ({@code CellRun.release}) as a letter comes: the actor must end up queued
      * exactly once — by the sender, which found it idle, or by the release, which found the letter — never twice (two
      * runners) and never not at all (a letter nobody runs). The release's unschedule is a CAS that fails on a letter
@@ -100,13 +114,7 @@ public class KeptActorTest {
         private final ActorCell kept = cell(pool, owner);
 
         public TakeVersusSteal() {
-            owner.kept.run(kept, 1); // the start letter's turn: the actor is kept, at the owner's door
-            kept.offer("letter"); // found scheduled: queued, nobody told
-            for (int i = 1; i < Worker.DOOR_SIGHTINGS; i++) {
-                if (thief.kept.stealFrom(owner) != null) {
-                    throw new IllegalStateException("the thief took the actor before its last sighting");
-                }
-            }
+            keptWithALetterSeen(owner, thief, kept);
         }
 
         @Actor
@@ -142,13 +150,7 @@ public class KeptActorTest {
         private final ActorCell second = cell(pool, owner, 2, "second");
 
         public SwapVersusSteal() {
-            owner.kept.run(first, 1); // its start: kept at the owner's door
-            first.offer("letter"); // found scheduled: queued, nobody told
-            for (int i = 1; i < Worker.DOOR_SIGHTINGS; i++) {
-                if (thief.kept.stealFrom(owner) != null) {
-                    throw new IllegalStateException("the thief took the actor before its last sighting");
-                }
-            }
+            keptWithALetterSeen(owner, thief, first);
         }
 
         @Actor
