@@ -8,9 +8,10 @@ import dev.lanehost.lanes.cell.CellRun;
  * letter finds it scheduled, so the sender queues nothing and wakes nobody, and the worker runs it after the run in
  * progress ({@link #takeBack}). The worker keeps one such actor at a time, through the runs of others: when it keeps
  * the next one, it swaps it in and lets the one before go, or, if a letter has come for that one meanwhile, runs it
- * next ({@value #AHEAD_RUNS} times at most between two polls of the worker's queues). So two actors sending to each other on one worker pass their letters with no queue, no slot and no
- * wake-up, and neither is made idle and runnable again for each letter: a message costs its offer, the turn lock and
- * the swap. The worker lets its kept actor go before it parks and when the pool stops; a snapshot shows it IDLE.
+ * next ({@value #AHEAD_RUNS} times at most between two polls of the worker's queues). So two actors sending to each
+ * other on one worker pass their letters with no queue, no slot and no wake-up, and neither is made idle and runnable
+ * again for each letter: a message costs its offer, the turn lock and the swap. The worker lets its kept actor go
+ * before it parks and when the pool stops; a snapshot shows it IDLE.
  *
  * <p>The kept actor waits at a door of its own ({@link HandOff}, the same protocol as the door actors are handed in
  * at, which stays open for them): the worker takes it back when a letter has come, and another spinning worker that
