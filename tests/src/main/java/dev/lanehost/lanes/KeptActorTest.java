@@ -69,7 +69,8 @@ public class KeptActorTest {
         private final ActorCell kept = cell(pool, worker);
 
         public ReleaseVersusLetter() {
-            kept.mailbox.take(); // the start letter, run: the worker holds the actor's schedule and its mailbox is empty
+            kept.mailbox.tryLockTurn(); // a kept actor: the worker holds its schedule and its turn lock
+            kept.mailbox.take(); // the start letter, run: its mailbox is empty
         }
 
         @Actor
