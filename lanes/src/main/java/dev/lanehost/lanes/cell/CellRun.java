@@ -73,10 +73,12 @@ public final class CellRun {
             // looks for this lock, and a kept actor is not torn down). Halted: afterRun may release late letters, which
             // a sender that found this lock taken left to us, so the unlock must be seen before our look at the mailbox
             // (a store, then a load: a fence between).
-            if (!keep && cell.exitReason == null) {
-                cell.mailbox.unlockTurn();
-            } else if (!keep) {
-                cell.mailbox.unlockTurnAndFence();
+            if (!keep) {
+                if (cell.exitReason == null) {
+                    cell.mailbox.unlockTurn();
+                } else {
+                    cell.mailbox.unlockTurnAndFence();
+                }
             }
         }
         if (keep) {

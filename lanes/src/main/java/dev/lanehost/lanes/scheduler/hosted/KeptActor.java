@@ -136,11 +136,10 @@ public final class KeptActor {
      */
     public ActorCell stealFrom(Worker victim) {
         ActorCell cell = victim.kept.waitingWithWork();
-        if (cell == null || !seen.again(victim.index, cell, 0, Worker.DOOR_SIGHTINGS) || !victim.kept.door.steal(cell)) {
+        if (cell == null || !seen.again(victim.index, cell, 0, Worker.DOOR_SIGHTINGS) || !victim.kept.take(cell)) {
             return null;
         }
-        cell.mailbox.unlockTurn(); // kept with its turn lock: the thief runs it as any other actor it takes
-        return cell;
+        return cell; // its turn lock let go: the thief runs it as any other actor it takes
     }
 
     /** The roaming actor at this door with a letter waiting, or null. Any thread (racy: a look before {@link #take}). */
@@ -150,8 +149,8 @@ public final class KeptActor {
     }
 
     /**
-     * Takes {@code cell} off this door if it still waits there, its turn lock let go: the budget watch, which queues it.
-     * @return true if this call took it (it holds the actor's schedule now)
+     * Takes {@code cell} off this door if it still waits there, its turn lock let go: a thief, which runs it, or the
+     * budget watch, which queues it. @return true if this call took it (it holds the actor's schedule now)
      */
     boolean take(ActorCell cell) {
         if (!door.steal(cell)) {
