@@ -6,8 +6,15 @@
  * sample above a threshold after a quiet stretch; its delay is that frame's time modulo SPACING (a delay below
  * SPACING is assumed). Both callbacks touch only their ports and plain counters.
  *
+ * A server xrun (a lost cycle) parts frame time from the frames each client processed, so a response timed across one
+ * reads a cycle long or short. Such responses are counted apart: a response is judged only at the next quiet point,
+ * half a spacing later, and counted apart if the half-spacing either side of it saw a jump in the frame time between
+ * two of the sink's cycles (seen in the cycle itself) or the server's xrun notification (which comes on another
+ * thread, a cycle or more after the lost one).
+ *
  *     jack_delay_probe SECONDS SPACING IN_PORT OUT_PORT
- *     -> "impulses N delay_min A delay_max B" after SECONDS (counted from the connection), exit 0
+ *     -> "impulses N delay_min A delay_max B across_xruns C xruns D jumps E" after SECONDS (counted from the
+ *        connection), exit 0
  */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <jack/jack.h>
@@ -28,8 +35,12 @@ static jack_nframes_t spacing;
 static atomic_uint_least32_t measuring; /* set once the settle time has passed */
 static atomic_uint_least64_t impulses, delay_min = UINT64_MAX, delay_max;
 static int quiet = 1;
-static atomic_uint_least64_t xruns, across_xruns;
-static uint64_t xruns_when_quiet;
+static atomic_uint_least64_t xruns, across_xruns, jumps;
+/* The sink's own: its last cycle, and the response it holds until the next quiet point judges it. */
+static jack_nframes_t last_start, last_frames;
+static uint64_t xruns_when_quiet, jumps_when_quiet;
+static int pending;
+static uint64_t pending_delay;
 
 static int count_xrun(void *arg) {
     (void)arg;
@@ -47,28 +58,44 @@ static int source_process(jack_nframes_t frames, void *arg) {
     return 0;
 }
 
+/* At a quiet point: the response held since the previous one counts, unless an xrun came between the two. */
+static void judge(void) {
+    uint64_t xruns_now = atomic_load_explicit(&xruns, memory_order_relaxed);
+    uint64_t jumps_now = atomic_load_explicit(&jumps, memory_order_relaxed);
+    if (pending && (xruns_now != xruns_when_quiet || jumps_now != jumps_when_quiet)) {
+        atomic_fetch_add_explicit(&across_xruns, 1, memory_order_relaxed);
+    } else if (pending) {
+        atomic_fetch_add_explicit(&impulses, 1, memory_order_relaxed);
+        if (pending_delay < atomic_load_explicit(&delay_min, memory_order_relaxed)) {
+            atomic_store_explicit(&delay_min, pending_delay, memory_order_relaxed);
+        }
+        if (pending_delay > atomic_load_explicit(&delay_max, memory_order_relaxed)) {
+            atomic_store_explicit(&delay_max, pending_delay, memory_order_relaxed);
+        }
+    }
+    pending = 0;
+    xruns_when_quiet = xruns_now;
+    jumps_when_quiet = jumps_now;
+}
+
 static int sink_process(jack_nframes_t frames, void *arg) {
     (void)arg;
     const float *in = jack_port_get_buffer(sink_in, frames);
     jack_nframes_t start = jack_last_frame_time(sink);
+    if (last_frames != 0 && start != (jack_nframes_t)(last_start + last_frames)) {
+        atomic_fetch_add_explicit(&jumps, 1, memory_order_relaxed); /* a cycle lost since the sink's last */
+    }
+    last_start = start;
+    last_frames = frames;
     for (jack_nframes_t i = 0; i < frames; i++) {
         int loud = fabsf(in[i]) > THRESHOLD;
-        if (loud && quiet && atomic_load_explicit(&measuring, memory_order_relaxed)
-            && atomic_load_explicit(&xruns, memory_order_relaxed) != xruns_when_quiet) {
-            atomic_fetch_add_explicit(&across_xruns, 1, memory_order_relaxed);
-        } else if (loud && quiet && atomic_load_explicit(&measuring, memory_order_relaxed)) {
-            uint64_t delay = (start + i) % spacing;
-            atomic_fetch_add_explicit(&impulses, 1, memory_order_relaxed);
-            if (delay < atomic_load_explicit(&delay_min, memory_order_relaxed)) {
-                atomic_store_explicit(&delay_min, delay, memory_order_relaxed);
-            }
-            if (delay > atomic_load_explicit(&delay_max, memory_order_relaxed)) {
-                atomic_store_explicit(&delay_max, delay, memory_order_relaxed);
-            }
+        if (loud && quiet && atomic_load_explicit(&measuring, memory_order_relaxed)) {
+            pending = 1;
+            pending_delay = (start + i) % spacing;
         }
         if (!loud && (start + i) % spacing == spacing / 2) { /* quiet again half-way to the next impulse */
+            judge();
             quiet = 1;
-            xruns_when_quiet = atomic_load_explicit(&xruns, memory_order_relaxed);
         } else if (loud) {
             quiet = 0;
         }
@@ -120,11 +147,11 @@ int main(int argc, char **argv) {
     atomic_store(&measuring, 1);
     nap((seconds - SETTLE_SECONDS) * 1000L); /* the measurement's length, not a synchronisation */
     atomic_store(&measuring, 0);
-    printf("impulses %llu delay_min %llu delay_max %llu across_xruns %llu xruns %llu\n",
+    printf("impulses %llu delay_min %llu delay_max %llu across_xruns %llu xruns %llu jumps %llu\n",
            (unsigned long long)atomic_load(&impulses),
            (unsigned long long)(atomic_load(&impulses) ? atomic_load(&delay_min) : 0),
            (unsigned long long)atomic_load(&delay_max), (unsigned long long)atomic_load(&across_xruns),
-           (unsigned long long)atomic_load(&xruns));
+           (unsigned long long)atomic_load(&xruns), (unsigned long long)atomic_load(&jumps));
     jack_client_close(sink);
     jack_client_close(source);
     return 0;

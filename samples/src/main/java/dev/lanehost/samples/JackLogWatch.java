@@ -24,16 +24,19 @@ public final class JackLogWatch implements AutoCloseable {
     }
 
     private final Path log;
+    /** The log's length when the watch started: lines from there on are read. */
+    private final long start;
     private final List<Line> lines = new ArrayList<>();
     private final Thread thread;
     private volatile boolean running = true;
 
     private JackLogWatch(Path log) {
         this.log = log;
+        this.start = log.toFile().length(); // 0 for a file not there yet
         this.thread = Thread.ofPlatform().name("jackd-log-watch").daemon().unstarted(this::watch);
     }
 
-    /** Starts watching {@code log} from its current end. */
+    /** Starts watching {@code log} from its end at this call. */
     public static JackLogWatch start(Path log) {
         JackLogWatch watch = new JackLogWatch(log);
         watch.thread.start();
@@ -45,6 +48,7 @@ public final class JackLogWatch implements AutoCloseable {
         return lines.stream().filter(line -> line.text().contains(text)).toList();
     }
 
+    /** Stops the watch once it has read every line jackd wrote before this call. Idempotent. */
     @Override
     public void close() {
         running = false;
@@ -58,9 +62,10 @@ public final class JackLogWatch implements AutoCloseable {
     private void watch() {
         StringBuilder partial = new StringBuilder();
         try (RandomAccessFile file = new RandomAccessFile(log.toFile(), "r")) {
-            long position = file.length();
+            long position = start;
             byte[] buffer = new byte[8192];
-            while (running) {
+            while (true) {
+                boolean stopping = !running; // read before the file: what was written before close() is read
                 long length = file.length();
                 if (length > position) {
                     file.seek(position);
@@ -70,6 +75,9 @@ public final class JackLogWatch implements AutoCloseable {
                         take(partial.append(new String(buffer, 0, n, StandardCharsets.UTF_8)), System.nanoTime());
                         continue; // more may be waiting
                     }
+                }
+                if (stopping) {
+                    break;
                 }
                 LockSupport.parkNanos(POLL_NANOS); // polling a file, not synchronisation
             }

@@ -3,6 +3,7 @@ package dev.lanehost.samples.lv2;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lanehost.samples.JackLogWatch;
 import dev.lanehost.samples.JackServer;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -21,8 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
  * 128 frames; real-time {@code -R -P 70} where the system allows it), beside a second {@code jalv} running Debian's
  * plain C {@code eg-amp}. jackd's log says which client was late by its own fault ("state = Running"). Two JACK
  * clients around the plugin ({@code jack_delay_probe.c}) send it an impulse every half second and time each
- * response: every delay must be the reported latency (responses timed across a server xrun are counted apart). The plugin's output ports, read with jalv's {@code monitors}
- * command at the end, say it played no frame of silence and dropped no late frame in the whole run.
+ * response: every delay must be the reported latency (responses timed near a server xrun are counted apart). The
+ * plugin's output ports, read with jalv's {@code monitors} command at the end, say it played no frame of silence and
+ * dropped no late frame in the whole run.
  */
 class Lv2JalvTest {
     private static final Duration RUN = Duration.ofSeconds(60);
@@ -32,6 +34,10 @@ class Lv2JalvTest {
     private static final Path EG_AMP_BUNDLE = Path.of("/usr/lib/lv2/eg-amp.lv2");
     private static final String BIQUAD_CLIENT = "lanehost-biquad";
     private static final String AMP_CLIENT = "eg-amp";
+    /** What jackd's dummy driver logs when its timer thread woke late: a stall of the machine, not of a client. */
+    private static final String SERVER_STALL = "JackTimedDriver::Process XRun";
+    /** Late cycles this close to a server stall are counted as the machine's (stalls come in bursts of seconds). */
+    private static final Duration STALL_NEIGHBOURHOOD = Duration.ofSeconds(1);
     /** Half a second: longer than the lead, so an impulse's delay is its response's frame time modulo this. */
     private static final int IMPULSE_SPACING = 24000;
 
@@ -45,7 +51,7 @@ class Lv2JalvTest {
         Lv2Bundle.assumeOnPath("jackd", "jackd2");
         Lv2Bundle.skipUnless(Files.isDirectory(EG_AMP_BUNDLE), EG_AMP_BUNDLE + " is missing (apt-get install lv2-examples)");
         String name = "lanehost-lv2-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
-        try (JackServer server = startServer(name)) {
+        try (JackServer server = startServer(name); JackLogWatch watch = JackLogWatch.start(server.log())) {
             Process biquad = jalv(server, List.of("-c", "lead=" + LEAD, Lv2Bundle.URI), BIQUAD_CLIENT,
                     Map.of("LV2_PATH", Lv2Bundle.DIRECTORY.toString()));
             Process amp = jalv(server, List.of(EG_AMP), AMP_CLIENT, Map.of());
@@ -61,28 +67,34 @@ class Lv2JalvTest {
                 send(biquad, "monitors\n");
                 quit(biquad); // jalv's output is buffered into the file: complete once it has exited
                 String monitors = output(BIQUAD_CLIENT);
+                watch.close(); // every line jackd wrote during the run is read and dated
                 JackServer.LateCycles biquadLate = server.lateCycles(BIQUAD_CLIENT);
                 JackServer.LateCycles ampLate = server.lateCycles(AMP_CLIENT);
-                System.out.printf("jalv %d s (jackd %s): %s; %s; late cycles own fault / not scheduled: biquad %d / %d, "
-                                + "eg-amp %d / %d%n", RUN.toSeconds(), server.realtimePriority() > 0
+                long biquadOwn = ownLateCyclesAwayFromStalls(watch, BIQUAD_CLIENT);
+                long ampOwn = ownLateCyclesAwayFromStalls(watch, AMP_CLIENT);
+                String run = String.format("jalv %d s (jackd %s): %s; %s; late cycles own fault / not scheduled: "
+                                + "biquad %d / %d, eg-amp %d / %d; own fault away from the server's stalls: biquad %d, "
+                                + "eg-amp %d (stalls: %d)", RUN.toSeconds(), server.realtimePriority() > 0
                                 ? "-R -P " + server.realtimePriority() : "--no-realtime",
                         monitors.substring(monitors.lastIndexOf("latency =")).replace('\n', ' ').strip(), delays,
-                        biquadLate.running(), biquadLate.triggered(), ampLate.running(), ampLate.triggered());
+                        biquadLate.running(), biquadLate.triggered(), ampLate.running(), ampLate.triggered(), biquadOwn,
+                        ampOwn, watch.linesContaining(SERVER_STALL).size());
+                System.out.println(run);
 
-                assertEquals(LEAD, last(monitors, "latency"), "the reported latency");
-                // Two a second; those timed across a server xrun (lost cycles: frame time and processed frames part
+                // Every message below carries the whole run's figures: a failure shows all of them, not the first.
+                assertEquals(LEAD, last(monitors, "latency"), "the reported latency; " + run);
+                assertEquals(0, last(monitors, "underrun_frames"), "frames of silence played; " + run);
+                assertEquals(0, last(monitors, "dropped_frames"), "late frames dropped; " + run);
+                assertEquals(0, last(monitors, "waits"), "run() never waits in real time; " + run);
+                // Two a second; those timed near a server xrun (lost cycles: frame time and processed frames part
                 // ways for every client) are counted apart, and at least half must be clean.
-                assertTrue(Lv2Bundle.field(delays, "impulses") >= RUN.toSeconds(), "impulses measured: " + delays);
-                assertEquals(LEAD, Lv2Bundle.field(delays, "delay_min"), "the shortest delay measured: " + delays);
-                assertEquals(LEAD, Lv2Bundle.field(delays, "delay_max"), "the longest delay measured: " + delays);
-                assertEquals(0, last(monitors, "underrun_frames"), "frames of silence played");
-                assertEquals(0, last(monitors, "dropped_frames"), "late frames dropped");
-                assertEquals(0, last(monitors, "waits"), "run() never waits in real time");
+                assertTrue(Lv2Bundle.field(delays, "impulses") >= RUN.toSeconds(), "impulses measured; " + run);
+                assertEquals(LEAD, Lv2Bundle.field(delays, "delay_min"), "the shortest delay measured; " + run);
+                assertEquals(LEAD, Lv2Bundle.field(delays, "delay_max"), "the longest delay measured; " + run);
                 // jalv itself asks the server to recompute latencies from its process callback the first cycle a
                 // plugin reports a latency (jalv's jack.c), a round trip that may make that one cycle late; eg-amp
-                // reports none. Any late cycle beyond that one is the plugin's.
-                assertTrue(biquadLate.running() <= ampLate.running() + 1, "late cycles of its own: biquad "
-                        + biquadLate.running() + ", eg-amp " + ampLate.running());
+                // reports none. Any late cycle beyond that one, away from the machine's stalls, is the plugin's.
+                assertTrue(biquadOwn <= ampOwn + 1, "late cycles of its own away from the server's stalls; " + run);
             } finally {
                 quit(biquad);
                 quit(amp);
@@ -113,6 +125,21 @@ class Lv2JalvTest {
                 biquad.destroyForcibly().waitFor();
             }
         }
+    }
+
+    /**
+     * The client's late cycles of its own ("state = Running") more than {@link #STALL_NEIGHBOURHOOD} from any stall
+     * of the server's own timer thread. jackd runs that thread at the highest real-time priority, and no client can
+     * hold it up (the server does not wait for a late client), so when it wakes late the machine stalled, and whichever
+     * client was running then is blamed. On a shared two-core machine such stalls come a few times a minute, often in
+     * bursts of a few seconds, and blame the plain C plugin as often as this one.
+     */
+    private static long ownLateCyclesAwayFromStalls(JackLogWatch watch, String client) {
+        List<JackLogWatch.Line> stalls = watch.linesContaining(SERVER_STALL);
+        return watch.linesContaining("client = " + client + " was not finished, state = Running").stream()
+                .filter(late -> stalls.stream().noneMatch(stall -> Math.abs(stall.nanos() - late.nanos())
+                        <= STALL_NEIGHBOURHOOD.toNanos()))
+                .count();
     }
 
     /** Polls /proc/<pid>/status until the process catches SIGINT (bit 1 of SigCgt), at most {@code deadline}. */
