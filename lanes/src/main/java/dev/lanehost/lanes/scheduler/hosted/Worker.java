@@ -101,8 +101,7 @@ public final class Worker extends WorkerLayout.PadAfterWake {
         int idleRounds = 0;
         long idleSince = 0;
         while (pool.isRunning()) {
-            ActorCell cell = kept.takeBack(); // the kept actor, a letter waiting for it: no queue, no slot, no lock
-            boolean takenBack = cell != null;
+            ActorCell cell = kept.takeBack(); // the kept actor, a letter waiting for it: no queue, no slot
             if (cell == null) {
                 cell = idleRounds > 0 ? takeHandedIn() : takeNext(); // spinning: the slot is empty, the door open
             }
@@ -111,7 +110,7 @@ public final class Worker extends WorkerLayout.PadAfterWake {
                 cell = pollOwn();
             }
             if (cell == null) {
-                takenBack = (cell = kept.withWork()) != null; // a letter found it still scheduled: no queue, no door
+                cell = kept.withWork(); // a letter found it still scheduled: no queue, no door
             }
             if (cell == null) {
                 cell = pool.steal(this);
@@ -124,7 +123,7 @@ public final class Worker extends WorkerLayout.PadAfterWake {
                     stopSpinning(); // an actor handed in meanwhile goes to the next slot
                     idleRounds = 0;
                 }
-                runEnded(takenBack ? kept.runTakenBack(cell, pool.turnsPerRun) : kept.run(cell, pool.turnsPerRun));
+                runEnded(kept.run(cell, pool.turnsPerRun));
                 continue;
             }
             if (idleRounds == 0) {
