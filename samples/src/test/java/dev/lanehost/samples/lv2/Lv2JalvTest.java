@@ -51,7 +51,9 @@ class Lv2JalvTest {
         Lv2Bundle.assumeOnPath("jackd", "jackd2");
         Lv2Bundle.skipUnless(Files.isDirectory(EG_AMP_BUNDLE), EG_AMP_BUNDLE + " is missing (apt-get install lv2-examples)");
         String name = "lanehost-lv2-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
-        try (JackServer server = startServer(name); JackLogWatch watch = JackLogWatch.start(server.log())) {
+        try (JackServer server = startServer(name)) {
+            long started = System.nanoTime();
+            JackLogWatch watch = JackLogWatch.start(server.log());
             Process biquad = jalv(server, List.of("-c", "lead=" + LEAD, Lv2Bundle.URI), BIQUAD_CLIENT,
                     Map.of("LV2_PATH", Lv2Bundle.DIRECTORY.toString()));
             Process amp = jalv(server, List.of(EG_AMP), AMP_CLIENT, Map.of());
@@ -70,11 +72,11 @@ class Lv2JalvTest {
                 watch.close(); // every line jackd wrote during the run is read and dated
                 JackServer.LateCycles biquadLate = server.lateCycles(BIQUAD_CLIENT);
                 JackServer.LateCycles ampLate = server.lateCycles(AMP_CLIENT);
-                long biquadOwn = ownLateCyclesAwayFromStalls(watch, BIQUAD_CLIENT);
-                long ampOwn = ownLateCyclesAwayFromStalls(watch, AMP_CLIENT);
+                List<String> biquadOwn = ownLateCyclesAwayFromStalls(watch, BIQUAD_CLIENT, started);
+                List<String> ampOwn = ownLateCyclesAwayFromStalls(watch, AMP_CLIENT, started);
                 String run = String.format("jalv %d s (jackd %s): %s; %s; late cycles own fault / not scheduled: "
-                                + "biquad %d / %d, eg-amp %d / %d; own fault away from the server's stalls: biquad %d, "
-                                + "eg-amp %d (stalls: %d)", RUN.toSeconds(), server.realtimePriority() > 0
+                                + "biquad %d / %d, eg-amp %d / %d; own fault away from the server's stalls (s after "
+                                + "jackd started): biquad %s, eg-amp %s (stalls: %d)", RUN.toSeconds(), server.realtimePriority() > 0
                                 ? "-R -P " + server.realtimePriority() : "--no-realtime",
                         monitors.substring(monitors.lastIndexOf("latency =")).replace('\n', ' ').strip(), delays,
                         biquadLate.running(), biquadLate.triggered(), ampLate.running(), ampLate.triggered(), biquadOwn,
@@ -94,10 +96,11 @@ class Lv2JalvTest {
                 // jalv itself asks the server to recompute latencies from its process callback the first cycle a
                 // plugin reports a latency (jalv's jack.c), a round trip that may make that one cycle late; eg-amp
                 // reports none. Any late cycle beyond that one, away from the machine's stalls, is the plugin's.
-                assertTrue(biquadOwn <= ampOwn + 1, "late cycles of its own away from the server's stalls; " + run);
+                assertTrue(biquadOwn.size() <= ampOwn.size() + 1, "late cycles of its own away from the server's stalls; " + run);
             } finally {
                 quit(biquad);
                 quit(amp);
+                watch.close();
             }
         }
     }
@@ -128,18 +131,19 @@ class Lv2JalvTest {
     }
 
     /**
-     * The client's late cycles of its own ("state = Running") more than {@link #STALL_NEIGHBOURHOOD} from any stall
-     * of the server's own timer thread. jackd runs that thread at the highest real-time priority, and no client can
+     * When the client's late cycles of its own ("state = Running") came, in seconds after {@code started}: those more
+     * than {@link #STALL_NEIGHBOURHOOD} from any stall of the server's own timer thread. jackd runs that thread at the highest real-time priority, and no client can
      * hold it up (the server does not wait for a late client), so when it wakes late the machine stalled, and whichever
      * client was running then is blamed. On a shared two-core machine such stalls come a few times a minute, often in
      * bursts of a few seconds, and blame the plain C plugin as often as this one.
      */
-    private static long ownLateCyclesAwayFromStalls(JackLogWatch watch, String client) {
+    private static List<String> ownLateCyclesAwayFromStalls(JackLogWatch watch, String client, long started) {
         List<JackLogWatch.Line> stalls = watch.linesContaining(SERVER_STALL);
         return watch.linesContaining("client = " + client + " was not finished, state = Running").stream()
                 .filter(late -> stalls.stream().noneMatch(stall -> Math.abs(stall.nanos() - late.nanos())
                         <= STALL_NEIGHBOURHOOD.toNanos()))
-                .count();
+                .map(late -> String.format("%.1f", (late.nanos() - started) / 1e9))
+                .toList();
     }
 
     /** Polls /proc/<pid>/status until the process catches SIGINT (bit 1 of SigCgt), at most {@code deadline}. */
