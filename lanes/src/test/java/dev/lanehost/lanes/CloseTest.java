@@ -83,6 +83,38 @@ class CloseTest {
     }
 
     @Test
+    void closeFromATurnTearsDownTheActorItsWorkerKeepsWithItsTurnLock() throws Exception {
+        // One worker that never parks, so the actor it ran last stays kept (with its turn lock) while the closer runs.
+        // A grace longer than the test: a close that waited for the kept actor's lock would hang here.
+        ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).workers(1).idleStrategy(IdleStrategy.busySpin())
+                .turnCloseGrace(Duration.ofHours(1)).build();
+        CountDownLatch ran = new CountDownLatch(1);
+        CountDownLatch stopped = new CountDownLatch(1);
+        CountDownLatch closed = new CountDownLatch(1);
+        ActorRef kept = runtime.spawn("kept", () -> new Behavior() {
+            @Override
+            public void receive(ActorContext context, Object message) {
+                ran.countDown();
+            }
+
+            @Override
+            public void stopped(ActorContext context, ExitReason reason) {
+                stopped.countDown();
+            }
+        });
+        ActorRef closer = runtime.spawn("closer", () -> (context, message) -> {
+            runtime.close();
+            closed.countDown();
+        });
+        assertTrue(kept.tell("run once"));
+        assertTrue(ran.await(PATIENCE_SECONDS, TimeUnit.SECONDS));
+        assertTrue(closer.tell("close"));
+        assertTrue(closed.await(PATIENCE_SECONDS, TimeUnit.SECONDS), "close() from the turn waited for the kept actor's lock");
+        assertTrue(stopped.await(0, TimeUnit.SECONDS), "the kept actor was torn down by the close");
+        assertEquals(ExitReason.SHUTDOWN, kept.exitReason().orElseThrow());
+    }
+
+    @Test
     void afterCloseTheQueueMetricsReadZeroAsTheResourceCountsDo() throws Exception {
         ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED);
         CountDownLatch started = new CountDownLatch(6);

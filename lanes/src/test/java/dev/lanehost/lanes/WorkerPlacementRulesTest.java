@@ -216,6 +216,7 @@ class WorkerPlacementRulesTest {
         pool.rescueStuckWork(); // zero has finished no run since, and the letter still waits
         assertFalse(one.parked, "woken to steal it");
         assertEquals(1, zero.shared.depth(), "off the door, queued where any thief takes it at its first look");
+        assertFalse(kept.mailbox.isTurnLocked(), "its kept turn lock let go: whoever polls it locks it");
         assertNull(zero.kept.withWork(), "the door is empty: its owner does not run it too");
         assertSame(kept, zero.shared.stealInto(one.shared, WorkerPool.MAX_STEAL));
     }

@@ -300,6 +300,7 @@ class WorkerPoolTest {
                 assertNull(thief.kept.stealFrom(owner), "taken before its last sighting");
             }
             assertSame(normal, thief.kept.stealFrom(owner), "a worker that does not take its kept actor's letter loses it");
+            assertFalse(normal.mailbox.isTurnLocked(), "the thief runs it as any actor it takes: the kept lock let go");
             assertNull(owner.kept.withWork(), "the thief has it now");
         }
     }
@@ -317,6 +318,7 @@ class WorkerPoolTest {
                         () -> (context, message) -> assertEquals(Delivery.QUEUED, pair[partner].offer(message)));
             }
             assertEquals(1, owner.kept.run(pair[0], 1), "its start: kept at the owner's door");
+            assertTrue(pair[0].mailbox.isTurnLocked(), "kept with its turn lock");
             assertEquals(Delivery.QUEUED, pair[1].offer("ball"));
             assertEquals(2, owner.kept.run(pair[1], 2), "its start, then the ball, sent on to the kept one");
             for (int swap = 1; swap <= KeptActor.AHEAD_RUNS; swap++) {
@@ -325,15 +327,18 @@ class WorkerPoolTest {
                 assertTrue(pair[0].isScheduled() && pair[1].isScheduled(), "neither was made idle to be queued again");
                 assertEquals(0, owner.shared.depth(), "no queue");
                 assertNull(owner.nextInSlot(), "no slot");
-                assertEquals(1, owner.kept.run(next, 16));
+                assertTrue(next.mailbox.isTurnLocked(), "taken back with its turn lock: its run takes none");
+                assertEquals(1, owner.kept.runTakenBack(next, 16));
             }
             assertNull(owner.kept.takeBack(), "after its runs in a row, the worker's queues come first");
             ActorCell lastRun = pair[(KeptActor.AHEAD_RUNS - 1) % 2];
             ActorCell behind = pair[KeptActor.AHEAD_RUNS % 2];
             assertSame(behind, owner.shared.pollShared(), "let go with its letter: queued on its home");
+            assertFalse(behind.mailbox.isTurnLocked(), "and its lock let go");
             assertTrue(lastRun.isScheduled(), "the last one run is kept");
             owner.kept.release();
             assertFalse(lastRun.isScheduled(), "let go with no letter: idle");
+            assertFalse(lastRun.mailbox.isTurnLocked());
         }
     }
 

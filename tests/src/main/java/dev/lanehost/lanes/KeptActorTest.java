@@ -26,6 +26,11 @@ import org.openjdk.jcstress.infra.results.ZZ_Result;
 public class KeptActorTest {
     private static final ActorRuntime RUNTIME = ActorRuntime.create(Profile.SINGLE_THREAD);
 
+    /** Two workers, not started: each test's threads play their parts. */
+    static WorkerPool pool() {
+        return new WorkerPool(2, IdleStrategy.DEFAULT, AffinityPolicy.NONE, Affinity.unavailable("stress test"), null);
+    }
+
     static ActorCell cell(WorkerPool pool, Worker home) {
         return cell(pool, home, 1, "kept");
     }
@@ -63,13 +68,13 @@ public class KeptActorTest {
     @Outcome(expect = FORBIDDEN, desc = "the letter was refused, or lost")
     @State
     public static class ReleaseVersusLetter {
-        private final WorkerPool pool = new WorkerPool(2, IdleStrategy.DEFAULT, AffinityPolicy.NONE,
-                Affinity.unavailable("stress test"), null);
+        private final WorkerPool pool = pool();
         private final Worker worker = pool.worker(0);
         private final ActorCell kept = cell(pool, worker);
 
         public ReleaseVersusLetter() {
-            kept.mailbox.take(); // the start letter, run: the worker holds the actor's schedule and its mailbox is empty
+            kept.mailbox.tryLockTurn(); // a kept actor: the worker holds its schedule and its turn lock
+            kept.mailbox.take(); // the start letter, run: its mailbox is empty
         }
 
         @Actor
@@ -107,8 +112,7 @@ public class KeptActorTest {
     @Outcome(id = "false, false", expect = FORBIDDEN, desc = "nobody runs the actor's letter")
     @State
     public static class TakeVersusSteal {
-        private final WorkerPool pool = new WorkerPool(2, IdleStrategy.DEFAULT, AffinityPolicy.NONE,
-                Affinity.unavailable("stress test"), null);
+        private final WorkerPool pool = pool();
         private final Worker owner = pool.worker(0);
         private final Worker thief = pool.worker(1);
         private final ActorCell kept = cell(pool, owner);
@@ -142,8 +146,7 @@ public class KeptActorTest {
     @Outcome(expect = FORBIDDEN, desc = "the second is not at the door (its next letter waits), or worse")
     @State
     public static class SwapVersusSteal {
-        private final WorkerPool pool = new WorkerPool(2, IdleStrategy.DEFAULT, AffinityPolicy.NONE,
-                Affinity.unavailable("stress test"), null);
+        private final WorkerPool pool = pool();
         private final Worker owner = pool.worker(0);
         private final Worker thief = pool.worker(1);
         private final ActorCell first = cell(pool, owner, 1, "first");

@@ -28,20 +28,30 @@ public final class CellRun {
 
     /**
      * {@link #run(ActorCell, int)}, for a runner that may keep the schedule of an actor whose mailbox it leaves empty
-     * ({@code keepIfEmpty}): such an actor stays scheduled, held by the caller, which must look at it again and let it
-     * go with {@link #release}. A HOSTED worker that would go idle keeps the last actor it ran this way, so the
-     * actor's next letter finds it scheduled and needs no run queue or door (see {@code Worker}).
+     * ({@code keepIfEmpty}): such an actor stays scheduled and its turn lock stays held, both by the caller, which must
+     * look at it again and either run it with {@link #runHeld} or let both go with {@link #release}. A HOSTED worker
+     * keeps the last actor it ran this way, so the actor's next letter needs no run queue or door, and its next run no
+     * lock (see {@code KeptActor}).
      *
-     * @return the turns run, shifted left by one, with the lowest bit set if the caller keeps the schedule
+     * @return the turns run, shifted left by one, with the lowest bit set if the caller keeps the schedule and the lock
      */
     public static long run(ActorCell cell, int maxTurns, boolean keepIfEmpty) {
-        int ran = 0;
-        int band = RunQueue.READY_BAND;
         if (!cell.mailbox.tryLockTurn()) {
             handOff(cell);
             return 0;
         }
-        boolean kept;
+        return runLocked(cell, maxTurns, keepIfEmpty);
+    }
+
+    /** {@link #run(ActorCell, int, boolean)} of an actor its caller kept: its schedule and turn lock are held already. */
+    public static long runHeld(ActorCell cell, int maxTurns) {
+        return runLocked(cell, maxTurns, true);
+    }
+
+    private static long runLocked(ActorCell cell, int maxTurns, boolean keepIfEmpty) {
+        int ran = 0;
+        int band = RunQueue.READY_BAND;
+        boolean keep = false;
         try {
             while (cell.exitReason == null) {
                 Letter letter = cell.context.isHydrating() ? hydrationStart(cell) : cell.mailbox.take();
@@ -56,28 +66,34 @@ public final class CellRun {
             if (cell.exitReason != null) {
                 CellTeardown.finish(cell);
             }
+            keep = keepIfEmpty && band == RunQueue.READY_BAND && cell.exitReason == null && !cell.context.isHydrating()
+                    && !cell.runtime.isClosed() && cell.mailbox.isEmpty();
         } finally {
-            if (cell.exitReason == null) {
-                cell.mailbox.unlockTurn();
-            } else {
-                // Halted: afterRun may release late letters, which a sender that found this lock taken left to us.
-                // The unlock must be seen before our look at the mailbox (a store, then a load: a fence between).
-                cell.mailbox.unlockTurnAndFence();
+            // Kept: still scheduled and still locked, and release() lets both go (only a late letter after a teardown
+            // looks for this lock, and a kept actor is not torn down). Halted: afterRun may release late letters, which
+            // a sender that found this lock taken left to us, so the unlock must be seen before our look at the mailbox
+            // (a store, then a load: a fence between).
+            if (!keep) {
+                if (cell.exitReason == null) {
+                    cell.mailbox.unlockTurn();
+                } else {
+                    cell.mailbox.unlockTurnAndFence();
+                }
             }
         }
-        if (keepIfEmpty && band == RunQueue.READY_BAND && cell.exitReason == null && !cell.context.isHydrating()
-                && !cell.runtime.isClosed() && cell.mailbox.isEmpty()) {
-            return (long) ran << 1 | 1; // still scheduled, held by the caller: release() lets it go
+        if (keep) {
+            return (long) ran << 1 | 1;
         }
         afterRun(cell, band);
         return (long) ran << 1;
     }
 
     /**
-     * The holder of a kept schedule ({@link #run(ActorCell, int, boolean)}) lets it go: the actor is idle now unless a
-     * letter came (or a halt) since, in which case it is queued again, as after any run.
+     * The holder of a kept schedule and turn lock ({@link #run(ActorCell, int, boolean)}) lets both go: the actor is idle
+     * now unless a letter came (or a halt) since, in which case it is queued again, as after any run.
      */
     public static void release(ActorCell cell) {
+        cell.mailbox.unlockTurn();
         afterRun(cell, RunQueue.READY_BAND);
     }
 

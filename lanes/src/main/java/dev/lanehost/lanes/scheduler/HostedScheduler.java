@@ -247,6 +247,7 @@ public final class HostedScheduler extends Scheduler {
                         + STOP_GRACE_MILLIS + " ms after close() began; close() leaves it running");
             }
         }
+        pool.letKeptActorsGo(); // a worker that did not end keeps an actor's turn lock: the close tears that actor down
         if (interrupted) {
             Thread.currentThread().interrupt();
         }

@@ -38,6 +38,11 @@ class Lv2JalvTest {
     private static final String SERVER_STALL = "JackTimedDriver::Process XRun";
     /** Late cycles this close to a server stall are counted as the machine's (stalls come in bursts of seconds). */
     private static final Duration STALL_NEIGHBOURHOOD = Duration.ofSeconds(1);
+    /**
+     * Late cycles a plain C client gets in a minute here away from any server stall, with nothing of lanehost in its
+     * process: eg-amp had up to 2 (0 in 18 of 19 dated runs, 2 in one), the plugin up to 2 beyond its start-up one.
+     */
+    private static final int MACHINE_LATE_CYCLES = 2;
     /** Half a second: longer than the lead, so an impulse's delay is its response's frame time modulo this. */
     private static final int IMPULSE_SPACING = 24000;
 
@@ -95,8 +100,10 @@ class Lv2JalvTest {
                 assertEquals(LEAD, Lv2Bundle.field(delays, "delay_max"), "the longest delay measured; " + run);
                 // jalv itself asks the server to recompute latencies from its process callback the first cycle a
                 // plugin reports a latency (jalv's jack.c), a round trip that may make that one cycle late; eg-amp
-                // reports none. Any late cycle beyond that one, away from the machine's stalls, is the plugin's.
-                assertTrue(biquadOwn.size() <= ampOwn.size() + 1, "late cycles of its own away from the server's stalls; " + run);
+                // reports none. Beyond that one, away from the machine's stalls, the plugin may have no more late
+                // cycles than the plain C plugin's, give or take what the machine alone gives a plain client.
+                assertTrue(biquadOwn.size() <= ampOwn.size() + 1 + MACHINE_LATE_CYCLES,
+                        "late cycles of its own away from the server's stalls; " + run);
             } finally {
                 quit(biquad);
                 quit(amp);

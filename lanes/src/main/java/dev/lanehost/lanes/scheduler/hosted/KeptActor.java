@@ -10,8 +10,9 @@ import dev.lanehost.lanes.cell.CellRun;
  * the next one, it swaps it in and lets the one before go, or, if a letter has come for that one meanwhile, runs it
  * next ({@value #AHEAD_RUNS} times at most between two polls of the worker's queues). So two actors sending to each
  * other on one worker pass their letters with no queue, no slot and no wake-up, and neither is made idle and runnable
- * again for each letter: a message costs its offer, the turn lock and the swap. The worker lets its kept actor go
- * before it parks and when the pool stops; a snapshot shows it IDLE.
+ * again for each letter. The worker keeps the actor's turn lock too, so a run of the kept actor takes no lock
+ * ({@link #runTakenBack}), and whoever else takes it off the door lets the lock go: a message costs its offer and the
+ * swap. The worker lets its kept actor go before it parks and when the pool stops; a snapshot shows it IDLE.
  *
  * <p>The kept actor waits at a door of its own ({@link HandOff}, the same protocol as the door actors are handed in
  * at, which stays open for them): the worker takes it back when a letter has come, and another spinning worker that
@@ -44,7 +45,15 @@ public final class KeptActor {
 
     /** Runs {@code cell} and keeps it if its run allows, the actor kept before staying kept meanwhile. @return the turns run */
     public int run(ActorCell cell, int maxTurns) {
-        long ran = CellRun.run(cell, maxTurns, true);
+        return kept(cell, CellRun.run(cell, maxTurns, true));
+    }
+
+    /** {@link #run} of an actor {@link #takeBack} or {@link #withWork} gave back: its turn lock is held already. */
+    public int runTakenBack(ActorCell cell, int maxTurns) {
+        return kept(cell, CellRun.runHeld(cell, maxTurns));
+    }
+
+    private int kept(ActorCell cell, long ran) {
         if ((ran & 1) != 0) {
             keep(cell);
         }
@@ -102,7 +111,10 @@ public final class KeptActor {
         return door.take(); // null: a thief took it first
     }
 
-    /** Lets the kept actor go ({@link CellRun#release}: idle, or queued if a letter came), unless a thief took it. */
+    /**
+     * Lets the kept actor go ({@link CellRun#release}: its turn lock, and idle, or queued if a letter came), unless a
+     * thief took it.
+     */
     public void release() {
         ActorCell taken = swapped; // none between runs; released all the same if the pool stops after one
         swapped = null;
@@ -124,10 +136,10 @@ public final class KeptActor {
      */
     public ActorCell stealFrom(Worker victim) {
         ActorCell cell = victim.kept.waitingWithWork();
-        if (cell == null || !seen.again(victim.index, cell, 0, Worker.DOOR_SIGHTINGS) || !victim.kept.door.steal(cell)) {
+        if (cell == null || !seen.again(victim.index, cell, 0, Worker.DOOR_SIGHTINGS) || !victim.kept.take(cell)) {
             return null;
         }
-        return cell;
+        return cell; // its turn lock let go: the thief runs it as any other actor it takes
     }
 
     /** The roaming actor at this door with a letter waiting, or null. Any thread (racy: a look before {@link #take}). */
@@ -136,8 +148,26 @@ public final class KeptActor {
         return cell != null && cell.roams() && cell.hasWork() ? cell : null;
     }
 
-    /** Takes {@code cell} off this door if it still waits there (the budget watch). @return true if this call took it */
+    /**
+     * Takes {@code cell} off this door if it still waits there, its turn lock let go: a thief, which runs it, or the
+     * budget watch, which queues it. @return true if this call took it (it holds the actor's schedule now)
+     */
     boolean take(ActorCell cell) {
-        return door.steal(cell);
+        if (!door.steal(cell)) {
+            return false;
+        }
+        cell.mailbox.unlockTurn();
+        return true;
+    }
+
+    /**
+     * The pool has stopped and this worker's thread did not end in its grace (a turn that never returns): lets the
+     * actor at its door go, so the close can tear it down. Any thread; the door's CAS decides against the worker.
+     */
+    void letGoAfterStop() {
+        ActorCell cell = door.peek();
+        if (cell != null && door.steal(cell)) {
+            CellRun.release(cell);
+        }
     }
 }

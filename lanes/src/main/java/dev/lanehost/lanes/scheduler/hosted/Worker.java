@@ -101,7 +101,8 @@ public final class Worker extends WorkerLayout.PadAfterWake {
         int idleRounds = 0;
         long idleSince = 0;
         while (pool.isRunning()) {
-            ActorCell cell = kept.takeBack(); // the kept actor, a letter waiting for it: no queue, no slot
+            ActorCell cell = kept.takeBack(); // the kept actor, a letter waiting for it: no queue, no slot, no lock
+            boolean takenBack = cell != null;
             if (cell == null) {
                 cell = idleRounds > 0 ? takeHandedIn() : takeNext(); // spinning: the slot is empty, the door open
             }
@@ -110,7 +111,7 @@ public final class Worker extends WorkerLayout.PadAfterWake {
                 cell = pollOwn();
             }
             if (cell == null) {
-                cell = kept.withWork(); // a letter found it still scheduled: no queue, no door
+                takenBack = (cell = kept.withWork()) != null; // a letter found it still scheduled: no queue, no door
             }
             if (cell == null) {
                 cell = pool.steal(this);
@@ -123,7 +124,7 @@ public final class Worker extends WorkerLayout.PadAfterWake {
                     stopSpinning(); // an actor handed in meanwhile goes to the next slot
                     idleRounds = 0;
                 }
-                runEnded(kept.run(cell, pool.turnsPerRun));
+                runEnded(takenBack ? kept.runTakenBack(cell, pool.turnsPerRun) : kept.run(cell, pool.turnsPerRun));
                 continue;
             }
             if (idleRounds == 0) {

@@ -306,6 +306,15 @@ public final class WorkerPool extends RoamingQueues {
         }
     }
 
+    /** After {@link #stop()} and its grace: workers still alive (in a turn that never returns) let their kept actors go. */
+    public void letKeptActorsGo() {
+        for (Worker worker : workers) {
+            if (worker.isAlive()) {
+                worker.kept.letGoAfterStop();
+            }
+        }
+    }
+
     public List<Thread> threads() {
         return List.of(workers);
     }
