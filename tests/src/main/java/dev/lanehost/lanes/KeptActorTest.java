@@ -7,6 +7,7 @@ import dev.lanehost.affinity.Affinity;
 import dev.lanehost.affinity.AffinityPolicy;
 import dev.lanehost.lanes.cell.ActorCell;
 import dev.lanehost.lanes.cell.CellRun;
+import dev.lanehost.lanes.mailbox.Letter;
 import dev.lanehost.lanes.scheduler.hosted.Worker;
 import dev.lanehost.lanes.scheduler.hosted.WorkerPool;
 import org.openjdk.jcstress.annotations.Actor;
@@ -16,6 +17,7 @@ import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
 import org.openjdk.jcstress.infra.results.ZZZ_Result;
+import org.openjdk.jcstress.infra.results.ZI_Result;
 import org.openjdk.jcstress.infra.results.ZZ_Result;
 
 /**
@@ -171,6 +173,56 @@ public class KeptActorTest {
         public void arbiter(ZZZ_Result r) {
             second.offer("letter");
             r.r3 = owner.kept.withWork() == second;
+        }
+    }
+
+    /**
+     * A letter comes for the kept actor as its worker looks for work: the worker takes the actor back only once the
+     * letter is there to take. Its look reads the slot the letter lands in (acquire), not the senders' claim of the
+     * place, which comes before the letter is stored: a look at the claim took the actor back for a run that found
+     * nothing to run, and put it back in its queue. A look that comes first leaves the letter for the next.
+     * r1 = the worker took the actor back; r2 = what its mailbox then gave (1 the letter, 0 nothing, -1 the next look
+     * missed it too).
+     */
+    @JCStressTest
+    @Outcome(id = "true, 1", expect = ACCEPTABLE, desc = "taken back, with its letter")
+    @Outcome(id = "false, 0", expect = ACCEPTABLE, desc = "the look came first: the next one takes it back")
+    @Outcome(id = "true, 0", expect = FORBIDDEN, desc = "taken back for a letter not yet stored: a run with nothing to run")
+    @Outcome(expect = FORBIDDEN, desc = "the letter lost, or garbled")
+    @State
+    public static class LookVersusLetter {
+        private final WorkerPool pool = pool();
+        private final Worker worker = pool.worker(0);
+        private final ActorCell kept = cell(pool, worker);
+
+        public LookVersusLetter() {
+            worker.kept.run(kept, 1); // its start: kept at the worker's door, its mailbox empty
+        }
+
+        @Actor
+        public void sender() {
+            kept.offer("letter");
+        }
+
+        @Actor
+        public void worker(ZI_Result r) {
+            r.r1 = worker.kept.withWork() == kept;
+            if (r.r1) {
+                r.r2 = letterTaken();
+            }
+        }
+
+        @Arbiter
+        public void arbiter(ZI_Result r) {
+            if (!r.r1) {
+                r.r2 = worker.kept.withWork() == kept && letterTaken() == 1 ? 0 : -1;
+            }
+        }
+
+        /** 1 if the mailbox gives the sender's letter, 0 if nothing, 2 for anything else. */
+        private int letterTaken() {
+            Letter letter = kept.mailbox.take();
+            return letter == null ? 0 : letter instanceof Letter.Message message && "letter".equals(message.message) ? 1 : 2;
         }
     }
 }

@@ -381,6 +381,17 @@ public final class ActorCell extends CellState implements Addressee, ResourceOwn
         return !mailbox.isEmpty() || (exitReason != null && !tornDown) || (exitReason == null && context.isHydrating());
     }
 
+    /**
+     * {@link #hasWork()} for the holder of the turn lock, which keeps the actor scheduled (a worker's kept actor): a
+     * letter stored at the mailbox's head, not the senders' position. The holder, looking again and again, then reads the
+     * slot a letter lands in, as a queue's consumer does, and a sender's claim of its place takes no line from the
+     * holder's core (nor the holder's look from the sender's). A letter claimed but not yet stored reads as none: the
+     * holder looks again, or lets the actor go ({@link CellRun#release}), whose look sees the claim.
+     */
+    public boolean hasWorkForHolder() {
+        return mailbox.peek() != null || (exitReason != null && !tornDown) || (exitReason == null && context.isHydrating());
+    }
+
     // ---------------------------------------------------------------- observation (any thread)
 
     /** "actor 7 'mixer' on lane(audio)", for log lines: the runtime's own words, nothing of the user's. */

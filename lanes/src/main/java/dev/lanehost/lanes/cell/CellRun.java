@@ -67,7 +67,7 @@ public final class CellRun {
                 CellTeardown.finish(cell);
             }
             keep = keepIfEmpty && band == RunQueue.READY_BAND && cell.exitReason == null && !cell.context.isHydrating()
-                    && !cell.runtime.isClosed() && cell.mailbox.isEmpty();
+                    && !cell.runtime.isClosed() && cell.mailbox.peek() == null; // the holder's look (hasWorkForHolder)
         } finally {
             // Kept: still scheduled and still locked, and release() lets both go (only a late letter after a teardown
             // looks for this lock, and a kept actor is not torn down). Halted: afterRun may release late letters, which

@@ -72,7 +72,7 @@ public final class KeptActor {
             door.place(cell);
             return;
         }
-        if (previous.hasWork() && aheadRuns < AHEAD_RUNS) {
+        if (previous.hasWorkForHolder() && aheadRuns < AHEAD_RUNS) {
             swapped = previous;
         } else {
             CellRun.release(previous); // idle, or queued behind the worker's others if a letter came
@@ -101,10 +101,15 @@ public final class KeptActor {
         aheadRuns = 0;
     }
 
-    /** The kept actor, taken back from its door, if a letter (or a halt) has come for it; else null. */
+    /**
+     * The kept actor, taken back from its door, if a letter has been stored in its mailbox (or a halt has come); else
+     * null. The worker holds the actor's turn lock, so it looks as the mailbox's consumer ({@link ActorCell#hasWorkForHolder}):
+     * at the slot the next letter lands in, which the sender writes once, not at the senders' position, which every
+     * send's claim changes. Looking again and again while it spins, it so keeps no line a sender must take back to send.
+     */
     public ActorCell withWork() {
         ActorCell cell = kept;
-        if (cell == null || !cell.hasWork()) {
+        if (cell == null || !cell.hasWorkForHolder()) {
             return null;
         }
         kept = null;
