@@ -1,12 +1,14 @@
 package dev.lanehost.benchmarks;
 
 import dev.lanehost.callgate.CallGate;
+import dev.lanehost.callgate.CallReply;
 import dev.lanehost.callgate.CallResult;
 import dev.lanehost.callgate.CallStatus;
 import dev.lanehost.lanes.ActorRef;
 import dev.lanehost.lanes.ActorRuntime;
 import dev.lanehost.lanes.IdleStrategy;
 import dev.lanehost.lanes.Profile;
+import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,8 +34,13 @@ import org.HdrHistogram.Histogram;
  * call. The floor's server is stopped while ours runs (it spins on a core of its own), and our runtime's workers park
  * while the floor runs.
  *
+ * <p>The entry ({@code java}, the default): {@link CallGate#call} with plain arguments, which the call copies (a new
+ * {@code ArrayList}); {@code cbor}: {@link CallGate#callEncoded(java.lang.foreign.MemorySegment, long, long, long,
+ * CallReply)} through a CBOR gate with a reply the caller keeps, as a native host calls through the host table (nothing
+ * allocated: the call's objects are the reply's, used again and again).
+ *
  * <p>Usage: {@code java --enable-native-access=ALL-UNNAMED -Xms512m -Xmx512m -XX:+AlwaysPreTouch
- * -cp benchmarks.jar dev.lanehost.benchmarks.BlockingCallLatency [rounds=12] [calls=200000] [warmup=2]}
+ * -cp benchmarks.jar dev.lanehost.benchmarks.BlockingCallLatency [rounds=12] [calls=200000] [warmup=2] [entry=java|cbor]}
  */
 public final class BlockingCallLatency {
     private static final List<Object> ARGS = CallGateBenchmark.SMALL_ARGS;
@@ -60,14 +67,21 @@ public final class BlockingCallLatency {
         int rounds = count(args, 0, "rounds", 12, 1);
         int calls = count(args, 1, "calls", 200_000, 1);
         int warmup = count(args, 2, "warmup", 2, 0);
+        String entry = args.length > 3 ? args[3] : "java";
+        if (!entry.equals("java") && !entry.equals("cbor")) {
+            System.err.println("entry must be java or cbor, got '" + entry + "'; usage: BlockingCallLatency [rounds=12]"
+                    + " [calls=200000] [warmup=2] [entry=java|cbor]");
+            System.exit(2);
+        }
         ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).idleStrategy(IdleStrategy.DEFAULT).build();
         try {
             ActorRef actor = runtime.spawn("service", () -> (c, m) -> { });
-            CallGate gate = CallGate.open(actor, (context, values) -> ((List<?>) values).get(0));
+            CallGate gate = entry.equals("java") ? CallGate.open(actor, (context, values) -> ((List<?>) values).get(0))
+                    : CallGate.openCbor(actor, CallGateBenchmark.FIRST_ARGUMENT);
             List<Round> measured = new ArrayList<>();
             for (int r = 0; r < warmup + rounds; r++) {
                 double before = PlacementProbe.measure(PROBE_ROUND_TRIPS).medianNanos();
-                Histogram ours = ours(gate, calls);
+                Histogram ours = entry.equals("java") ? ours(gate, calls) : oursCbor(gate, calls);
                 double middle = PlacementProbe.measure(PROBE_ROUND_TRIPS).medianNanos();
                 Histogram floor = floor(calls);
                 double after = PlacementProbe.measure(PROBE_ROUND_TRIPS).medianNanos();
@@ -111,6 +125,19 @@ public final class BlockingCallLatency {
             CallResult result = gate.call(ARGS, timeout);
             if (result.status() != CallStatus.OK) {
                 throw new IllegalStateException("call " + i + " answered " + result.status() + ": " + result.detail());
+            }
+        });
+    }
+
+    private static Histogram oursCbor(CallGate gate, int calls) {
+        MemorySegment arguments = MemorySegment.ofArray(CallGateBenchmark.SMALL_CBOR_ARGS);
+        CallReply reply = new CallReply();
+        long timeoutNanos = TimeUnit.SECONDS.toNanos(10);
+        long expected = ((Number) ARGS.get(0)).longValue();
+        return timed(calls, i -> {
+            CallStatus status = gate.callEncoded(arguments, 0, arguments.byteSize(), timeoutNanos, reply);
+            if (status != CallStatus.OK || reply.resultLength() != 1 || reply.resultArray()[0] != expected) {
+                throw new IllegalStateException("call " + i + " answered " + status + ": " + reply.detail());
             }
         });
     }

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedMethod;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
@@ -42,7 +43,9 @@ public final class FirstDriveChild {
     private FirstDriveChild() {
     }
 
+    /** @param args the host's warm drives of a scratch lane after the warm-up, {@value #WARM_DRIVES} if none given */
     public static void main(String[] args) throws Exception {
+        int warmDrives = args.length > 0 ? Integer.parseInt(args[0]) : WARM_DRIVES;
         try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED);
              HostAbi abi = HostAbi.open(runtime)) {
             ExecutionLane lane = runtime.registerLane("audio");
@@ -55,7 +58,7 @@ public final class FirstDriveChild {
             try (HostThread warmUp = TestHost.startHostThread(abi.table())) {
                 check(warmUp.run(HostThread.WARM_UP, 0, 0, 0, MemorySegment.NULL, 0, MemorySegment.NULL, 0, MemorySegment.NULL, 0,
                         MemorySegment.NULL), "thread_warm_up on the warm-up thread");
-                for (int i = 0; i < WARM_DRIVES; i++) {
+                for (int i = 0; i < warmDrives; i++) {
                     warm.tell(i);
                     check(warmUp.drive(scratch, 8, MemorySegment.NULL), "warm drive " + i);
                     if (i % RELEASE_EVERY == RELEASE_EVERY - 1) {
@@ -91,8 +94,11 @@ public final class FirstDriveChild {
                     String name = event.getEventType().getName();
                     if (name.equals("jdk.Deoptimization")) {
                         deoptimizations++;
-                        seen.add("deoptimization: " + event.getValue("method") + " bci " + event.getValue("bci") + " "
-                                + event.getValue("reason") + " " + event.getValue("action"));
+                        RecordedMethod method = event.getValue("method");
+                        seen.add("deoptimization: " + (method == null ? "?" : method.getType().getName() + "." + method.getName())
+                                + " line " + event.getValue("lineNumber") + " bci "
+                                + event.getValue("bci") + " " + event.getValue("instruction") + " " + event.getValue("reason") + " "
+                                + event.getValue("action"));
                     } else {
                         classes++;
                         Object type = name.equals("jdk.ClassLoad") ? event.getValue("loadedClass") : event.getValue("definedClass");

@@ -33,6 +33,10 @@ import java.util.function.Supplier;
  *       so the letter call site is megamorphic: a kind it never saw is a virtual call, not a deoptimization;</li>
  *   <li>the actors take turns among three behaviour classes, for the same reason at the behaviour's
  *       {@code receive};</li>
+ *   <li>the drive's bound takes turns among 1 (it stops at its bound), {@value #ROOMY_TURNS} and 0 (unbounded): with room
+ *       left after the letter, the actor's run looks at its mailbox once more and finds it empty, as a host's drive
+ *       of 8 or 0 turns does after its last letter (a warm-up of bound 1 alone never showed the JIT that look, and a
+ *       host's first such drive deoptimized twice: the run's loop and the mailbox's empty slot);</li>
  *   <li>a second drive finds nothing to do (the common callback), then the lane is let go.</li>
  * </ol>
  */
@@ -47,6 +51,10 @@ public final class ThreadWarmUp {
     static final int ROUNDS_ONCE_WARM = 500;
     /** A task every this many rounds: often enough to stay in the profile, rare enough that messages stay the major kind. */
     static final int TASK_EVERY = 16;
+    /** A drive's bound with room past the round's letters: the actor's run takes them all and finds its mailbox empty. */
+    static final int ROOMY_TURNS = 8;
+    /** The first drive's bound, round by round: at the letter, with room past it, and unbounded. */
+    private static final int[] FIRST_DRIVE_TURNS = {1, ROOMY_TURNS, 0};
     /** A fresh actor (a start turn) every this many rounds: several starts even in a short call. */
     static final int ACTORS_EVERY = 64;
     public static final String NAME = "lanehost-warm-up";
@@ -87,7 +95,7 @@ public final class ThreadWarmUp {
                 actor.enqueue(); // its start letter
             }
             actor.deliver(round % TASK_EVERY == TASK_EVERY - 1 ? new Letter.Task(NO_TASK) : new Letter.Message(NAME));
-            lane.drive(1); // binds the lane anew (1.) and runs a turn (2.)
+            lane.drive(FIRST_DRIVE_TURNS[round % FIRST_DRIVE_TURNS.length]); // binds the lane anew (1.), runs a turn (2.), its bound (4.)
             lane.drive(1); // another turn, or the common callback that finds nothing to do
             if (lane.release() != DriveStatus.OK) {
                 break; // the runtime closed during the round: the lane stays bound to this thread, and the warm-up ends
