@@ -43,8 +43,8 @@ public final class CallShapeCost {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
-        int calls = args.length > 1 ? Integer.parseInt(args[1]) : 200_000;
+        int rounds = count(args, 0, "rounds", 10);
+        int calls = count(args, 1, "calls", 200_000);
         MpscArrayQueue<Object> queue = new MpscArrayQueue<>(1024);
         Thread server = Thread.ofPlatform().daemon().name("shape-server").start(() -> serve(queue));
         long[][] medians = new long[SHAPES.length][rounds];
@@ -69,6 +69,25 @@ public final class CallShapeCost {
             long median = median(medians[shape]);
             System.out.printf(Locale.ROOT, "%-12s median of round p50s %d ns (%+d ns against direct)%n", SHAPES[shape], median, median - direct);
         }
+    }
+
+    /** Argument {@code index} as a whole number of at least 1, or {@code otherwise} if absent; exits with a usage line if bad. */
+    private static int count(String[] args, int index, String name, int otherwise) {
+        if (args.length <= index) {
+            return otherwise;
+        }
+        try {
+            int value = Integer.parseInt(args[index]);
+            if (value >= 1) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // the usage line below
+        }
+        System.err.println(name + " must be a whole number of at least 1, got '" + args[index]
+                + "'; usage: CallShapeCost [rounds=10] [calls=200000]");
+        System.exit(2);
+        return otherwise;
     }
 
     private static void serve(MpscArrayQueue<Object> queue) {

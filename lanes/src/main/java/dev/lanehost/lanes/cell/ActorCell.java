@@ -378,7 +378,7 @@ public final class ActorCell extends CellState implements Addressee, ResourceOwn
 
     /** Letters, a teardown, or a hydration waiting: the cell must be queued. */
     public boolean hasWork() {
-        return !mailbox.isEmpty() || (exitReason != null && !tornDown) || (exitReason == null && context.isHydrating());
+        return !mailbox.isEmpty() || hasWorkBesideLetters();
     }
 
     /**
@@ -389,7 +389,12 @@ public final class ActorCell extends CellState implements Addressee, ResourceOwn
      * holder looks again, or lets the actor go ({@link CellRun#release}), whose look sees the claim.
      */
     public boolean hasWorkForHolder() {
-        return mailbox.peek() != null || (exitReason != null && !tornDown) || (exitReason == null && context.isHydrating());
+        return mailbox.peek() != null || hasWorkBesideLetters();
+    }
+
+    /** A teardown or a hydration waiting. */
+    private boolean hasWorkBesideLetters() {
+        return (exitReason != null && !tornDown) || (exitReason == null && context.isHydrating());
     }
 
     // ---------------------------------------------------------------- observation (any thread)
