@@ -1,7 +1,6 @@
 package dev.lanehost.callgate;
 
 import dev.lanehost.callgate.value.CborIn;
-import dev.lanehost.callgate.value.CborOut;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
@@ -109,13 +108,12 @@ public final class CallReply {
         if (answer.status() != CallStatus.OK) {
             return failed(answer.status(), answer.detail());
         }
-        CborOut encoded = answer.encoded(); // a reply's calls keep their result encoded
-        int length = encoded.length();
+        int length = answer.encodedLength(); // a reply's calls keep their result encoded
         if (result.length < length || result.length > KEPT_RESULT_BYTES && length <= KEPT_RESULT_BYTES) {
             result = new byte[Math.max(length, 256)];
             resultSegment = MemorySegment.ofArray(result);
         }
-        System.arraycopy(encoded.array(), 0, result, 0, length);
+        answer.copyEncoded(result);
         resultLength = length;
         status = CallStatus.OK;
         detail = "";

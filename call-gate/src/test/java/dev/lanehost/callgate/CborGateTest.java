@@ -91,6 +91,40 @@ class CborGateTest {
         }
     }
 
+    /**
+     * A result of up to 16 encoded bytes comes back in the call's own words, a longer one from the handler's writer:
+     * every length from 1 to 21 bytes (a byte string of 0 to 20) comes back byte for byte, through a reply kept from
+     * call to call and through the entry that answers in new arrays.
+     */
+    @Test
+    void resultsShortAndLongComeBackByteForByte() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED)) {
+            ActorRef actor = runtime.spawn("bytes", () -> (c, m) -> { });
+            CallGate gate = CallGate.openCbor(actor, (context, in, out) -> {
+                byte[] bytes = new byte[(int) in.readLong()];
+                for (int i = 0; i < bytes.length; i++) {
+                    bytes[i] = (byte) (0xf0 - 7 * i); // high bits set, and no two alike
+                }
+                out.writeBytes(bytes, 0, bytes.length);
+            });
+            CallReply reply = new CallReply();
+            for (int count = 0; count <= 20; count++) {
+                byte[] expected = new byte[count];
+                for (int i = 0; i < count; i++) {
+                    expected[i] = (byte) (0xf0 - 7 * i);
+                }
+                MemorySegment args = segment((long) count);
+                assertEquals(CallStatus.OK, gate.callEncoded(args, 0, args.byteSize(), LONG.toNanos(), reply), reply.detail());
+                assertEquals(1 + count, reply.resultLength(), "a byte string of " + count + ": its head and its bytes");
+                assertEquals(HexFormat.of().formatHex(expected),
+                        HexFormat.of().formatHex((byte[]) CODEC.decode(reply.resultArray(), 0, reply.resultLength())), "count " + count);
+                EncodedCallResult fresh = gate.callEncoded(CODEC.encode((long) count), LONG.toNanos());
+                assertEquals(HexFormat.of().formatHex(expected), HexFormat.of().formatHex((byte[]) CODEC.decode(fresh.cbor())),
+                        "count " + count + " through the entry that answers in new arrays");
+            }
+        }
+    }
+
     @Test
     void argumentsOfAnotherShapeAnswerInvalidArgumentAndTheActorGoesOn() throws Exception {
         try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
