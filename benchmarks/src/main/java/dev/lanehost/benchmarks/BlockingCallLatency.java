@@ -49,6 +49,7 @@ public final class BlockingCallLatency {
     private static final double[] PERCENTILES = {50, 90, 99, 99.9};
     /** A call this slow is counted apart in the summary: well past p99 in any placement, a wake-up's order. */
     private static final long SLOW_NANOS = 5_000;
+    private static final String USAGE = "BlockingCallLatency [rounds=12] [calls=200000] [warmup=2] [entry=java|cbor]";
 
     private BlockingCallLatency() {
     }
@@ -64,14 +65,12 @@ public final class BlockingCallLatency {
     }
 
     public static void main(String[] args) throws Exception {
-        int rounds = count(args, 0, "rounds", 12, 1);
-        int calls = count(args, 1, "calls", 200_000, 1);
-        int warmup = count(args, 2, "warmup", 2, 0);
+        int rounds = Arguments.count(args, 0, "rounds", 12, 1, USAGE);
+        int calls = Arguments.count(args, 1, "calls", 200_000, 1, USAGE);
+        int warmup = Arguments.count(args, 2, "warmup", 2, 0, USAGE);
         String entry = args.length > 3 ? args[3] : "java";
         if (!entry.equals("java") && !entry.equals("cbor")) {
-            System.err.println("entry must be java or cbor, got '" + entry + "'; usage: BlockingCallLatency [rounds=12]"
-                    + " [calls=200000] [warmup=2] [entry=java|cbor]");
-            System.exit(2);
+            Arguments.refuse("entry must be java or cbor, got '" + entry + "'", USAGE);
         }
         ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).idleStrategy(IdleStrategy.DEFAULT).build();
         try {
@@ -98,25 +97,6 @@ public final class BlockingCallLatency {
         } finally {
             runtime.close();
         }
-    }
-
-    /** Argument {@code index} as a count of at least {@code least}, or {@code otherwise} if absent; exits with a usage line if bad. */
-    private static int count(String[] args, int index, String name, int otherwise, int least) {
-        if (args.length <= index) {
-            return otherwise;
-        }
-        try {
-            int value = Integer.parseInt(args[index]);
-            if (value >= least) {
-                return value;
-            }
-        } catch (NumberFormatException e) {
-            // the usage line below
-        }
-        System.err.println(name + " must be a whole number of at least " + least + ", got '" + args[index]
-                + "'; usage: BlockingCallLatency [rounds=12] [calls=200000] [warmup=2]");
-        System.exit(2);
-        return otherwise;
     }
 
     private static Histogram ours(CallGate gate, int calls) {

@@ -25,6 +25,7 @@ public final class CallShapeCost {
     private static final String[] SHAPES = {"direct", "letter", "letter+list"};
     private static final int WARMUP_ROUNDS = 2;
     private static final int PROBE_ROUND_TRIPS = 20_000;
+    private static final String USAGE = "CallShapeCost [rounds=10] [calls=200000]";
 
     private CallShapeCost() {
     }
@@ -43,8 +44,8 @@ public final class CallShapeCost {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        int rounds = count(args, 0, "rounds", 10);
-        int calls = count(args, 1, "calls", 200_000);
+        int rounds = Arguments.count(args, 0, "rounds", 10, 1, USAGE);
+        int calls = Arguments.count(args, 1, "calls", 200_000, 1, USAGE);
         MpscArrayQueue<Object> queue = new MpscArrayQueue<>(1024);
         Thread server = Thread.ofPlatform().daemon().name("shape-server").start(() -> serve(queue));
         long[][] medians = new long[SHAPES.length][rounds];
@@ -69,25 +70,6 @@ public final class CallShapeCost {
             long median = median(medians[shape]);
             System.out.printf(Locale.ROOT, "%-12s median of round p50s %d ns (%+d ns against direct)%n", SHAPES[shape], median, median - direct);
         }
-    }
-
-    /** Argument {@code index} as a whole number of at least 1, or {@code otherwise} if absent; exits with a usage line if bad. */
-    private static int count(String[] args, int index, String name, int otherwise) {
-        if (args.length <= index) {
-            return otherwise;
-        }
-        try {
-            int value = Integer.parseInt(args[index]);
-            if (value >= 1) {
-                return value;
-            }
-        } catch (NumberFormatException e) {
-            // the usage line below
-        }
-        System.err.println(name + " must be a whole number of at least 1, got '" + args[index]
-                + "'; usage: CallShapeCost [rounds=10] [calls=200000]");
-        System.exit(2);
-        return otherwise;
     }
 
     private static void serve(MpscArrayQueue<Object> queue) {
