@@ -8,8 +8,8 @@ import java.util.function.Consumer;
 
 /**
  * What a call's caller and its turn race on: the state word, the outcome word, the caller's park and its wake. The
- * call's arguments, its result and the turn that makes it are {@link GateCall}'s, the one subclass: this class never
- * reads them, and they never decide who wins a race.
+ * call's arguments and its result ({@link CallPayload}) and the turn that makes the one into the other ({@link GateCall})
+ * are its subclasses': this class never reads them, and they never decide who wins a race.
  *
  * <h2>Protocol</h2>
  * <ol>
@@ -36,7 +36,7 @@ import java.util.function.Consumer;
  *       the answer, so nothing else refers to it.</li>
  * </ol>
  */
-abstract sealed class CallRendezvous extends ReusableTask permits GateCall {
+abstract sealed class CallRendezvous extends ReusableTask permits CallPayload {
     private static final int QUEUED = 0;
     private static final int RUNNING = 1;
     private static final int CANCELLED = 2;

@@ -7,7 +7,6 @@ import dev.lanehost.callgate.value.PlainValueException;
 import dev.lanehost.lanes.ActorContext;
 import dev.lanehost.lanes.Park;
 import dev.lanehost.lanes.budget.UnchargedWork;
-import java.lang.foreign.MemorySegment;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -30,40 +29,14 @@ import java.util.concurrent.CompletionStage;
  *       ({@link CallAnswer}).</li>
  * </ol>
  */
-final class GateCall extends CallRendezvous implements CallAnswer {
+final class GateCall extends CallPayload implements CallAnswer {
     /** A call without arguments: a CBOR handler reads null. */
     private static final byte[] NULL_ITEM = {(byte) 0xf6};
-    /** An argument buffer a reused call keeps between calls; a call that grew past this gives it up. */
-    private static final int KEPT_ARGUMENT_BYTES = 64 << 10;
-    /** The largest encoded result the turn hands over in the call's own words ({@code smallResultLow}, {@code smallResultHigh}). */
-    static final int SMALL_RESULT_BYTES = 2 * Long.BYTES;
-    /** The most argument bytes a call takes: a Java array's bound. */
-    private static final long MAX_ARGUMENT_BYTES = Integer.MAX_VALUE - 8;
-
-    /** The arguments as plain values, for a {@link CallHandler}. */
-    private Object args;
-    /** The arguments as CBOR, {@code argBytes[0, argLength)}, for a {@link CborCallHandler}; the array is the call's. */
-    private byte[] argBytes;
-    /** {@code argBytes} as a segment, made with the array: a copy into a bare array wraps it anew each time (~56 B when the JIT does not remove it). */
-    private MemorySegment argSegment;
-    private int argLength;
     /** callOnLane: the result must be immediate; a pending CompletionStage is a contract violation. */
     private boolean immediate;
-    /** A CBOR caller: the result stays encoded (in {@code out}); a Java caller gets a plain copy, no bytes. */
-    private boolean encodedResult;
     private CborIn reader;
-    private CborOut out;
     /** An OK outcome's plain result: written by the turn just before the outcome's CAS publishes it. */
     private Object okPlain;
-    /**
-     * An OK encoded result of up to {@value #SMALL_RESULT_BYTES} bytes, copied by the turn into these words (byte i in
-     * bits 8i of word i / 8) just before the outcome's CAS publishes it, so the caller reads it from the call and not
-     * from the writer, its writer and its array, which the actor's thread wrote: three lines, one after the other (a
-     * blocking CBOR call spent a third of its time there). The length, or -1: the result is in {@code out}.
-     */
-    private long smallResultLow;
-    private long smallResultHigh;
-    private int smallResultLength = -1;
     /** The OK result as the turn made it, moved to {@code okPlain} as the outcome is set; cleared by reset and forget. */
     private Object resultPlain;
 
@@ -111,66 +84,6 @@ final class GateCall extends CallRendezvous implements CallAnswer {
         GateCall call = new GateCall(gate, null, immediate);
         call.encodeArguments(args);
         return call;
-    }
-
-    /**
-     * The caller's CBOR into the call, checked (a CBOR gate) or decoded (a plain gate) before anything is queued.
-     *
-     * @return null, or what is wrong with the region (nothing was loaded)
-     */
-    String loadArguments(MemorySegment source, long offset, long length, boolean cborGate) throws PlainValueException {
-        if (length < 0 || length > MAX_ARGUMENT_BYTES) {
-            return "the arguments' length must be 0.." + MAX_ARGUMENT_BYTES + ", got " + length;
-        }
-        if (length > 0 && (source == null || offset < 0 || offset > source.byteSize() - length)) {
-            return "the arguments' region [" + offset + ", +" + length + ") is not inside "
-                    + (source == null ? "a null segment" : "the " + source.byteSize() + "-byte segment");
-        }
-        try {
-            copyArguments(source, offset, (int) length);
-        } catch (IllegalStateException | WrongThreadException e) { // its arena closed, or it is confined elsewhere
-            return "the arguments' segment cannot be read here: " + e.getMessage();
-        }
-        if (cborGate) {
-            validateArguments();
-        } else {
-            decodeArguments();
-        }
-        return null;
-    }
-
-    /**
-     * The caller's CBOR arguments, copied into the call's own array ({@code length} 0: none). A blocking caller may
-     * time out and reuse its buffer while the turn still reads: the turn reads only the copy.
-     */
-    private void copyArguments(MemorySegment source, long offset, int length) {
-        if (argSegment == null || argBytes.length < length || argBytes.length > KEPT_ARGUMENT_BYTES && length <= KEPT_ARGUMENT_BYTES) {
-            argBytes = new byte[Math.max(length, 64)];
-            argSegment = MemorySegment.ofArray(argBytes);
-        }
-        if (length > 0) {
-            MemorySegment.copy(source, offset, argSegment, 0, length);
-        }
-        argLength = length;
-    }
-
-    /** A Java caller's plain arguments for a CBOR gate: encoded once, at the call. */
-    private void encodeArguments(Object plainArgs) throws PlainValueException {
-        argBytes = CallGate.CODEC.encode(plainArgs);
-        argSegment = null; // not this array's: the next copy makes its own
-        argLength = argBytes.length;
-    }
-
-    /** For a plain gate: the CBOR arguments as the handler's values, decoded (and refused if malformed) before queuing. */
-    private void decodeArguments() throws PlainValueException {
-        args = argLength == 0 ? null : CallGate.CODEC.decode(argBytes, 0, argLength);
-    }
-
-    /** For a CBOR gate: the arguments checked whole before queuing, so the handler meets well-formed input. */
-    private void validateArguments() throws PlainValueException {
-        if (argLength > 0) {
-            PlainCodec.validate(argBytes, 0, argLength);
-        }
     }
 
     // ---------------------------------------------------------------- the actor's turn
@@ -370,29 +283,6 @@ final class GateCall extends CallRendezvous implements CallAnswer {
         return casComplete(result);
     }
 
-    /** An encoded result short enough into the call's own words, or -1 as its length: the caller reads {@code out}. */
-    private void packSmallResult() {
-        int length = out.length();
-        if (length > SMALL_RESULT_BYTES) {
-            smallResultLength = -1;
-            return;
-        }
-        byte[] bytes = out.array();
-        long low = 0;
-        long high = 0;
-        for (int i = 0; i < length; i++) {
-            long unsigned = bytes[i] & 0xffL;
-            if (i < Long.BYTES) {
-                low |= unsigned << (8 * i);
-            } else {
-                high |= unsigned << (8 * (i - Long.BYTES));
-            }
-        }
-        smallResultLow = low;
-        smallResultHigh = high;
-        smallResultLength = length;
-    }
-
     // ---------------------------------------------------------------- the call as its own answer
 
     // Handed out only once its outcome word holds OK_IN_CALL, whose CAS published these.
@@ -405,14 +295,6 @@ final class GateCall extends CallRendezvous implements CallAnswer {
     @Override
     public CallStatus status() {
         return CallStatus.OK;
-    }
-
-    @Override
-    public int encodedLength() {
-        if (!encodedResult) {
-            return -1;
-        }
-        return smallResultLength >= 0 ? smallResultLength : out.length();
     }
 
     @Override

@@ -6,17 +6,14 @@ import dev.lanehost.lanes.Delivery;
 import dev.lanehost.lanes.ExitReason;
 import dev.lanehost.lanes.HaltStep;
 import dev.lanehost.lanes.Placement;
-import dev.lanehost.lanes.ReusableTask;
 import dev.lanehost.lanes.SpawnOptions;
 import dev.lanehost.lanes.TurnTask;
 import dev.lanehost.lanes.access.Access;
 import dev.lanehost.lanes.access.RefAccess;
-import dev.lanehost.lanes.access.TaskAccess;
 import dev.lanehost.lanes.budget.BudgetLimits;
 import dev.lanehost.lanes.mailbox.LaneCounters;
 import dev.lanehost.lanes.mailbox.Letter;
 import dev.lanehost.lanes.mailbox.Mailbox;
-import dev.lanehost.lanes.queue.MpscChunkQueue;
 import dev.lanehost.lanes.resource.ActorPark;
 import dev.lanehost.lanes.resource.ActorSignal;
 import dev.lanehost.lanes.seam.Addressee;
@@ -68,7 +65,6 @@ import java.util.function.Supplier;
  */
 public final class ActorCell extends CellState implements Addressee, ResourceOwner<ActorTimer, ActorSignal, ActorPark<?>> {
     private static final RefAccess<ActorRef, Addressee> REFS = Access.refs();
-    private static final TaskAccess<ReusableTask, Letter.Reusable> TASKS = Access.tasks();
 
     public final long id;
     public final String name;
@@ -95,7 +91,7 @@ public final class ActorCell extends CellState implements Addressee, ResourceOwn
     /** Exempt from the turn budget while set (e.g. a debugger holds it): {@link ActorRef#freeze()}. */
     private volatile boolean frozen;
     /** Letters this mailbox holds before it refuses messages and tasks. */
-    private final long mailboxCapacity;
+    final long mailboxCapacity;
     /** HOSTED: the budget watch looks for this actor's turns in its run queue's turn slot. */
     final boolean watched;
     /** Spawned on the blocking threads: exempt from turn budgets, and may block in {@link dev.lanehost.lanes.turn.TurnContext#receive}. */
@@ -135,30 +131,7 @@ public final class ActorCell extends CellState implements Addressee, ResourceOwn
 
     /** Appends a letter and makes the actor runnable. @return false if the actor has halted */
     public boolean deliver(Letter letter) {
-        if (exitReason != null) {
-            return false;
-        }
-        queued(mailbox.offer(letter));
-        return true;
-    }
-
-    /**
-     * A letter is in the mailbox: queue the actor if the letter found it idle ({@code madeRunnable}), and wake a
-     * blocked receiver.
-     */
-    private void queued(boolean madeRunnable) {
-        if (madeRunnable) {
-            enqueue();
-        }
-        if (blocking) {
-            Thread waiting = receiver; // read after the offer: pairs with receive's announce-then-look
-            if (waiting != null) {
-                LockSupport.unpark(waiting);
-            }
-        }
-        if (runtime.isClosed()) {
-            CellTeardown.releaseLateLetters(this); // the actor may have been torn down between our check and our offer
-        }
+        return CellAdmission.deliver(this, letter);
     }
 
     /** Makes the actor runnable without a letter (a halt, a teardown left to run), unless it is already. */
@@ -236,55 +209,12 @@ public final class ActorCell extends CellState implements Addressee, ResourceOwn
 
     @Override
     public Delivery offer(Object message) {
-        return admit(new Letter.Message(message));
+        return CellAdmission.admit(this, new Letter.Message(message));
     }
 
     @Override
     public Delivery offerTask(TurnTask task) {
-        if (!(task instanceof ReusableTask reusable)) {
-            return admit(new Letter.Task(task));
-        }
-        Letter.Reusable letter = TASKS.letter(reusable);
-        if (!letter.claim()) {
-            throw new IllegalStateException("the task is already queued; a ReusableTask may be offered again once it has run or been abandoned");
-        }
-        Delivery delivery = null;
-        try {
-            delivery = admit(letter);
-            return delivery;
-        } finally {
-            if (delivery != Delivery.QUEUED) {
-                letter.unclaim(); // never queued: refused, or the offer threw (no chunk for it)
-            }
-        }
-    }
-
-    /**
-     * Messages and tasks are admitted against the mailbox's and the lane's capacity; the runtime's own letters
-     * (timers, signals, parks, downs, exits) never are: each answers a resource the actor already holds, and
-     * refusing it would drop it.
-     */
-    private Delivery admit(Letter letter) {
-        // A send that begins after an isClosed() read true is refused: the close's volatile write of the flag precedes
-        // that read, which happens-before this volatile read, so this one reads true as well. A send past this check as
-        // the close begins is the race left: its letter is dropped and counted (halt, or queued()'s late release).
-        if (exitReason != null || runtime.isClosed()) {
-            return Delivery.TERMINATED;
-        }
-        int queued = mailbox.offerIfRoom(letter, mailboxCapacity);
-        if (queued == MpscChunkQueue.FULL) {
-            return refused();
-        }
-        queued(queued == MpscChunkQueue.QUEUED_WAS_IDLE); // a halt since the check above is deliver's race: the late letter is released
-        return Delivery.QUEUED;
-    }
-
-    private Delivery refused() {
-        runtime.refusedLetters.increment();
-        if (lane != null) {
-            lane.letterRefused();
-        }
-        return Delivery.FULL;
+        return CellAdmission.offerTask(this, task);
     }
 
     @Override

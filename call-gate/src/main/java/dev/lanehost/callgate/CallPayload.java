@@ -1,0 +1,136 @@
+package dev.lanehost.callgate;
+
+import dev.lanehost.callgate.value.CborOut;
+import dev.lanehost.callgate.value.PlainCodec;
+import dev.lanehost.callgate.value.PlainValueException;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A call's payload ({@link GateCall}'s, the one subclass): its arguments, loaded and checked before the call is queued,
+ * and an OK result's way back to a CBOR caller, the writer the turn wrote it into or, for a short one, two words of
+ * the call. The turn that reads the one and writes the other is {@link GateCall}'s.
+ */
+abstract sealed class CallPayload extends CallRendezvous permits GateCall {
+    /** An argument buffer a reused call keeps between calls; a call that grew past this gives it up. */
+    static final int KEPT_ARGUMENT_BYTES = 64 << 10;
+    /** The largest encoded result the turn hands over in the call's own words ({@code smallResultLow}, {@code smallResultHigh}). */
+    static final int SMALL_RESULT_BYTES = 2 * Long.BYTES;
+    /** The most argument bytes a call takes: a Java array's bound. */
+    static final long MAX_ARGUMENT_BYTES = Integer.MAX_VALUE - 8;
+
+    /** The arguments as plain values, for a {@link CallHandler}. */
+    Object args;
+    /** The arguments as CBOR, {@code argBytes[0, argLength)}, for a {@link CborCallHandler}; the array is the call's. */
+    byte[] argBytes;
+    /** {@code argBytes} as a segment, made with the array: a copy into a bare array wraps it anew each time (~56 B when the JIT does not remove it). */
+    MemorySegment argSegment;
+    int argLength;
+    /** A CBOR caller: the result stays encoded (in {@code out}); a Java caller gets a plain copy, no bytes. */
+    boolean encodedResult;
+    CborOut out;
+    /**
+     * An OK encoded result of up to {@value #SMALL_RESULT_BYTES} bytes, copied by the turn into these words (byte i in
+     * bits 8i of word i / 8) just before the outcome's CAS publishes it, so the caller reads it from the call and not
+     * from the writer, its writer and its array, which the actor's thread wrote: three lines, one after the other (a
+     * blocking CBOR call spent a third of its time there). The length, or -1: the result is in {@code out}.
+     */
+    long smallResultLow;
+    long smallResultHigh;
+    int smallResultLength = -1;
+
+    CallPayload(CallGate gate, boolean kept) {
+        super(gate, kept);
+    }
+
+    // ---------------------------------------------------------------- the arguments, before the call is queued
+
+    /**
+     * The caller's CBOR into the call, checked (a CBOR gate) or decoded (a plain gate) before anything is queued.
+     *
+     * @return null, or what is wrong with the region (nothing was loaded)
+     */
+    String loadArguments(MemorySegment source, long offset, long length, boolean cborGate) throws PlainValueException {
+        if (length < 0 || length > MAX_ARGUMENT_BYTES) {
+            return "the arguments' length must be 0.." + MAX_ARGUMENT_BYTES + ", got " + length;
+        }
+        if (length > 0 && (source == null || offset < 0 || offset > source.byteSize() - length)) {
+            return "the arguments' region [" + offset + ", +" + length + ") is not inside "
+                    + (source == null ? "a null segment" : "the " + source.byteSize() + "-byte segment");
+        }
+        try {
+            copyArguments(source, offset, (int) length);
+        } catch (IllegalStateException | WrongThreadException e) { // its arena closed, or it is confined elsewhere
+            return "the arguments' segment cannot be read here: " + e.getMessage();
+        }
+        if (cborGate) {
+            validateArguments();
+        } else {
+            decodeArguments();
+        }
+        return null;
+    }
+
+    /**
+     * The caller's CBOR arguments, copied into the call's own array ({@code length} 0: none). A blocking caller may
+     * time out and reuse its buffer while the turn still reads: the turn reads only the copy.
+     */
+    private void copyArguments(MemorySegment source, long offset, int length) {
+        if (argSegment == null || argBytes.length < length || argBytes.length > KEPT_ARGUMENT_BYTES && length <= KEPT_ARGUMENT_BYTES) {
+            argBytes = new byte[Math.max(length, 64)];
+            argSegment = MemorySegment.ofArray(argBytes);
+        }
+        if (length > 0) {
+            MemorySegment.copy(source, offset, argSegment, 0, length);
+        }
+        argLength = length;
+    }
+
+    /** A Java caller's plain arguments for a CBOR gate: encoded once, at the call. */
+    void encodeArguments(Object plainArgs) throws PlainValueException {
+        argBytes = CallGate.CODEC.encode(plainArgs);
+        argSegment = null; // not this array's: the next copy makes its own
+        argLength = argBytes.length;
+    }
+
+    /** For a plain gate: the CBOR arguments as the handler's values, decoded (and refused if malformed) before queuing. */
+    private void decodeArguments() throws PlainValueException {
+        args = argLength == 0 ? null : CallGate.CODEC.decode(argBytes, 0, argLength);
+    }
+
+    /** For a CBOR gate: the arguments checked whole before queuing, so the handler meets well-formed input. */
+    private void validateArguments() throws PlainValueException {
+        if (argLength > 0) {
+            PlainCodec.validate(argBytes, 0, argLength);
+        }
+    }
+
+    /** An encoded result short enough into the call's own words, or -1 as its length: the caller reads {@code out}. */
+    void packSmallResult() {
+        int length = out.length();
+        if (length > SMALL_RESULT_BYTES) {
+            smallResultLength = -1;
+            return;
+        }
+        byte[] bytes = out.array();
+        long low = 0;
+        long high = 0;
+        for (int i = 0; i < length; i++) {
+            long unsigned = bytes[i] & 0xffL;
+            if (i < Long.BYTES) {
+                low |= unsigned << (8 * i);
+            } else {
+                high |= unsigned << (8 * (i - Long.BYTES));
+            }
+        }
+        smallResultLow = low;
+        smallResultHigh = high;
+        smallResultLength = length;
+    }
+
+    public int encodedLength() {
+        if (!encodedResult) {
+            return -1;
+        }
+        return smallResultLength >= 0 ? smallResultLength : out.length();
+    }
+}
