@@ -316,7 +316,8 @@ public final class ActorCell extends CellState implements Addressee, ResourceOwn
      * letter stored at the mailbox's head, not the senders' position. The holder, looking again and again, then reads the
      * slot a letter lands in, as a queue's consumer does, and a sender's claim of its place takes no line from the
      * holder's core (nor the holder's look from the sender's). A letter claimed but not yet stored reads as none: the
-     * holder looks again, or lets the actor go ({@link CellRun#release}), whose look sees the claim.
+     * holder looks again, or lets the actor go ({@link CellRun#release}), whose look sees the claim. It changes nothing,
+     * so a worker that may have lost the actor to a thief a moment ago may look too: its answer is then only a hint.
      */
     public boolean hasWorkForHolder() {
         return mailbox.peek() != null || hasWorkBesideLetters();

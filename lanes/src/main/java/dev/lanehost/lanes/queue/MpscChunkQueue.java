@@ -256,16 +256,25 @@ public final class MpscChunkQueue<E> extends MpscChunkQueueProducerFields {
         return (E) element;
     }
 
-    /** The oldest element without removing it, or null if the queue is empty or a producer is mid-offer. Consumer only. */
+    /**
+     * The oldest element without removing it, or null if the queue is empty or a producer is mid-offer. It changes
+     * nothing (at a chunk's end it looks through the link; {@link #poll} moves the consumer into the next chunk), so a
+     * thread that is not the consumer may look too, as a worker looks at the actor it kept when a thief may have taken
+     * it: what such a look reads of the consumer's fields may be stale, and its answer only a hint, but it never throws
+     * and never moves the consumer's chunk behind the consumer (jcstress {@code MpscChunkStaleLookTest}).
+     */
     @SuppressWarnings("unchecked")
     public E peek() {
         long position = lpConsumed();
-        Object[] chunk = consumerChunk(position);
-        if (chunk == null) {
-            return null;
+        Object[] chunk = consumerChunk;
+        if (position == consumerChunkEnd) {
+            Object link = lvSlot(chunk, chunkSlots);
+            if (link == null) {
+                return null; // empty, or the producer of this position is linking the next chunk
+            }
+            chunk = (Object[]) link;
         }
-        Object element = lvSlot(chunk, slot(position));
-        return (E) element;
+        return (E) lvSlot(chunk, slot(position));
     }
 
     /** The chunk that holds {@code position}: the consumer's, or the next once its link is written; null until then. */

@@ -30,8 +30,9 @@ public final class KeptActor {
     /** Sightings of a victim's kept actor with a letter, this worker the thief. */
     private final Sightings seen;
     /**
-     * The actor this worker placed at its door and has not taken back: null once taken or let go. Still set, and
-     * harmless, after a thief took it: the door is open then, so a swap or a take finds nothing.
+     * The actor this worker placed at its door and has not taken back: null once taken or let go. Still set after a
+     * thief took it until the worker's next look finds the door without it ({@link #withWork}); harmless meanwhile:
+     * the door is open then, so a swap or a take finds nothing, and a look at the actor's mailbox changes nothing.
      */
     private ActorCell kept;
     /** Taken off the door by a swap with a letter waiting: the worker runs it next. Holds its schedule; never at the door. */
@@ -109,7 +110,14 @@ public final class KeptActor {
      */
     public ActorCell withWork() {
         ActorCell cell = kept;
-        if (cell == null || !cell.hasWorkForHolder()) {
+        if (cell == null) {
+            return null;
+        }
+        if (door.peek() != cell) { // a thief took it: another worker runs it now, and its mailbox is not ours to read
+            kept = null;
+            return null;
+        }
+        if (!cell.hasWorkForHolder()) { // a thief may take it meanwhile: the look changes nothing, and the take decides
             return null;
         }
         kept = null;
