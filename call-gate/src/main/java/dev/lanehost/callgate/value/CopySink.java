@@ -154,7 +154,7 @@ final class CopySink implements PlainSink {
     }
 
     /** Bytes of a CBOR head carrying {@code argument}: 1, 2, 3, 5 or 9. */
-    private static int head(long argument) {
+    static int head(long argument) {
         if (argument < 24) {
             return 1;
         }
@@ -168,7 +168,7 @@ final class CopySink implements PlainSink {
     }
 
     /** Bytes of a definite-length text string: its head and its UTF-8 (no unpaired surrogates here). */
-    private static long utf8Item(String text) {
+    static long utf8Item(String text) {
         long utf8 = 0;
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);

@@ -199,6 +199,12 @@ public final class PlainCodec {
      * the same failures; the copy shares nothing mutable with {@code value}.
      */
     public Copy copy(Object value) throws PlainValueException {
+        Copy flat = FlatCopy.of(value);
+        return flat != null ? flat : walkCopy(value);
+    }
+
+    /** {@link #copy} by the walk, whatever the value. */
+    Copy walkCopy(Object value) throws PlainValueException {
         CopyWalk walk = COPY_WALKS.get();
         if (walk.busy) {
             walk = new CopyWalk(); // a value's own code (a record accessor) copying a value inside this walk

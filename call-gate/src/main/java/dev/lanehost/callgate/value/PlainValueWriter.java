@@ -90,17 +90,26 @@ final class PlainValueWriter {
 
     /** Java strings may hold lone surrogates, which UTF-8 cannot carry ({@code getBytes} would write '?'). */
     private void checkUnicode(String text, String what) throws PlainValueException {
+        int at = unpairedSurrogate(text);
+        if (at >= 0) {
+            throw notSerializable(what + " at " + path() + " has an unpaired surrogate at index " + at
+                    + " and cannot be written as UTF-8");
+        }
+    }
+
+    /** The index of the first surrogate in {@code text} that is not half of a pair, or -1. */
+    static int unpairedSurrogate(String text) {
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
             if (Character.isSurrogate(c)) {
                 if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
                     i++;
                 } else {
-                    throw notSerializable(what + " at " + path() + " has an unpaired surrogate at index " + i
-                            + " and cannot be written as UTF-8");
+                    return i;
                 }
             }
         }
+        return -1;
     }
 
     private void writeBigInteger(BigInteger value) throws IOException, PlainValueException {

@@ -73,6 +73,47 @@ class PlainCodecCopyTest {
         }
     }
 
+    /**
+     * Leaves and lists of leaves in the JDK's own lists are copied without the walk ({@code FlatCopy}), to the walk's
+     * copy and length at every boundary; every other value, and a string the walk refuses, is left to the walk.
+     */
+    @Test
+    void flatValuesCopyWithoutTheWalkToTheWalksCopyAndLength() throws PlainValueException {
+        List<Object> leaves = new ArrayList<>(Arrays.asList(null, true, false, 0.1, -0.0, Double.NaN, Double.MAX_VALUE));
+        for (long n : new long[] {0, 1, 23, 24, 255, 256, 65_535, 65_536, 0xFFFF_FFFFL, 0x1_0000_0000L, Long.MAX_VALUE}) {
+            leaves.addAll(Arrays.asList(n, -n, -n - 1));
+            if (n <= Integer.MAX_VALUE) {
+                leaves.addAll(Arrays.asList((int) n, (int) -n, (int) (-n - 1)));
+            }
+        }
+        leaves.addAll(List.of(Integer.MIN_VALUE, Long.MIN_VALUE));
+        leaves.addAll(List.of("", "a", "x".repeat(23), "y".repeat(24), "z".repeat(300), "é", "€", "😀", "mixed é€😀 text"));
+        List<Object> flat = new ArrayList<>(leaves);
+        List<Object> nonNull = leaves.stream().filter(java.util.Objects::nonNull).toList();
+        flat.addAll(List.of(new ArrayList<>(leaves), Arrays.asList(leaves.toArray()), List.of(), List.of(7), List.of(7, "frame"),
+                List.copyOf(nonNull), new ArrayList<>(java.util.Collections.nCopies(24, "x"))));
+        for (Object value : flat) {
+            PlainCodec.Copy fast = FlatCopy.of(value);
+            assertTrue(fast != null, () -> PlainValues.describe(value) + " should copy without the walk");
+            PlainCodec.Copy walked = codec.walkCopy(value);
+            assertPlainEquals(walked.value(), fast.value());
+            assertEquals(walked.encodedLength(), fast.encodedLength(), () -> "length of " + PlainValues.describe(value));
+            assertPlainEquals(codec.decode(codec.encode(value)), fast.value());
+            if (value instanceof List<?>) {
+                assertEquals(ArrayList.class, fast.value().getClass());
+                assertNotSame(value, fast.value());
+            }
+        }
+        class OwnList extends ArrayList<Object> {
+        }
+        List<Object> walkedOnly = List.of((short) 3, 2.5f, 'c', new byte[] {1}, "lone \uD800", List.of("lone \uDC00"),
+                List.of(List.of(1)), List.of(1, Map.of("k", 2)), new OwnList(), java.util.Collections.nCopies(3, 1),
+                new java.util.LinkedList<>(List.of(1)), Map.of("k", 1));
+        for (Object value : walkedOnly) {
+            assertEquals(null, FlatCopy.of(value), () -> PlainValues.describe(value) + " is the walk's");
+        }
+    }
+
     @Test
     void aCopySharesNoBytesWithTheValue() throws PlainValueException {
         byte[] blob = {1, 2, 3};
