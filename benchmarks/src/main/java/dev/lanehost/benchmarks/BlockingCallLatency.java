@@ -2,14 +2,6 @@ package dev.lanehost.benchmarks;
 
 import dev.lanehost.callgate.CallGate;
 import dev.lanehost.callgate.CallReply;
-import dev.lanehost.callgate.CallResult;
-import dev.lanehost.callgate.CallStatus;
-import dev.lanehost.lanes.ActorRef;
-import dev.lanehost.lanes.ActorRuntime;
-import dev.lanehost.lanes.IdleStrategy;
-import dev.lanehost.lanes.Profile;
-import java.lang.foreign.MemorySegment;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -43,10 +35,10 @@ import org.HdrHistogram.Histogram;
  * -cp benchmarks.jar dev.lanehost.benchmarks.BlockingCallLatency [rounds=12] [calls=200000] [warmup=2] [entry=java|cbor]}
  */
 public final class BlockingCallLatency {
-    private static final List<Object> ARGS = CallGateBenchmark.SMALL_ARGS;
+    static final List<Object> ARGS = CallGateBenchmark.SMALL_ARGS;
     private static final long HIGHEST_RECORDABLE_NANOS = TimeUnit.SECONDS.toNanos(10);
-    private static final int PROBE_ROUND_TRIPS = 20_000;
-    private static final double[] PERCENTILES = {50, 90, 99, 99.9};
+    static final int PROBE_ROUND_TRIPS = 20_000;
+    static final double[] PERCENTILES = {50, 90, 99, 99.9};
     /** A call this slow is counted apart in the summary: well past p99 in any placement, a wake-up's order. */
     private static final long SLOW_NANOS = 5_000;
     private static final String USAGE = "BlockingCallLatency [rounds=12] [calls=200000] [warmup=2] [entry=java|cbor]";
@@ -72,19 +64,15 @@ public final class BlockingCallLatency {
         if (!entry.equals("java") && !entry.equals("cbor")) {
             Arguments.refuse("entry must be java or cbor, got '" + entry + "'", USAGE);
         }
-        ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).idleStrategy(IdleStrategy.DEFAULT).build();
-        try {
-            ActorRef actor = runtime.spawn("service", () -> (c, m) -> { });
-            CallGate gate = entry.equals("java") ? CallGate.open(actor, (context, values) -> ((List<?>) values).get(0))
-                    : CallGate.openCbor(actor, CallGateBenchmark.FIRST_ARGUMENT);
+        try (BlockingCallSide ours = new BlockingCallSide(entry)) {
             List<Round> measured = new ArrayList<>();
             for (int r = 0; r < warmup + rounds; r++) {
                 double before = PlacementProbe.measure(PROBE_ROUND_TRIPS).medianNanos();
-                Histogram ours = entry.equals("java") ? ours(gate, calls) : oursCbor(gate, calls);
+                Histogram oursRound = ours.round(calls);
                 double middle = PlacementProbe.measure(PROBE_ROUND_TRIPS).medianNanos();
                 Histogram floor = floor(calls);
                 double after = PlacementProbe.measure(PROBE_ROUND_TRIPS).medianNanos();
-                Round round = new Round(r - warmup + 1, before, middle, after, ours, floor);
+                Round round = new Round(r - warmup + 1, before, middle, after, oursRound, floor);
                 if (r >= warmup) {
                     measured.add(round);
                     System.out.println(line(round));
@@ -94,35 +82,11 @@ public final class BlockingCallLatency {
             for (String placement : List.of("close", "far")) {
                 System.out.println(summary(measured, placement));
             }
-        } finally {
-            runtime.close();
         }
     }
 
-    private static Histogram ours(CallGate gate, int calls) {
-        Duration timeout = Duration.ofSeconds(10);
-        return timed(calls, i -> {
-            CallResult result = gate.call(ARGS, timeout);
-            if (result.status() != CallStatus.OK) {
-                throw new IllegalStateException("call " + i + " answered " + result.status() + ": " + result.detail());
-            }
-        });
-    }
-
-    private static Histogram oursCbor(CallGate gate, int calls) {
-        MemorySegment arguments = MemorySegment.ofArray(CallGateBenchmark.SMALL_CBOR_ARGS);
-        CallReply reply = new CallReply();
-        long timeoutNanos = TimeUnit.SECONDS.toNanos(10);
-        long expected = ((Number) ARGS.get(0)).longValue();
-        return timed(calls, i -> {
-            CallStatus status = gate.callEncoded(arguments, 0, arguments.byteSize(), timeoutNanos, reply);
-            if (status != CallStatus.OK || reply.resultLength() != 1 || reply.resultArray()[0] != expected) {
-                throw new IllegalStateException("call " + i + " answered " + status + ": " + reply.detail());
-            }
-        });
-    }
-
-    private static Histogram floor(int calls) throws InterruptedException {
+    /** The floor's round: {@code calls} calls through {@link CallGateBenchmark.Floor}'s queue, each timed. */
+    static Histogram floor(int calls) throws InterruptedException {
         CallGateBenchmark.Floor floor = new CallGateBenchmark.Floor();
         floor.handoff = "queue";
         floor.setUp();
@@ -139,7 +103,7 @@ public final class BlockingCallLatency {
     }
 
     /** Times {@code calls} calls one by one (each checks its own answer) into a new histogram. */
-    private static Histogram timed(int calls, IntConsumer call) {
+    static Histogram timed(int calls, IntConsumer call) {
         Histogram histogram = histogram();
         for (int i = 0; i < calls; i++) {
             long start = System.nanoTime();
@@ -149,7 +113,7 @@ public final class BlockingCallLatency {
         return histogram;
     }
 
-    private static Histogram histogram() {
+    static Histogram histogram() {
         return new Histogram(HIGHEST_RECORDABLE_NANOS, 3);
     }
 
@@ -201,13 +165,14 @@ public final class BlockingCallLatency {
         return total == 0 ? 0 : 100.0 * (total - histogram.getCountBetweenValues(0, SLOW_NANOS)) / total;
     }
 
-    private static double median(List<Round> rounds, ToDoubleFunction<Round> value) {
-        double[] values = rounds.stream().mapToDouble(value).sorted().toArray();
+    /** The median of {@code value} over {@code items}. */
+    static <T> double median(List<T> items, ToDoubleFunction<T> value) {
+        double[] values = items.stream().mapToDouble(value).sorted().toArray();
         int n = values.length;
         return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
     }
 
-    private static String trim(double percentile) {
+    static String trim(double percentile) {
         return percentile == Math.rint(percentile) ? Long.toString((long) percentile) : Double.toString(percentile);
     }
 }

@@ -125,6 +125,43 @@ class CborGateTest {
         }
     }
 
+    /**
+     * Arguments of every length from 1 to 21 bytes (a byte string of 0 to 20), longest first and then shortest first so
+     * that a short one follows a long one in the same kept call, reach the handler byte for byte through a reply kept
+     * from call to call, through the entry that takes a new array, and from Java objects.
+     */
+    @Test
+    void argumentsShortAndLongReachTheHandlerByteForByte() throws Exception {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.HOSTED)) {
+            ActorRef actor = runtime.spawn("echo", () -> (c, m) -> { });
+            CallGate gate = CallGate.openCbor(actor, (context, in, out) -> {
+                byte[] bytes = new byte[in.nextStringLength()];
+                in.readBytes(bytes, 0);
+                out.writeBytes(bytes, 0, bytes.length);
+            });
+            CallReply reply = new CallReply();
+            for (int step = 0; step <= 41; step++) {
+                int count = step <= 20 ? 20 - step : step - 21;
+                byte[] sent = new byte[count];
+                for (int i = 0; i < count; i++) {
+                    sent[i] = (byte) (0x8f + 13 * i + step); // high bits set, and none alike from one step to the next
+                }
+                String expected = HexFormat.of().formatHex(sent);
+                MemorySegment args = segment(sent);
+                assertEquals(1 + count, args.byteSize(), "a byte string of " + count + ": its head and its bytes");
+                assertEquals(CallStatus.OK, gate.callEncoded(args, 0, args.byteSize(), LONG.toNanos(), reply), reply.detail());
+                assertEquals(expected, HexFormat.of().formatHex((byte[]) CODEC.decode(reply.resultArray(), 0, reply.resultLength())),
+                        "count " + count + " through a kept reply");
+                EncodedCallResult fresh = gate.callEncoded(CODEC.encode(sent), LONG.toNanos());
+                assertEquals(expected, HexFormat.of().formatHex((byte[]) CODEC.decode(fresh.cbor())),
+                        "count " + count + " through the entry that takes a new array");
+                CallResult plain = gate.call(sent, LONG);
+                assertEquals(CallStatus.OK, plain.status(), plain.detail());
+                assertEquals(expected, HexFormat.of().formatHex((byte[]) plain.value()), "count " + count + " from Java objects");
+            }
+        }
+    }
+
     @Test
     void argumentsOfAnotherShapeAnswerInvalidArgumentAndTheActorGoesOn() throws Exception {
         try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
