@@ -4,6 +4,8 @@ import dev.lanehost.callgate.value.CborOut;
 import dev.lanehost.callgate.value.PlainCodec;
 import dev.lanehost.callgate.value.PlainValueException;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A call's payload ({@link GateCall}'s, the one subclass): its arguments, loaded and checked before the call is queued,
@@ -18,8 +20,23 @@ abstract sealed class CallPayload extends CallRendezvous permits GateCall {
     /** The most argument bytes a call takes: a Java array's bound. */
     static final long MAX_ARGUMENT_BYTES = Integer.MAX_VALUE - 8;
 
-    /** The arguments as plain values, for a {@link CallHandler}. */
+    /** The most elements of a flat list of arguments the call holds in its own fields ({@link #holdFlat}). */
+    static final int FLAT_ELEMENTS = 4;
+    private static final Object NOT_FLAT = new Object();
+
+    /** The arguments as plain values, for a {@link CallHandler}; unused while {@code flatSize >= 0}. */
     Object args;
+    /**
+     * A Java caller's flat list of arguments, its elements as {@link PlainCodec#copy} copies them, held in the call's
+     * own words until the turn makes the handler's list ({@link #plainArguments}): the size, or -1 (the copy is in
+     * {@code args}). The actor's thread reads the call it is handed anyway; a list and its array made by the caller would
+     * be two more lines of the caller's, each fetched only once the one before has come, so far a line's trip each.
+     */
+    private int flatSize = -1;
+    private Object flat0;
+    private Object flat1;
+    private Object flat2;
+    private Object flat3;
     /** The arguments as CBOR, {@code argBytes[0, argLength)}, for a {@link CborCallHandler}; the array is the call's. */
     byte[] argBytes;
     /** {@code argBytes} as a segment, made with the array: a copy into a bare array wraps it anew each time (~56 B when the JIT does not remove it). */
@@ -43,6 +60,74 @@ abstract sealed class CallPayload extends CallRendezvous permits GateCall {
     }
 
     // ---------------------------------------------------------------- the arguments, before the call is queued
+
+    /**
+     * A Java caller's arguments, copied as {@link PlainCodec#copy} copies them: a flat list of up to {@value
+     * #FLAT_ELEMENTS} leaves into the call's own words, anything else into {@code args}. Plain stores: the mailbox
+     * offer's release publishes them to the actor's thread.
+     */
+    void loadPlainArguments(Object value) throws PlainValueException {
+        if (!holdFlat(value)) {
+            args = CallGate.CODEC.copy(value).value();
+        }
+    }
+
+    private boolean holdFlat(Object value) {
+        if (!PlainCodec.isFlatList(value)) {
+            return false;
+        }
+        try {
+            List<?> list = (List<?>) value;
+            int size = list.size();
+            if (size > FLAT_ELEMENTS) {
+                return false;
+            }
+            for (int i = 0; i < size; i++) {
+                Object element = PlainCodec.flatElement(list.get(i), NOT_FLAT);
+                if (element == NOT_FLAT) {
+                    flat0 = flat1 = flat2 = flat3 = null;
+                    return false;
+                }
+                switch (i) {
+                    case 0 -> flat0 = element;
+                    case 1 -> flat1 = element;
+                    case 2 -> flat2 = element;
+                    default -> flat3 = element;
+                }
+            }
+            flatSize = size;
+            return true;
+        } catch (RuntimeException e) { // an ArrayList another thread changes meanwhile: the copy's walk reports it
+            flat0 = flat1 = flat2 = flat3 = null;
+            return false;
+        }
+    }
+
+    /** The handler's arguments: the copy, or a new list of the held flat elements, made on the actor's thread. */
+    Object plainArguments() {
+        if (flatSize < 0) {
+            return args;
+        }
+        ArrayList<Object> list = new ArrayList<>(flatSize);
+        if (flatSize > 0) {
+            list.add(flat0);
+            if (flatSize > 1) {
+                list.add(flat1);
+                if (flatSize > 2) {
+                    list.add(flat2);
+                    if (flatSize > 3) {
+                        list.add(flat3);
+                    }
+                }
+            }
+        }
+        return list;
+    }
+
+    /** Whether the arguments are held in the call's own words (tests). */
+    boolean holdsFlatArguments() {
+        return flatSize >= 0;
+    }
 
     /**
      * The caller's CBOR into the call, checked (a CBOR gate) or decoded (a plain gate) before anything is queued.

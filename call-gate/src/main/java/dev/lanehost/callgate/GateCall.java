@@ -40,10 +40,9 @@ final class GateCall extends CallPayload implements CallAnswer {
     /** The OK result as the turn made it, moved to {@code okPlain} as the outcome is set; cleared by reset and forget. */
     private Object resultPlain;
 
-    /** A Java caller's call: plain arguments in, a plain copy of the result out. */
-    GateCall(CallGate gate, Object args, boolean immediate) {
+    /** A Java caller's call: plain arguments in (loaded next), a plain copy of the result out. */
+    private GateCall(CallGate gate, boolean immediate) {
         super(gate, false);
-        this.args = args;
         this.immediate = immediate;
     }
 
@@ -78,11 +77,12 @@ final class GateCall extends CallPayload implements CallAnswer {
      * walk either way: both accept and refuse the same values).
      */
     static GateCall forJava(CallGate gate, Object args, boolean immediate) throws PlainValueException {
+        GateCall call = new GateCall(gate, immediate);
         if (gate.cborHandler() == null) {
-            return new GateCall(gate, CallGate.CODEC.copy(args).value(), immediate);
+            call.loadPlainArguments(args);
+        } else {
+            call.encodeArguments(args);
         }
-        GateCall call = new GateCall(gate, null, immediate);
-        call.encodeArguments(args);
         return call;
     }
 
@@ -116,7 +116,7 @@ final class GateCall extends CallPayload implements CallAnswer {
                 ending = handleCbor(cborHandler, context);
                 return;
             }
-            Object value = gate.handler().handle(context, args);
+            Object value = gate.handler().handle(context, plainArguments());
             if (value instanceof CompletionStage<?> stage) {
                 CompletableFuture<?> future = stage.toCompletableFuture();
                 if (!future.isDone()) {
