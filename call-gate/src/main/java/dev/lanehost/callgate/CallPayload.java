@@ -5,6 +5,7 @@ import dev.lanehost.callgate.value.PlainCodec;
 import dev.lanehost.callgate.value.PlainValueException;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -22,15 +23,19 @@ abstract sealed class CallPayload extends CallRendezvous permits GateCall {
 
     /** The most elements of a flat list of arguments the call holds in its own fields ({@link #holdFlat}). */
     static final int FLAT_ELEMENTS = 4;
-    private static final Object NOT_FLAT = new Object();
+    /** The lists whose reading runs no code of the caller's, besides {@code ArrayList} (as the copy's own fast path takes). */
+    private static final Class<?> LIST_OF_ONE_OR_TWO = List.of(1).getClass();
+    private static final Class<?> LIST_OF_OTHER_SIZES = List.of().getClass();
+    private static final Class<?> ARRAYS_AS_LIST = Arrays.asList().getClass();
+    private static final Object NOT_A_LEAF = new Object();
 
     /** The arguments as plain values, for a {@link CallHandler}; unused while {@code flatSize >= 0}. */
     Object args;
     /**
-     * A Java caller's flat list of arguments, its elements as {@link PlainCodec#copy} copies them, held in the call's
-     * own words until the turn makes the handler's list ({@link #plainArguments}): the size, or -1 (the copy is in
-     * {@code args}). The actor's thread reads the call it is handed anyway; a list and its array made by the caller would
-     * be two more lines of the caller's, each fetched only once the one before has come, so far a line's trip each.
+     * A Java caller's short list of leaf arguments, held in the call's own words until the turn makes the handler's
+     * list from them ({@link #plainArguments}): the size, or -1 (the copy is in {@code args}). The actor's thread reads
+     * the call it is handed anyway; a list and its array made by the caller would be two more lines of the caller's
+     * core, each fetched only once the one before has come: far, a line's trip each.
      */
     private int flatSize = -1;
     private Object flat0;
@@ -62,9 +67,11 @@ abstract sealed class CallPayload extends CallRendezvous permits GateCall {
     // ---------------------------------------------------------------- the arguments, before the call is queued
 
     /**
-     * A Java caller's arguments, copied as {@link PlainCodec#copy} copies them: a flat list of up to {@value
-     * #FLAT_ELEMENTS} leaves into the call's own words, anything else into {@code args}. Plain stores: the mailbox
-     * offer's release publishes them to the actor's thread.
+     * A Java caller's arguments, copied before the call is queued. A short JDK list of leaves (null, {@code Boolean},
+     * {@code Integer}, {@code Long}, {@code Double}, {@code String}: what {@link PlainCodec#copy} copies without its
+     * walk) has its elements, as the copy would hold them, kept in the call's own words, and no list is made on this
+     * thread; anything else is copied ({@code args}). Plain stores: the mailbox offer's release publishes them to the
+     * actor's thread.
      */
     void loadPlainArguments(Object value) throws PlainValueException {
         if (!holdFlat(value)) {
@@ -72,35 +79,60 @@ abstract sealed class CallPayload extends CallRendezvous permits GateCall {
         }
     }
 
+    /** Holds {@code value}'s elements if it is a short JDK list of leaves. @return true if it did */
     private boolean holdFlat(Object value) {
-        if (!PlainCodec.isFlatList(value)) {
+        if (!(value instanceof List<?> list)) {
+            return false;
+        }
+        Class<?> type = list.getClass();
+        if (type != ArrayList.class && type != LIST_OF_ONE_OR_TWO && type != LIST_OF_OTHER_SIZES && type != ARRAYS_AS_LIST) {
             return false;
         }
         try {
-            List<?> list = (List<?>) value;
             int size = list.size();
             if (size > FLAT_ELEMENTS) {
                 return false;
             }
+            Object e0 = null, e1 = null, e2 = null, e3 = null;
             for (int i = 0; i < size; i++) {
-                Object element = PlainCodec.flatElement(list.get(i), NOT_FLAT);
-                if (element == NOT_FLAT) {
-                    flat0 = flat1 = flat2 = flat3 = null;
+                Object element = leaf(list.get(i));
+                if (element == NOT_A_LEAF) {
                     return false;
                 }
                 switch (i) {
-                    case 0 -> flat0 = element;
-                    case 1 -> flat1 = element;
-                    case 2 -> flat2 = element;
-                    default -> flat3 = element;
+                    case 0 -> e0 = element;
+                    case 1 -> e1 = element;
+                    case 2 -> e2 = element;
+                    default -> e3 = element;
                 }
             }
+            flat0 = e0;
+            flat1 = e1;
+            flat2 = e2;
+            flat3 = e3;
             flatSize = size;
             return true;
-        } catch (RuntimeException e) { // an ArrayList another thread changes meanwhile: the copy's walk reports it
-            flat0 = flat1 = flat2 = flat3 = null;
+        } catch (RuntimeException e) { // an ArrayList another thread changes meanwhile: the copy reports what it meets
             return false;
         }
+    }
+
+    /** {@code element} as the copy holds it, if the copy takes it as it is, else {@link #NOT_A_LEAF}. */
+    private static Object leaf(Object element) {
+        if (element == null || element instanceof Long || element instanceof Boolean || element instanceof Double) {
+            return element;
+        }
+        if (element instanceof Integer number) {
+            return number.longValue();
+        }
+        if (element instanceof String) {
+            try {
+                return CallGate.CODEC.copy(element).value(); // itself, unless the copy refuses it (an unpaired surrogate)
+            } catch (PlainValueException refused) {
+                return NOT_A_LEAF; // the whole copy names it, and where
+            }
+        }
+        return NOT_A_LEAF;
     }
 
     /** The handler's arguments: the copy, or a new list of the held flat elements, made on the actor's thread. */

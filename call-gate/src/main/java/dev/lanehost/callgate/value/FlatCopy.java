@@ -36,7 +36,8 @@ final class FlatCopy {
     }
 
     private static PlainCodec.Copy ofList(List<?> list) {
-        if (!isFlatListClass(list.getClass())) {
+        Class<?> type = list.getClass();
+        if (type != ArrayList.class && type != LIST_OF_ONE_OR_TWO && type != LIST_OF_OTHER_SIZES && type != ARRAYS_AS_LIST) {
             return null;
         }
         try {
@@ -56,16 +57,6 @@ final class FlatCopy {
         } catch (RuntimeException e) { // an ArrayList another thread changes meanwhile: the walk reports what it meets
             return null;
         }
-    }
-
-    /** A JDK list whose reading runs no code of the caller's. */
-    static boolean isFlatListClass(Class<?> type) {
-        return type == ArrayList.class || type == LIST_OF_ONE_OR_TWO || type == LIST_OF_OTHER_SIZES || type == ARRAYS_AS_LIST;
-    }
-
-    /** The copy's element for {@code element} if it is a leaf this class copies, else {@code notFlat}. */
-    static Object element(Object element, Object notFlat) {
-        return leafLength(element) == NOT_FLAT ? notFlat : leaf(element);
     }
 
     /** The CBOR length of a leaf this class copies, or {@link #NOT_FLAT}. */

@@ -3,7 +3,6 @@ package dev.lanehost.callgate.value;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * Encodes plain values to CBOR (RFC 8949) and decodes them back: the values that cross a call gate.
@@ -202,24 +201,6 @@ public final class PlainCodec {
     public Copy copy(Object value) throws PlainValueException {
         Copy flat = FlatCopy.of(value);
         return flat != null ? flat : walkCopy(value);
-    }
-
-    /**
-     * Whether {@link #copy} copies a list of this class without its walk when every element is a leaf
-     * ({@link #flatElement}): {@code ArrayList}, {@code List.of}'s and {@code Arrays.asList}'s lists. For a caller that
-     * holds such a list's elements itself and makes the list later, on another thread ({@code GateCall}).
-     */
-    public static boolean isFlatList(Object value) {
-        return value instanceof List<?> && FlatCopy.isFlatListClass(value.getClass());
-    }
-
-    /**
-     * The element {@link #copy} puts in its copy of a flat list for {@code element} (an {@code Integer} as a
-     * {@code Long}, another leaf itself), or {@code notFlat} if {@code element} is not a leaf {@link #copy} copies
-     * without its walk.
-     */
-    public static Object flatElement(Object element, Object notFlat) {
-        return FlatCopy.element(element, notFlat);
     }
 
     /** {@link #copy} by the walk, whatever the value. */
