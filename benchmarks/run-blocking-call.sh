@@ -6,6 +6,7 @@
 #   benchmarks/run-blocking-call.sh            about 1.5 minutes on 2 vCPUs, build included
 #   RUNS=8 ROUNDS=3 benchmarks/run-blocking-call.sh
 #   ENTRY=cbor benchmarks/run-blocking-call.sh   the CBOR entry with a kept reply, as a native host calls (default: java)
+#   ENTRY=java-list benchmarks/run-blocking-call.sh   the Java entry, the handler answering its arguments, the caller reading them
 #
 # See benchmarks/common.sh for JAVA_HOME_25 and LANEHOST_RESULTS. Each round times 200,000 calls of each side between
 # placement probes; a round counts as close or far only if all three of its probes agree.
@@ -18,8 +19,8 @@ if [[ ! "$RUNS" =~ ^[1-9][0-9]*$ || ! "$ROUNDS" =~ ^[1-9][0-9]*$ ]]; then
     echo "RUNS and ROUNDS must be whole numbers of at least 1, got RUNS='$RUNS' ROUNDS='$ROUNDS'" >&2
     exit 2
 fi
-if [[ "$ENTRY" != java && "$ENTRY" != cbor ]]; then
-    echo "ENTRY must be java or cbor, got '$ENTRY'" >&2
+if [[ "$ENTRY" != java && "$ENTRY" != java-list && "$ENTRY" != cbor ]]; then
+    echo "ENTRY must be java, java-list or cbor, got '$ENTRY'" >&2
     exit 2
 fi
 start_run blocking-call

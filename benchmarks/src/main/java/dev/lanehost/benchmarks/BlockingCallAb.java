@@ -28,11 +28,11 @@ import org.HdrHistogram.Histogram;
  * the ratio of each build to the floor.
  *
  * <p>Usage: {@code java --enable-native-access=ALL-UNNAMED -Xms1g -Xmx1g -XX:+AlwaysPreTouch -cp benchmarks.jar
- * dev.lanehost.benchmarks.BlockingCallAb OLD.jar NEW.jar [rounds=20] [calls=200000] [entry=java|cbor] [copies=3]}:
+ * dev.lanehost.benchmarks.BlockingCallAb OLD.jar NEW.jar [rounds=20] [calls=200000] [entry=java|java-list|cbor] [copies=3]}:
  * each jar a benchmarks jar holding this class's {@link BlockingCallSide} (any build since it was added).
  */
 public final class BlockingCallAb {
-    private static final String USAGE = "BlockingCallAb OLD.jar NEW.jar [rounds=20] [calls=200000] [entry=java|cbor] [copies=3]";
+    private static final String USAGE = "BlockingCallAb OLD.jar NEW.jar [rounds=20] [calls=200000] [entry=java|java-list|cbor] [copies=3]";
     private static final int WARMUP_ROUNDS = 2;
     private static final int P50 = 0;
     private static final int P99 = 2;
@@ -67,8 +67,8 @@ public final class BlockingCallAb {
         int rounds = Arguments.count(rest, 0, "rounds", 20, 1, USAGE);
         int calls = Arguments.count(rest, 1, "calls", 200_000, 1, USAGE);
         String entry = rest.length > 2 ? rest[2] : "java";
-        if (!entry.equals("java") && !entry.equals("cbor")) {
-            Arguments.refuse("entry must be java or cbor, got '" + entry + "'", USAGE);
+        if (!BlockingCallSide.ENTRIES.contains(entry)) {
+            Arguments.refuse("entry must be one of " + BlockingCallSide.ENTRIES + ", got '" + entry + "'", USAGE);
         }
         int copies = Arguments.count(rest, 3, "copies", 3, 1, USAGE);
         List<Side> sides = new ArrayList<>(); // old, new, old, new, ...

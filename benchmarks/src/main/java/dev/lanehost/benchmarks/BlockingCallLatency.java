@@ -32,7 +32,7 @@ import org.HdrHistogram.Histogram;
  * allocated: the call's objects are the reply's, used again and again).
  *
  * <p>Usage: {@code java --enable-native-access=ALL-UNNAMED -Xms512m -Xmx512m -XX:+AlwaysPreTouch
- * -cp benchmarks.jar dev.lanehost.benchmarks.BlockingCallLatency [rounds=12] [calls=200000] [warmup=2] [entry=java|cbor]}
+ * -cp benchmarks.jar dev.lanehost.benchmarks.BlockingCallLatency [rounds=12] [calls=200000] [warmup=2] [entry=java|java-list|cbor]}
  */
 public final class BlockingCallLatency {
     static final List<Object> ARGS = CallGateBenchmark.SMALL_ARGS;
@@ -41,7 +41,7 @@ public final class BlockingCallLatency {
     static final double[] PERCENTILES = {50, 90, 99, 99.9};
     /** A call this slow is counted apart in the summary: well past p99 in any placement, a wake-up's order. */
     private static final long SLOW_NANOS = 5_000;
-    private static final String USAGE = "BlockingCallLatency [rounds=12] [calls=200000] [warmup=2] [entry=java|cbor]";
+    private static final String USAGE = "BlockingCallLatency [rounds=12] [calls=200000] [warmup=2] [entry=java|java-list|cbor]";
 
     private BlockingCallLatency() {
     }
@@ -61,8 +61,8 @@ public final class BlockingCallLatency {
         int calls = Arguments.count(args, 1, "calls", 200_000, 1, USAGE);
         int warmup = Arguments.count(args, 2, "warmup", 2, 0, USAGE);
         String entry = args.length > 3 ? args[3] : "java";
-        if (!entry.equals("java") && !entry.equals("cbor")) {
-            Arguments.refuse("entry must be java or cbor, got '" + entry + "'", USAGE);
+        if (!BlockingCallSide.ENTRIES.contains(entry)) {
+            Arguments.refuse("entry must be one of " + BlockingCallSide.ENTRIES + ", got '" + entry + "'", USAGE);
         }
         try (BlockingCallSide ours = new BlockingCallSide(entry)) {
             List<Round> measured = new ArrayList<>();

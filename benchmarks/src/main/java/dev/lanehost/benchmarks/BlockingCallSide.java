@@ -26,24 +26,33 @@ import org.HdrHistogram.Histogram;
  * loaded from its own jar, in one JVM.
  */
 public final class BlockingCallSide implements IntFunction<long[]>, AutoCloseable {
+    /** The entries: {@code java}, {@code java-list} (the handler answers its arguments, which the caller reads), {@code cbor}. */
+    public static final List<String> ENTRIES = List.of("java", "java-list", "cbor");
     private final ActorRuntime runtime;
     private final CallGate gate;
-    private final boolean javaEntry;
+    private final String entry;
 
     public BlockingCallSide(String entry) {
-        if (!entry.equals("java") && !entry.equals("cbor")) {
-            throw new IllegalArgumentException("entry must be java or cbor, got '" + entry + "'");
+        if (!ENTRIES.contains(entry)) {
+            throw new IllegalArgumentException("entry must be one of " + ENTRIES + ", got '" + entry + "'");
         }
-        javaEntry = entry.equals("java");
+        this.entry = entry;
         runtime = ActorRuntime.builder(Profile.HOSTED).idleStrategy(IdleStrategy.DEFAULT).build();
         ActorRef actor = runtime.spawn("service", () -> (c, m) -> { });
-        gate = javaEntry ? CallGate.open(actor, (context, values) -> ((List<?>) values).get(0))
-                : CallGate.openCbor(actor, CallGateBenchmark.FIRST_ARGUMENT);
+        gate = switch (entry) {
+            case "java" -> CallGate.open(actor, (context, values) -> ((List<?>) values).get(0));
+            case "java-list" -> CallGate.open(actor, (context, values) -> values);
+            default -> CallGate.openCbor(actor, CallGateBenchmark.FIRST_ARGUMENT);
+        };
     }
 
     /** One round of {@code calls} calls, each timed. */
     public Histogram round(int calls) {
-        return javaEntry ? javaCalls(calls) : cborCalls(calls);
+        return switch (entry) {
+            case "java" -> javaCalls(calls);
+            case "java-list" -> javaListCalls(calls);
+            default -> cborCalls(calls);
+        };
     }
 
     @Override
@@ -67,6 +76,18 @@ public final class BlockingCallSide implements IntFunction<long[]>, AutoCloseabl
             CallResult result = gate.call(BlockingCallLatency.ARGS, timeout);
             if (result.status() != CallStatus.OK) {
                 throw new IllegalStateException("call " + i + " answered " + result.status() + ": " + result.detail());
+            }
+        });
+    }
+
+    /** The handler answers the arguments it got; the caller reads every element of the answer. */
+    private Histogram javaListCalls(int calls) {
+        Duration timeout = Duration.ofSeconds(10);
+        List<Object> expected = List.of(7L, "frame");
+        return BlockingCallLatency.timed(calls, i -> {
+            CallResult result = gate.call(BlockingCallLatency.ARGS, timeout);
+            if (result.status() != CallStatus.OK || !(result.value() instanceof List<?> answer) || !answer.equals(expected)) {
+                throw new IllegalStateException("call " + i + " answered " + result.status() + ": " + result.value() + " " + result.detail());
             }
         });
     }
