@@ -143,15 +143,15 @@ abstract sealed class CallPayload extends CallRendezvous permits GateCall {
         ArrayList<Object> list = new ArrayList<>(flatSize);
         if (flatSize > 0) {
             list.add(flat0);
-            if (flatSize > 1) {
-                list.add(flat1);
-                if (flatSize > 2) {
-                    list.add(flat2);
-                    if (flatSize > 3) {
-                        list.add(flat3);
-                    }
-                }
-            }
+        }
+        if (flatSize > 1) {
+            list.add(flat1);
+        }
+        if (flatSize > 2) {
+            list.add(flat2);
+        }
+        if (flatSize > 3) {
+            list.add(flat3);
         }
         return list;
     }
