@@ -4,6 +4,9 @@ import dev.lanehost.callgate.value.CborOut;
 import dev.lanehost.callgate.value.PlainCodec;
 import dev.lanehost.callgate.value.PlainValueException;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -18,6 +21,10 @@ abstract sealed class CallPayload extends CallRendezvous permits GateCall {
     static final int KEPT_ARGUMENT_BYTES = 64 << 10;
     /** The largest encoded result the turn hands over in the call's own words ({@code smallResultLow}, {@code smallResultHigh}). */
     static final int SMALL_RESULT_BYTES = 2 * Long.BYTES;
+    /** The most CBOR argument bytes the call hands the turn in its own words ({@code smallArgumentsLow}, {@code smallArgumentsHigh}). */
+    static final int SMALL_ARGUMENT_BYTES = 2 * Long.BYTES;
+    /** Eight bytes of an array as one word, byte i in bits 8i: how small arguments go into the call's words and out. */
+    private static final VarHandle WORD = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     /** The most argument bytes a call takes: a Java array's bound. */
     static final long MAX_ARGUMENT_BYTES = Integer.MAX_VALUE - 8;
 
@@ -47,6 +54,16 @@ abstract sealed class CallPayload extends CallRendezvous permits GateCall {
     /** {@code argBytes} as a segment, made with the array: a copy into a bare array wraps it anew each time (~56 B when the JIT does not remove it). */
     MemorySegment argSegment;
     int argLength;
+    /**
+     * CBOR arguments of up to {@value #SMALL_ARGUMENT_BYTES} bytes, also packed by the caller into these words (byte i
+     * in bits 8i of word i / 8) once copied and checked, so the turn reads them from the call it is handed, not from
+     * {@code argBytes}, which the caller's core wrote: far, a line's trip less. Unused unless {@code argumentsInWords}.
+     */
+    private long smallArgumentsLow;
+    private long smallArgumentsHigh;
+    private boolean argumentsInWords;
+    /** The turn's own array for arguments held in words: made and written on the actor's thread only. */
+    private byte[] turnArgumentBytes;
     /** A CBOR caller: the result stays encoded (in {@code out}); a Java caller gets a plain copy, no bytes. */
     boolean encodedResult;
     CborOut out;
@@ -181,6 +198,7 @@ abstract sealed class CallPayload extends CallRendezvous permits GateCall {
         }
         if (cborGate) {
             validateArguments();
+            packSmallArguments();
         } else {
             decodeArguments();
         }
@@ -202,8 +220,37 @@ abstract sealed class CallPayload extends CallRendezvous permits GateCall {
         argLength = length;
     }
 
+    /**
+     * Checked CBOR arguments short enough into the call's words. The copy's array has at least 64 bytes, so both words
+     * lie inside it; bytes past the arguments are never read from the turn's array.
+     */
+    private void packSmallArguments() {
+        argumentsInWords = argLength <= SMALL_ARGUMENT_BYTES;
+        if (argumentsInWords) {
+            smallArgumentsLow = (long) WORD.get(argBytes, 0);
+            smallArgumentsHigh = (long) WORD.get(argBytes, Long.BYTES);
+        }
+    }
+
+    /** The turn's CBOR arguments, {@code [0, argLength)} of the array returned: the call's words, unpacked here, or {@code argBytes}. */
+    byte[] turnArguments() {
+        if (!argumentsInWords) {
+            return argBytes;
+        }
+        byte[] bytes = turnArgumentBytes == null ? turnArgumentBytes = new byte[SMALL_ARGUMENT_BYTES] : turnArgumentBytes;
+        WORD.set(bytes, 0, smallArgumentsLow);
+        WORD.set(bytes, Long.BYTES, smallArgumentsHigh);
+        return bytes;
+    }
+
+    /** Whether the arguments reach the turn in the call's words (tests). */
+    boolean holdsArgumentsInWords() {
+        return argumentsInWords;
+    }
+
     /** A Java caller's plain arguments for a CBOR gate: encoded once, at the call. */
     void encodeArguments(Object plainArgs) throws PlainValueException {
+        argumentsInWords = false; // a new call's own array, as long as the encoding
         argBytes = CallGate.CODEC.encode(plainArgs);
         argSegment = null; // not this array's: the next copy makes its own
         argLength = argBytes.length;

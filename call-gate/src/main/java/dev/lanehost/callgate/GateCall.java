@@ -159,7 +159,7 @@ final class GateCall extends CallPayload implements CallAnswer {
         if (argLength == 0) {
             in.wrap(NULL_ITEM, 0, 1);
         } else {
-            in.wrap(argBytes, 0, argLength);
+            in.wrap(turnArguments(), 0, argLength);
         }
         CborOut result = resultWriter().limit(gate.maxResultBytes());
         try {
