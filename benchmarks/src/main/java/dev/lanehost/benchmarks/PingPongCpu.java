@@ -16,9 +16,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * Where the time of ping-pong between 64 pairs goes: the batches of {@code PingPongBenchmark} (64 pairs, one ball each,
  * {@value #ROUND_TRIPS} round trips a ball) on a HOSTED runtime of {@code workers} workers, and for the second half of
  * the batches each worker's turns, its CPU time per turn (thread CPU time ÷ turns: what one message costs the worker
- * that runs it, idle spins included), how busy it was (CPU ÷ wall), its steals, and how many messages crossed between
- * workers. The batches' rate is the benchmark's round trips per second, so runs with 1 and 2 workers say how far two
- * workers scale and what a turn costs in one JVM against the next.
+ * that runs it, idle spins included), how busy it was (CPU ÷ wall), its steals and steal attempts, and how many
+ * messages crossed between workers. The batches' rate is the benchmark's round trips per second, so runs with 1 and 2
+ * workers say how far two workers scale and what a turn costs in one JVM against the next.
  *
  * <pre>
  *   java --enable-native-access=ALL-UNNAMED -cp benchmarks/target/benchmarks.jar dev.lanehost.benchmarks.PingPongCpu [batches=1000] [workers=2]
@@ -88,6 +88,7 @@ public final class PingPongCpu {
             double[] rates = new double[batches - batches / 2];
             long[] turns = new long[workers];
             long[] steals = new long[workers];
+            long[] attempts = new long[workers];
             long[] cpu = new long[workers];
             long wall = 0;
             long crossedTotal = 0;
@@ -114,6 +115,7 @@ public final class PingPongCpu {
                     for (int w = 0; w < workers; w++) {
                         turns[w] += after.get(w).turns() - before.get(w).turns();
                         steals[w] += after.get(w).steals() - before.get(w).steals();
+                        attempts[w] += after.get(w).stealAttempts() - before.get(w).stealAttempts();
                     }
                     for (int w = 0; w < workers; w++) {
                         cpu[w] += cpuAfter[w] - cpuBefore[w];
@@ -126,8 +128,9 @@ public final class PingPongCpu {
                     rates[rates.length / 10] / 1e6, rates[rates.length * 9 / 10] / 1e6,
                     100.0 * crossedTotal / (2.0 * PAIRS * ROUND_TRIPS * rates.length));
             for (int w = 0; w < workers; w++) {
-                System.out.printf("  %s: %d turns, CPU %.1f ns a turn, busy %.2f of the wall time, %d steals%n",
-                        threads[w].getName(), turns[w], (double) cpu[w] / Math.max(1, turns[w]), (double) cpu[w] / wall, steals[w]);
+                System.out.printf("  %s: %d turns, CPU %.1f ns a turn, busy %.2f of the wall time, %d steals in %d attempts%n",
+                        threads[w].getName(), turns[w], (double) cpu[w] / Math.max(1, turns[w]), (double) cpu[w] / wall, steals[w],
+                        attempts[w]);
             }
         }
     }

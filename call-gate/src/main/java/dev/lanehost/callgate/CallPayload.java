@@ -21,7 +21,7 @@ abstract sealed class CallPayload extends CallRendezvous permits GateCall {
     static final int KEPT_ARGUMENT_BYTES = 64 << 10;
     /** The largest encoded result the turn hands over in the call's own words ({@code smallResultLow}, {@code smallResultHigh}). */
     static final int SMALL_RESULT_BYTES = 2 * Long.BYTES;
-    /** The most CBOR argument bytes the call hands the turn in its own words ({@code smallArgumentsLow}, {@code smallArgumentsHigh}). */
+    /** The most CBOR argument bytes the call hands the turn in two words of its own ({@code smallArgumentsLow}, {@code High}). */
     static final int SMALL_ARGUMENT_BYTES = 2 * Long.BYTES;
     /** Eight bytes of an array as one word, byte i in bits 8i: how small arguments go into the call's words and out. */
     private static final VarHandle WORD = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
@@ -232,12 +232,15 @@ abstract sealed class CallPayload extends CallRendezvous permits GateCall {
         }
     }
 
-    /** The turn's CBOR arguments, {@code [0, argLength)} of the array returned: the call's words, unpacked here, or {@code argBytes}. */
+    /** The turn's CBOR arguments, {@code [0, argLength)} of the array returned: the words unpacked, or {@code argBytes}. */
     byte[] turnArguments() {
         if (!argumentsInWords) {
             return argBytes;
         }
-        byte[] bytes = turnArgumentBytes == null ? turnArgumentBytes = new byte[SMALL_ARGUMENT_BYTES] : turnArgumentBytes;
+        if (turnArgumentBytes == null) {
+            turnArgumentBytes = new byte[SMALL_ARGUMENT_BYTES];
+        }
+        byte[] bytes = turnArgumentBytes;
         WORD.set(bytes, 0, smallArgumentsLow);
         WORD.set(bytes, Long.BYTES, smallArgumentsHigh);
         return bytes;
