@@ -18,17 +18,19 @@ import java.util.concurrent.atomic.AtomicLong;
  * the batches each worker's turns, its CPU time per turn (thread CPU time ÷ turns: what one message costs the worker
  * that runs it, idle spins included), how busy it was (CPU ÷ wall), its steals and steal attempts, and how many
  * messages crossed between workers. The batches' rate is the benchmark's round trips per second, so runs with 1 and 2
- * workers say how far two workers scale and what a turn costs in one JVM against the next.
+ * workers say how far two workers scale and what a turn costs in one JVM against the next. With {@code every} above 0
+ * it also prints the rate of every {@code every}th batch as it ends ({@code batch 120: 13.6 M}), so a run shows how the
+ * rate moves within one JVM (benchmarks/HISTORY.md, "Actors against Apache Pekko", says what it showed).
  *
  * <pre>
- *   java --enable-native-access=ALL-UNNAMED -cp benchmarks/target/benchmarks.jar dev.lanehost.benchmarks.PingPongCpu [batches=1000] [workers=2]
+ *   java --enable-native-access=ALL-UNNAMED -cp benchmarks/target/benchmarks.jar dev.lanehost.benchmarks.PingPongCpu [batches=1000] [workers=2] [every=0]
  * </pre>
  *
  * <p>Each message notes the thread that handled its ball last (a field of the ball, compared and written in the turn):
  * a few ns a turn of its own, the same in every run.
  */
 public final class PingPongCpu {
-    private static final String USAGE = "PingPongCpu [batches=1000] [workers=2]";
+    private static final String USAGE = "PingPongCpu [batches=1000] [workers=2] [every=0]";
     static final int PAIRS = 64;
     static final int ROUND_TRIPS = 1_000;
 
@@ -64,6 +66,7 @@ public final class PingPongCpu {
     public static void main(String[] args) throws InterruptedException {
         int batches = Arguments.count(args, 0, "batches", 1000, 2, USAGE);
         int workers = Arguments.count(args, 1, "workers", 2, 1, USAGE);
+        int every = Arguments.count(args, 2, "every", 0, 0, USAGE);
         try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).workers(workers).build()) {
             ActorRef[] pings = new ActorRef[PAIRS];
             ActorRef[] pongs = new ActorRef[PAIRS];
@@ -106,6 +109,9 @@ public final class PingPongCpu {
                     throw new IllegalStateException("batch " + batch + ": " + done.getCount() + " balls still in flight after 120 s");
                 }
                 long took = System.nanoTime() - start;
+                if (every > 0 && batch % every == 0) {
+                    System.out.printf("batch %d: %.1f M%n", batch, (double) PAIRS * ROUND_TRIPS * 1e3 / took);
+                }
                 if (measured) {
                     rates[batch - batches / 2] = (double) PAIRS * ROUND_TRIPS * 1e9 / took;
                     wall += took;

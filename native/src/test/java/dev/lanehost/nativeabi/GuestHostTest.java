@@ -154,7 +154,7 @@ class GuestHostTest {
 
     /**
      * A bundle's ahead-of-time cache, made by GuestTraining with the class path the guest builds, is what the first
-     * instance's JVM starts from (how much sooner belongs in benchmarks/RESULTS.md, not here; not measured yet).
+     * instance's JVM starts from (how much sooner it starts is measured in benchmarks/RESULTS.md, the plugin's start, not here).
      */
     @Test
     void aBundlesAheadOfTimeCacheIsUsedByTheFirstInstancesJvm() throws Exception {
