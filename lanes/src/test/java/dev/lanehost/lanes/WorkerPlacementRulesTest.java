@@ -207,7 +207,7 @@ class WorkerPlacementRulesTest {
     void theBudgetWatchMovesAKeptActorWithALetterFromAWorkerStillInTheSameRunAndWakesAParkedWorker() {
         parks(one);
         ActorCell kept = homedOn(zero);
-        assertEquals(1, zero.kept.run(kept, 1), "its start: kept at zero's door");
+        assertEquals(1, zero.kept.run(kept, 1, false), "its start: kept at zero's door");
         zero.runEnded(1);
         assertEquals(Delivery.QUEUED, kept.offer("letter")); // it finds the actor scheduled: nothing queued, nobody woken
         assertTrue(one.parked);
@@ -225,7 +225,7 @@ class WorkerPlacementRulesTest {
     void theBudgetWatchLeavesAKeptActorAloneWhoseWorkerFinishedARunSinceItsLastLook() {
         parks(one);
         ActorCell kept = homedOn(zero);
-        zero.kept.run(kept, 1);
+        zero.kept.run(kept, 1, false);
         assertEquals(Delivery.QUEUED, kept.offer("letter"));
         pool.rescueStuckWork();
         zero.runEnded(1); // a new run: the owner takes it back at its next look

@@ -284,7 +284,7 @@ class WorkerPoolTest {
             ActorCell pinned = new ActorCell(1, "pinned", Placement.pinned(0), runtime.context(), owner.pinned, null, null,
                     runtime.context().defaultBudget, runtime.context().mailboxCapacity, SpawnOptions.DEFAULT,
                     () -> (context, message) -> { });
-            owner.kept.run(pinned, 1); // its start: kept, at the owner's door
+            owner.kept.run(pinned, 1, false); // its start: kept, at the owner's door
             pinned.offer("letter");
             for (int look = 0; look < 2 * Worker.DOOR_SIGHTINGS; look++) {
                 assertNull(thief.kept.stealFrom(owner), "a pinned actor left its worker at look " + look);
@@ -294,7 +294,7 @@ class WorkerPoolTest {
             ActorCell normal = new ActorCell(2, "normal", Placement.NORMAL, runtime.context(), owner.shared, pool, null,
                     runtime.context().defaultBudget, runtime.context().mailboxCapacity, SpawnOptions.DEFAULT,
                     () -> (context, message) -> { });
-            owner.kept.run(normal, 1);
+            owner.kept.run(normal, 1, false);
             normal.offer("letter");
             for (int look = 1; look < Worker.DOOR_SIGHTINGS; look++) {
                 assertNull(thief.kept.stealFrom(owner), "taken before its last sighting");
@@ -317,10 +317,10 @@ class WorkerPoolTest {
                         runtime.context().defaultBudget, runtime.context().mailboxCapacity, SpawnOptions.DEFAULT,
                         () -> (context, message) -> assertEquals(Delivery.QUEUED, pair[partner].offer(message)));
             }
-            assertEquals(1, owner.kept.run(pair[0], 1), "its start: kept at the owner's door");
+            assertEquals(1, owner.kept.run(pair[0], 1, false), "its start: kept at the owner's door");
             assertTrue(pair[0].mailbox.isTurnLocked(), "kept with its turn lock");
             assertEquals(Delivery.QUEUED, pair[1].offer("ball"));
-            assertEquals(2, owner.kept.run(pair[1], 2), "its start, then the ball, sent on to the kept one");
+            assertEquals(2, owner.kept.run(pair[1], 2, true), "its start, then the ball, sent on to the kept one (as from the next slot)");
             for (int swap = 1; swap <= KeptActor.AHEAD_RUNS; swap++) {
                 ActorCell next = owner.kept.takeBack();
                 assertSame(pair[(swap - 1) % 2], next, "the swap that kept its partner took it back, its letter waiting: swap " + swap);
@@ -339,6 +339,36 @@ class WorkerPoolTest {
             owner.kept.release();
             assertFalse(lastRun.isScheduled(), "let go with no letter: idle");
             assertFalse(lastRun.mailbox.isTurnLocked());
+        }
+    }
+
+    @Test
+    void aKeptActorWhoseLetterCameWhileAnActorFromTheQueuesRanIsLetGoBehindTheOthersNotRunNext() {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            WorkerPool pool = new WorkerPool(2, IdleStrategy.DEFAULT, AffinityPolicy.NONE, Affinity.unavailable("test"), null);
+            Worker owner = pool.worker(0);
+            ActorCell coordinator = new ActorCell(1, "coordinator", Placement.NORMAL, runtime.context(), owner.shared, pool,
+                    null, runtime.context().defaultBudget, runtime.context().mailboxCapacity, SpawnOptions.DEFAULT,
+                    () -> (context, message) -> { });
+            ActorCell[] answering = new ActorCell[2];
+            for (int i = 0; i < answering.length; i++) {
+                answering[i] = new ActorCell(i + 2, "answering-" + i, Placement.NORMAL, runtime.context(), owner.shared,
+                        pool, null, runtime.context().defaultBudget, runtime.context().mailboxCapacity,
+                        SpawnOptions.DEFAULT, () -> (context, message) -> assertEquals(Delivery.QUEUED, coordinator.offer(message)));
+            }
+            assertEquals(1, owner.kept.run(coordinator, 1, false), "its start: kept at the owner's door");
+            assertEquals(Delivery.QUEUED, answering[0].offer("work"));
+            assertEquals(2, owner.kept.run(answering[0], 2, false), "from the queues: its start, then its answer");
+            assertNull(owner.kept.takeBack(), "the coordinator is not run next for one answer");
+            assertSame(coordinator, owner.shared.pollShared(), "let go with its answer: queued behind the others");
+            assertFalse(coordinator.mailbox.isTurnLocked(), "and its lock let go: whoever polls it locks it");
+            assertEquals(1, owner.kept.run(coordinator, 16, false), "run from the queue, its answer taken; kept again");
+
+            // The same answer from an actor of the worker's next slot (one of its own turns woke it): the pair's way.
+            assertEquals(Delivery.QUEUED, answering[1].offer("work"));
+            assertEquals(2, owner.kept.run(answering[1], 2, true), "from the next slot: its start, then its answer");
+            assertSame(coordinator, owner.kept.takeBack(), "run next, as a pair's partner is");
+            assertEquals(0, owner.shared.depth(), "no queue");
         }
     }
 

@@ -48,7 +48,7 @@ public class KeptActorTest {
      * told); {@code thief} has seen it there one sighting short of taking it.
      */
     static void keptWithALetterSeen(Worker owner, Worker thief, ActorCell cell) {
-        owner.kept.run(cell, 1);
+        owner.kept.run(cell, 1, false);
         cell.offer("letter");
         for (int i = 1; i < Worker.DOOR_SIGHTINGS; i++) {
             if (thief.kept.stealFrom(owner) != null) {
@@ -160,7 +160,7 @@ public class KeptActorTest {
 
         @Actor
         public void owner(ZZZ_Result r) {
-            owner.kept.run(second, 1); // its start, then kept: swapped in at the door
+            owner.kept.run(second, 1, true); // its start, then kept: swapped in at the door (as from the next slot)
             r.r1 = owner.kept.takeBack() == first;
         }
 
@@ -196,7 +196,7 @@ public class KeptActorTest {
         private final ActorCell kept = cell(pool, worker);
 
         public LookVersusLetter() {
-            worker.kept.run(kept, 1); // its start: kept at the worker's door, its mailbox empty
+            worker.kept.run(kept, 1, false); // its start: kept at the worker's door, its mailbox empty
         }
 
         @Actor

@@ -7,10 +7,16 @@ import dev.lanehost.lanes.cell.CellRun;
  * The actor a worker keeps scheduled after a run that left its mailbox empty ({@link WorkerPool}'s last rule): its next
  * letter finds it scheduled, so the sender queues nothing and wakes nobody, and the worker runs it after the run in
  * progress ({@link #takeBack}). The worker keeps one such actor at a time, through the runs of others: when it keeps
- * the next one, it swaps it in and lets the one before go, or, if a letter has come for that one meanwhile, runs it
- * next ({@value #AHEAD_RUNS} times at most between two polls of the worker's queues). So two actors sending to each
- * other on one worker pass their letters with no queue, no slot and no wake-up, and neither is made idle and runnable
- * again for each letter. The worker keeps the actor's turn lock too, so a run of the kept actor takes no lock
+ * the next one, it swaps it in and lets the one before go, or, if a letter has come for that one meanwhile and the
+ * actor just run came from this worker's own turns (its next slot, or this door), runs it next ({@value #AHEAD_RUNS}
+ * times at most between two polls of the worker's queues). So two actors sending to each other on one worker pass
+ * their letters with no queue, no slot and no wake-up, and neither is made idle and runnable again for each letter.
+ *
+ * <p>After an actor from the worker's queues (or stolen, or handed in from off the pool) a kept actor with a letter is
+ * let go instead, queued behind the others: its letters come from actors the worker did not wake, as the answers of
+ * many actors come to the one that sent them work. Run after each of them, it would take its letters one at a time,
+ * each just written, half of them by the other core: a fan-in of 1,000 answers a round read ~7 M messages/s that way,
+ * where letting it go and running it later with its letters gathered read ~17 M. The worker keeps the actor's turn lock too, so a run of the kept actor takes no lock
  * ({@link #runTakenBack}), and whoever else takes it off the door lets the lock go: a message costs its offer and the
  * swap. The worker lets its kept actor go before it parks and when the pool stops; a snapshot shows it IDLE.
  *
@@ -44,36 +50,42 @@ public final class KeptActor {
         seen = new Sightings(workers);
     }
 
-    /** Runs {@code cell} and keeps it if its run allows, the actor kept before staying kept meanwhile. @return the turns run */
-    public int run(ActorCell cell, int maxTurns) {
-        return kept(cell, CellRun.run(cell, maxTurns, true));
+    /**
+     * Runs {@code cell} and keeps it if its run allows, the actor kept before staying kept meanwhile.
+     *
+     * @param fromOwnTurns true if {@code cell} came from the worker's next slot (one of its own turns made it runnable):
+     *                     then a letter waiting for the actor kept before has it run next, as a pair's partner
+     * @return the turns run
+     */
+    public int run(ActorCell cell, int maxTurns, boolean fromOwnTurns) {
+        return kept(cell, CellRun.run(cell, maxTurns, true), fromOwnTurns);
     }
 
     /** {@link #run} of an actor {@link #takeBack} or {@link #withWork} gave back: its turn lock is held already. */
     public int runTakenBack(ActorCell cell, int maxTurns) {
-        return kept(cell, CellRun.runHeld(cell, maxTurns));
+        return kept(cell, CellRun.runHeld(cell, maxTurns), true);
     }
 
-    private int kept(ActorCell cell, long ran) {
+    private int kept(ActorCell cell, long ran, boolean fromOwnTurns) {
         if ((ran & 1) != 0) {
-            keep(cell);
+            keep(cell, fromOwnTurns);
         }
         return (int) (ran >>> 1);
     }
 
     /**
      * Places {@code cell} at the door in place of the actor kept before, in one CAS that also takes that one back, which
-     * then runs next if a letter came for it, or is let go. The door is open, not the actor's, if a thief took it:
-     * then nobody else writes the door, and a plain place does.
+     * then runs next if a letter came for it and {@code cell} came from this worker's own turns, or is let go. The door
+     * is open, not the actor's, if a thief took it: then nobody else writes the door, and a plain place does.
      */
-    private void keep(ActorCell cell) {
+    private void keep(ActorCell cell, boolean fromOwnTurns) {
         ActorCell previous = kept;
         kept = cell;
         if (previous == null || previous == cell || !door.swap(previous, cell)) {
             door.place(cell);
             return;
         }
-        if (previous.hasWorkForHolder() && aheadRuns < AHEAD_RUNS) {
+        if (fromOwnTurns && aheadRuns < AHEAD_RUNS && previous.hasWorkForHolder()) {
             swapped = previous;
         } else {
             CellRun.release(previous); // idle, or queued behind the worker's others if a letter came

@@ -103,8 +103,13 @@ public final class Worker extends WorkerLayout.PadAfterWake {
         while (pool.isRunning()) {
             ActorCell cell = kept.takeBack(); // the kept actor, a letter waiting for it: no queue, no slot, no lock
             boolean takenBack = cell != null;
+            boolean fromOwnTurns = false; // from the next slot: one of this worker's turns made it runnable
             if (cell == null) {
-                cell = idleRounds > 0 ? takeHandedIn() : takeNext(); // spinning: the slot is empty, the door open
+                if (idleRounds > 0) {
+                    cell = takeHandedIn(); // spinning: the slot is empty, the door open
+                } else {
+                    fromOwnTurns = (cell = takeNext()) != null;
+                }
             }
             if (cell == null) {
                 kept.queuesPolled();
@@ -124,7 +129,7 @@ public final class Worker extends WorkerLayout.PadAfterWake {
                     stopSpinning(); // an actor handed in meanwhile goes to the next slot
                     idleRounds = 0;
                 }
-                runEnded(takenBack ? kept.runTakenBack(cell, pool.turnsPerRun) : kept.run(cell, pool.turnsPerRun));
+                runEnded(takenBack ? kept.runTakenBack(cell, pool.turnsPerRun) : kept.run(cell, pool.turnsPerRun, fromOwnTurns));
                 continue;
             }
             if (idleRounds == 0) {
