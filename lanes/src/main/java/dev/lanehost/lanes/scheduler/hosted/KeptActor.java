@@ -16,9 +16,11 @@ import dev.lanehost.lanes.cell.CellRun;
  * let go instead, queued behind the others: its letters come from actors the worker did not wake, as the answers of
  * many actors come to the one that sent them work. Run after each of them, it would take its letters one at a time,
  * each just written, half of them by the other core: a fan-in of 1,000 answers a round read ~7 M messages/s that way,
- * where letting it go and running it later with its letters gathered read ~17 M. The worker keeps the actor's turn lock too, so a run of the kept actor takes no lock
- * ({@link #runTakenBack}), and whoever else takes it off the door lets the lock go: a message costs its offer and the
- * swap. The worker lets its kept actor go before it parks and when the pool stops; a snapshot shows it IDLE.
+ * where letting it go and running it later with its letters gathered read ~17 M.
+ *
+ * <p>The worker keeps the actor's turn lock too, so a run of the kept actor takes no lock ({@link #runTakenBack}), and
+ * whoever else takes it off the door lets the lock go: a message costs its offer and the swap. The worker lets its kept
+ * actor go before it parks and when the pool stops; a snapshot shows it IDLE.
  *
  * <p>The kept actor waits at a door of its own ({@link HandOff}, the same protocol as the door actors are handed in
  * at, which stays open for them): the worker takes it back when a letter has come, and another spinning worker that

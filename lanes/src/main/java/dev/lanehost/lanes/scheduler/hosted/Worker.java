@@ -103,7 +103,7 @@ public final class Worker extends WorkerLayout.PadAfterWake {
         while (pool.isRunning()) {
             ActorCell cell = kept.takeBack(); // the kept actor, a letter waiting for it: no queue, no slot, no lock
             boolean takenBack = cell != null;
-            boolean fromOwnTurns = false; // from the next slot: one of this worker's turns made it runnable
+            boolean fromOwnTurns = false; // from the next slot, where this worker's turns put the actors they wake
             if (cell == null) {
                 if (idleRounds > 0) {
                     cell = takeHandedIn(); // spinning: the slot is empty, the door open
