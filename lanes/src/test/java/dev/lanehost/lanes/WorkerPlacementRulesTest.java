@@ -100,9 +100,9 @@ class WorkerPlacementRulesTest {
         ActorCell cell = homedOn(zero);
         pool.scheduled(cell);
         for (int look = 1; look < Worker.DOOR_SIGHTINGS; look++) {
-            assertNull(one.stealHandedInOf(zero), "look " + look + ": zero may still take it");
+            assertNull(one.asThief.handedInAt(zero), "look " + look + ": zero may still take it");
         }
-        assertSame(cell, one.stealHandedInOf(zero), "zero has not looked at its door for as long: it is not running");
+        assertSame(cell, one.asThief.handedInAt(zero), "zero has not looked at its door for as long: it is not running");
         assertSame(one.shared, cell.home, "homed on the thief");
         assertTrue(zero.handOff.isOpen(), "zero still spins: its door stays open, and empty");
         assertNull(zero.handOff.take());
@@ -127,17 +127,17 @@ class WorkerPlacementRulesTest {
         assertTrue(b.handOff.handIn(atB));
         // The thief looks at every victim in turn, as WorkerPool.stealNext does.
         for (int look = 1; look < Worker.STUCK_SIGHTINGS; look++) {
-            assertNull(thief.stealNextOf(a), "look " + look);
-            assertNull(thief.stealNextOf(b), "look " + look);
+            assertNull(thief.asThief.fromSlotOf(a), "look " + look);
+            assertNull(thief.asThief.fromSlotOf(b), "look " + look);
         }
-        assertSame(inA, thief.stealNextOf(a), "seen in a's slot at every look at a");
-        assertSame(inB, thief.stealNextOf(b), "seen in b's slot at every look at b");
+        assertSame(inA, thief.asThief.fromSlotOf(a), "seen in a's slot at every look at a");
+        assertSame(inB, thief.asThief.fromSlotOf(b), "seen in b's slot at every look at b");
         for (int look = 1; look < Worker.DOOR_SIGHTINGS; look++) {
-            assertNull(thief.stealHandedInOf(a), "look " + look);
-            assertNull(thief.stealHandedInOf(b), "look " + look);
+            assertNull(thief.asThief.handedInAt(a), "look " + look);
+            assertNull(thief.asThief.handedInAt(b), "look " + look);
         }
-        assertSame(atA, thief.stealHandedInOf(a));
-        assertSame(atB, thief.stealHandedInOf(b));
+        assertSame(atA, thief.asThief.handedInAt(a));
+        assertSame(atB, thief.asThief.handedInAt(b));
     }
 
     @Test
@@ -147,10 +147,10 @@ class WorkerPlacementRulesTest {
         ActorCell cell = homedOn(zero);
         pool.scheduled(cell);
         for (int look = 1; look < Worker.DOOR_SIGHTINGS; look++) {
-            one.stealHandedInOf(zero);
+            one.asThief.handedInAt(zero);
         }
         assertSame(cell, zero.handOff.take(), "the owner looks first");
-        assertNull(one.stealHandedInOf(zero));
+        assertNull(one.asThief.handedInAt(zero));
         assertSame(zero.shared, cell.home);
     }
 

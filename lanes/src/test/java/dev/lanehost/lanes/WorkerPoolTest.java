@@ -287,7 +287,7 @@ class WorkerPoolTest {
             owner.kept.run(pinned, 1, false); // its start: kept, at the owner's door
             pinned.offer("letter");
             for (int look = 0; look < 2 * Worker.DOOR_SIGHTINGS; look++) {
-                assertNull(thief.kept.stealFrom(owner), "a pinned actor left its worker at look " + look);
+                assertNull(thief.asThief.keptAt(owner), "a pinned actor left its worker at look " + look);
             }
             assertSame(pinned, owner.kept.withWork());
 
@@ -297,9 +297,9 @@ class WorkerPoolTest {
             owner.kept.run(normal, 1, false);
             normal.offer("letter");
             for (int look = 1; look < Worker.DOOR_SIGHTINGS; look++) {
-                assertNull(thief.kept.stealFrom(owner), "taken before its last sighting");
+                assertNull(thief.asThief.keptAt(owner), "taken before its last sighting");
             }
-            assertSame(normal, thief.kept.stealFrom(owner), "a worker that does not take its kept actor's letter loses it");
+            assertSame(normal, thief.asThief.keptAt(owner), "a worker that does not take its kept actor's letter loses it");
             assertFalse(normal.mailbox.isTurnLocked(), "the thief runs it as any actor it takes: the kept lock let go");
             assertNull(owner.kept.withWork(), "the thief has it now");
         }

@@ -51,7 +51,7 @@ public class KeptActorTest {
         owner.kept.run(cell, 1, false);
         cell.offer("letter");
         for (int i = 1; i < Worker.DOOR_SIGHTINGS; i++) {
-            if (thief.kept.stealFrom(owner) != null) {
+            if (thief.asThief.keptAt(owner) != null) {
                 throw new IllegalStateException("the thief took the actor before its last sighting");
             }
         }
@@ -130,7 +130,7 @@ public class KeptActorTest {
 
         @Actor
         public void thief(ZZ_Result r) {
-            r.r2 = thief.kept.stealFrom(owner) == kept;
+            r.r2 = thief.asThief.keptAt(owner) == kept;
         }
     }
 
@@ -166,7 +166,7 @@ public class KeptActorTest {
 
         @Actor
         public void thief(ZZZ_Result r) {
-            r.r2 = thief.kept.stealFrom(owner) == first;
+            r.r2 = thief.asThief.keptAt(owner) == first;
         }
 
         @Arbiter

@@ -40,7 +40,7 @@ public class WorkerSlotTest {
         /** The thief has seen the slot's actor, the owner in the same run, one time short of taking it. */
         void thiefHasWatched() {
             for (int i = 1; i < Worker.STUCK_SIGHTINGS; i++) {
-                if (thief.stealNextOf(owner) != null) {
+                if (thief.asThief.fromSlotOf(owner) != null) {
                     throw new IllegalStateException("the thief took the actor before its last sighting");
                 }
             }
@@ -69,7 +69,7 @@ public class WorkerSlotTest {
 
         @Actor
         public void thief(ZZ_Result r) {
-            r.r2 = thief.stealNextOf(owner) == queued;
+            r.r2 = thief.asThief.fromSlotOf(owner) == queued;
         }
     }
 
@@ -101,7 +101,7 @@ public class WorkerSlotTest {
 
         @Actor
         public void thief(ZZ_Result r) {
-            r.r1 = thief.stealNextOf(owner) == first;
+            r.r1 = thief.asThief.fromSlotOf(owner) == first;
         }
 
         @Arbiter

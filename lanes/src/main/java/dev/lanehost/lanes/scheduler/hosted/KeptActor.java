@@ -35,8 +35,6 @@ public final class KeptActor {
     public static final int AHEAD_RUNS = 32;
     /** The kept actor, or CLOSED, or OPEN once a thief (or the budget watch) took it. Read by thieves. */
     private final HandOff<ActorCell> door = new HandOff<>();
-    /** Sightings of a victim's kept actor with a letter, this worker the thief. */
-    private final Sightings seen;
     /**
      * The actor this worker placed at its door and has not taken back: null once taken or let go. Still set after a
      * thief took it until the worker's next look finds the door without it ({@link #withWork}); harmless meanwhile:
@@ -48,8 +46,7 @@ public final class KeptActor {
     /** Runs the kept actor took ahead of the worker's slot and queues since the worker last polled its queues. */
     private int aheadRuns;
 
-    KeptActor(int workers) {
-        seen = new Sightings(workers);
+    KeptActor() {
     }
 
     /**
@@ -155,18 +152,6 @@ public final class KeptActor {
                 CellRun.release(cell);
             }
         }
-    }
-
-    /**
-     * This worker, a thief, takes {@code victim}'s kept actor if it has seen it there with a letter twice; else null.
-     * Never a pinned actor: it runs on its own worker only, however long that worker is away.
-     */
-    public ActorCell stealFrom(Worker victim) {
-        ActorCell cell = victim.kept.waitingWithWork();
-        if (cell == null || !seen.again(victim.index, cell, 0, Worker.DOOR_SIGHTINGS) || !victim.kept.take(cell)) {
-            return null;
-        }
-        return cell; // its turn lock let go: the thief runs it as any other actor it takes
     }
 
     /** The roaming actor at this door with a letter waiting, or null. Any thread (racy: a look before {@link #take}). */

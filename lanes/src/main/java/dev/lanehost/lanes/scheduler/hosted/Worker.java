@@ -73,9 +73,8 @@ public final class Worker extends WorkerLayout.PadAfterWake {
     public final RunQueue pinned;
     /** Open while the worker spins: a thread off the pool hands a runnable actor in here ({@link HandOff}). */
     public final HandOff<ActorCell> handOff = new HandOff<>();
-    /** This worker's memory, as a thief, of an actor seen in a victim's slot, and at a victim's door. */
-    private final Sightings inSlots;
-    private final Sightings atDoors;
+    /** This worker as a thief of actors waiting in other workers' slots and at their doors. */
+    public final Thief asThief;
     public final KeptActor kept; // the last actor it ran that left its mailbox empty, kept scheduled at a door of its own
 
     Worker(WorkerPool pool, int index, String name) {
@@ -88,9 +87,8 @@ public final class Worker extends WorkerLayout.PadAfterWake {
         shared.consumedBy(this); // thieves move an actor into their own queue before they run it
         pinned.consumedBy(this);
         this.nextVictim = index + 1;
-        this.inSlots = new Sightings(pool.size());
-        this.atDoors = new Sightings(pool.size());
-        this.kept = new KeptActor(pool.size());
+        this.asThief = new Thief(this, pool.size());
+        this.kept = new KeptActor();
     }
 
     @Override
@@ -259,38 +257,6 @@ public final class Worker extends WorkerLayout.PadAfterWake {
         nextRuns = 0;
         shared.offer(cell, RunQueue.READY_BAND);
         return null;
-    }
-
-    /**
-     * A thief (this worker, idle) looks at {@code victim}'s slot: it takes the actor there once it has seen it
-     * {@link #STUCK_SIGHTINGS} times in a row with the victim in the same run. The actor is homed on this worker.
-     *
-     * @return the actor to run now, or null
-     */
-    public ActorCell stealNextOf(Worker victim) {
-        ActorCell cell = victim.lvNext();
-        if (cell == null || !inSlots.again(victim.index, cell, victim.loRuns(), STUCK_SIGHTINGS)
-                || !victim.casNext(cell, null)) {
-            return null;
-        }
-        cell.home = shared; // the slot held it, so nobody else holds it now
-        return cell;
-    }
-
-    /**
-     * A thief (this worker, spinning) looks at {@code victim}'s door: it takes the actor waiting there once it has
-     * seen it {@link #DOOR_SIGHTINGS} times in a row. The victim spins too and would have taken it at its next look,
-     * so its thread is not running (more spinning threads than cores). The actor is homed on this worker.
-     *
-     * @return the actor to run now, or null
-     */
-    public ActorCell stealHandedInOf(Worker victim) {
-        ActorCell cell = victim.handOff.peek();
-        if (cell == null || !atDoors.again(victim.index, cell, 0, DOOR_SIGHTINGS) || !victim.handOff.steal(cell)) {
-            return null;
-        }
-        cell.home = shared; // the door held it, so nobody else holds it now
-        return cell;
     }
 
     /**

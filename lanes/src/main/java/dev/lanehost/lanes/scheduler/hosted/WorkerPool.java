@@ -192,20 +192,20 @@ public final class WorkerPool extends RoamingQueues {
 
     /**
      * Rule 2 for a slot and a door: an idle worker that finds no queued actor to steal takes one that has waited in
-     * another worker's {@code next} slot while that worker stayed in one run ({@link Worker#stealNextOf}), or at
-     * another spinning worker's door while that worker's thread did not run ({@link Worker#stealHandedInOf}), or a kept
-     * actor with a letter at its own door ({@link KeptActor#stealFrom}), or null.
+     * another worker's {@code next} slot while that worker stayed in one run ({@link Thief#fromSlotOf}), or at
+     * another spinning worker's door while that worker's thread did not run ({@link Thief#handedInAt}), or a kept
+     * actor with a letter at its own door ({@link Thief#keptAt}), or null.
      */
     ActorCell stealNext(Worker thief) {
         for (Worker victim : workers) {
             if (victim == thief) {
                 continue;
             }
-            ActorCell cell = thief.stealNextOf(victim);
+            ActorCell cell = thief.asThief.fromSlotOf(victim);
             if (cell == null) {
-                cell = thief.stealHandedInOf(victim);
+                cell = thief.asThief.handedInAt(victim);
             }
-            if (cell == null && (cell = thief.kept.stealFrom(victim)) != null) {
+            if (cell == null && (cell = thief.asThief.keptAt(victim)) != null) {
                 cell.moveHome(thief.shared); // its door held it, so nobody else holds it now
             }
             if (cell != null) {

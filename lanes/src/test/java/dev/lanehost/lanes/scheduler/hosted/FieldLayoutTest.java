@@ -31,7 +31,7 @@ class FieldLayoutTest {
         long[] run = offsets(Worker.class, "next", "runs", "nextRuns", "pinnedFirst", "nextVictim", "turns", "stealAttempts",
                 "steals", "handOffs");
         long[] wake = offsets(Worker.class, "parked", "spinning", "wokenAt", "wakeUps");
-        long[] fixed = offsets(Worker.class, "index", "pool", "shared", "pinned", "handOff", "inSlots", "atDoors");
+        long[] fixed = offsets(Worker.class, "index", "pool", "shared", "pinned", "handOff", "asThief", "kept");
         assertApart("Thread's fields", thread, "the worker's run fields", min(run));
         assertApart("the run fields", max(run), "the wake fields", min(wake));
         assertApart("the wake fields", max(wake), "the fixed fields", min(fixed));
