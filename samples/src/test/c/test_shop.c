@@ -19,17 +19,29 @@
  *
  * samples/pom.xml runs ctest with both set. Without LANEHOST_CLASS_PATH the suite says it was skipped and why, and
  * exits 77, which CTest counts as skipped (SKIP_RETURN_CODE in CMakeLists.txt).
+ *
+ * cmocka installs its own SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGSYS handlers around every test and fixture, so after
+ * the JVM started. HotSpot takes SIGSEGV in its own work (a compiled loop's safepoint poll when a GC or a handshake
+ * stops the threads, a Java stack overflow); a handler of cmocka's in the place of HotSpot's ends the process at
+ * random, with exit status 255 or 139 and no message. The JDK's libjsig, preloaded, keeps HotSpot's handlers where they
+ * are and chains cmocka's behind them, so CMakeLists.txt runs the suite with LD_PRELOAD=$JAVA_HOME/lib/libjsig.so and
+ * main() refuses to start without it.
  */
+#define _GNU_SOURCE /* RTLD_DEFAULT */
 #include <setjmp.h> /* cmocka.h needs these four first */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <cmocka.h>
+#include <dlfcn.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "lanehost/lanehost_embed.h"
 
@@ -44,6 +56,23 @@ typedef struct shop {
     const lanehost_api *api;
     uint64_t lane, restock, take, level, sold, delivery;
 } shop;
+
+/* ---- HotSpot's fault handlers, kept in place by libjsig ---- */
+
+static const int fault_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+/* The handler the kernel ran for each of fault_signals once the JVM had started (the group setup records them). */
+static void *jvm_handlers[sizeof fault_signals / sizeof fault_signals[0]];
+
+/* libjsig's own entry point, which HotSpot looks up when it installs its handlers: there only if libjsig is loaded. */
+static bool libjsig_loaded(void) {
+    return dlsym(RTLD_DEFAULT, "JVM_begin_signal_setting") != NULL;
+}
+
+/* The handler the kernel runs for `sig`, asked of the kernel itself: libjsig's sigaction answers with the chained one. */
+static void *kernel_handler(int sig) {
+    struct { void *handler; unsigned long flags; void *restorer; uint64_t mask; } action = {0};
+    return syscall(SYS_rt_sigaction, sig, NULL, &action, sizeof action.mask) == 0 ? action.handler : NULL;
+}
 
 /* ---- Readable failures: a status by its name, with the sentence last_error left ---- */
 
@@ -296,7 +325,13 @@ static int close_shop(void **state) {
 static int create_jvm(void **state) {
     (void)state;
     void *first = NULL;
-    return open_shop(&first) == 0 ? close_shop(&first) : -1;
+    if (open_shop(&first) != 0) {
+        return -1;
+    }
+    for (size_t i = 0; i < sizeof fault_signals / sizeof fault_signals[0]; i++) {
+        jvm_handlers[i] = kernel_handler(fault_signals[i]);
+    }
+    return close_shop(&first);
 }
 
 static int end_jvm(void **state) {
@@ -418,6 +453,19 @@ static void aHandlerThatThrowsIsACallbackFailureAndHaltsItsActorOnly(void **stat
     assert_count("sold of apple", 0, sold_of(s, "apple")); /* the ledger, another actor of the lane, lives on */
 }
 
+/* cmocka has installed its handlers for this test; through libjsig they are chained, and HotSpot's still run first. */
+static void theJvmsFaultHandlersStayInPlaceWhileATestRuns(void **state) {
+    (void)state;
+    for (size_t i = 0; i < sizeof fault_signals / sizeof fault_signals[0]; i++) {
+        void *now = kernel_handler(fault_signals[i]);
+        if (now != jvm_handlers[i]) {
+            print_error("the kernel runs %p for %s during a test, not the JVM's %p: the handler cmocka installed "
+                        "replaced HotSpot's\n", now, strsignal(fault_signals[i]), jvm_handlers[i]);
+            fail();
+        }
+    }
+}
+
 static void theBlockingCallOnTheLanesOwnThreadIsRefused(void **state) {
     const shop *s = *state;
     uint8_t name[16];
@@ -436,6 +484,13 @@ int main(void) {
                "JVM this suite starts (Maven's samples build sets it for ctest: mvn -pl samples -am verify)\n");
         return SKIP_EXIT_CODE;
     }
+    if (!libjsig_loaded()) {
+        printf("FAILED: the JDK's libjsig is not preloaded. cmocka installs its own SIGSEGV, SIGBUS, SIGFPE and SIGILL "
+               "handlers around every test, after the JVM started, and HotSpot takes SIGSEGV in its own work: without "
+               "libjsig, which keeps HotSpot's handlers and chains cmocka's behind them, the suite ends at random. Run "
+               "it with LD_PRELOAD=$JAVA_HOME/lib/libjsig.so (its CTest command does)\n");
+        return EXIT_FAILURE;
+    }
 #define SHOP_TEST(test) cmocka_unit_test_setup_teardown(test, open_shop, close_shop)
     const struct CMUnitTest tests[] = {
         SHOP_TEST(aNewShopHasNothingInStockAndNothingQueued),
@@ -447,6 +502,7 @@ int main(void) {
         SHOP_TEST(malformedArgumentsAreRefusedBeforeTheStockSeesThem),
         SHOP_TEST(aHandlerThatThrowsIsACallbackFailureAndHaltsItsActorOnly),
         SHOP_TEST(theBlockingCallOnTheLanesOwnThreadIsRefused),
+        SHOP_TEST(theJvmsFaultHandlersStayInPlaceWhileATestRuns),
     };
     return cmocka_run_group_tests_name("shop", tests, create_jvm, end_jvm);
 }
