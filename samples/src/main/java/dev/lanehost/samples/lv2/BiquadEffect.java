@@ -35,6 +35,9 @@ final class BiquadEffect implements Behavior {
      * (64 frames is 1.3 ms at 48 kHz), and a tick that finds nothing costs microseconds.
      */
     static final Duration TICK = Duration.ofMillis(1);
+    /** A tick this long after the one before was held off (its thread, or the timer thread, did not run): counted. */
+    static final long LATE_TICK_NANOS = Duration.ofMillis(10).toNanos();
+    private static final System.Logger LOG = System.getLogger(BiquadEffect.class.getName());
     private static final int CHUNK_FRAMES = 4096;
 
     private final SpscByteRing capture;
@@ -51,6 +54,8 @@ final class BiquadEffect implements Behavior {
     private boolean held;
     private boolean active;
     private long processed;
+    // Since activation: when each tick came, for what a user asks after an underrun (was the effect held off?).
+    private final TickGaps gaps = new TickGaps();
 
     /** @param arena the scratch memory's, open while the effect runs */
     BiquadEffect(SpscByteRing capture, SpscByteRing controls, SpscByteRing playback, BiquadLowPass filter,
@@ -74,6 +79,9 @@ final class BiquadEffect implements Behavior {
     }
 
     private void tick(ActorContext context) {
+        if (active) {
+            gaps.tick(context.nanoTime());
+        }
         pump();
     }
 
@@ -84,6 +92,7 @@ final class BiquadEffect implements Behavior {
         processed = 0;
         hasPending = false;
         held = false;
+        gaps.reset(Math.round(lead * 1e9 / filter.sampleRate()));
         filter.set(cutoff, q);
         filter.reset();
         scratch.fill((byte) 0);
@@ -95,8 +104,11 @@ final class BiquadEffect implements Behavior {
         active = true;
     }
 
-    /** Step 4. */
+    /** Step 4; says in the log how late the ticks since activation came, if any was held off. */
     void stop() {
+        if (active && gaps.late() > 0) {
+            LOG.log(System.Logger.Level.INFO, "lanehost biquad: " + gaps.describe());
+        }
         active = false;
     }
 

@@ -33,6 +33,10 @@ public final class BiquadLowPass {
         set(cutoffHz, q);
     }
 
+    public double sampleRate() {
+        return sampleRate;
+    }
+
     /** New cut-off and Q, clamped to what the filter can do at this rate (the plugin's ports say the same range). */
     public void set(double cutoffHz, double q) {
         double cutoff = Math.min(Math.max(cutoffHz, MIN_CUTOFF_HZ), sampleRate * MAX_CUTOFF_FRACTION);

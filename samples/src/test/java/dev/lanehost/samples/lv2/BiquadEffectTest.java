@@ -82,6 +82,25 @@ class BiquadEffectTest {
         assertEquals(200, effect.pump(), "released: every frame captured is processed");
         assertEquals(200 * Float.BYTES, playback.readable());
     }
+    @Test
+    void ticksHeldOffAreCountedAndTheGapsLongerThanTheLeadAddedUp() {
+        TickGaps gaps = new TickGaps();
+        long ms = 1_000_000;
+        gaps.reset(100 * ms);
+        for (long at : new long[] {5 * ms, 6 * ms, 7 * ms, 16 * ms, 17 * ms, 300 * ms, 301 * ms, 313 * ms, 433 * ms}) {
+            gaps.tick(at);
+        }
+        assertEquals(3, gaps.late(), "gaps of 10 ms or more: 283, 12 and 120 ms (9 ms is not)");
+        assertEquals("3 tick(s) of the effect came 10 ms or more after the one before; the longest gap 283 ms, 0.3 s "
+                + "after the first; 2 gap(s) longer than the lead (100 ms), by 203 ms in all", gaps.describe());
+
+        gaps.reset(100 * ms); // an activation: the first tick after it starts afresh
+        gaps.tick(900 * ms);
+        gaps.tick(901 * ms);
+        assertEquals(0, gaps.late());
+        assertEquals("0 tick(s) of the effect came 10 ms or more after the one before; the longest gap 1 ms, 0.0 s "
+                + "after the first; 0 gap(s) longer than the lead (100 ms), by 0 ms in all", gaps.describe());
+    }
 
     private static float[] ramp(int frames) {
         float[] samples = new float[frames];
