@@ -15,9 +15,10 @@
  * reuses the process's JVM), so no test sees another's stock, and the test that halts the stock on purpose harms
  * none after it. The group teardown ends the JVM (lanehost_embed_shutdown), as a host does before it exits.
  *
- *     LANEHOST_CLASS_PATH=<lanehost's jars and the samples' classes> JAVA_HOME=<JDK 25+> test_shop
+ *     LANEHOST_CLASS_PATH=<lanehost's jars and the samples' classes> JAVA_HOME=<JDK 25+> \
+ *         LD_PRELOAD=<JDK 25+>/lib/libjsig.so test_shop
  *
- * samples/pom.xml runs ctest with both set. Without LANEHOST_CLASS_PATH the suite says it was skipped and why, and
+ * samples/pom.xml runs ctest with the first two set, and CMakeLists.txt's test command adds the third. Without LANEHOST_CLASS_PATH the suite says it was skipped and why, and
  * exits 77, which CTest counts as skipped (SKIP_RETURN_CODE in CMakeLists.txt).
  *
  * cmocka installs its own SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGSYS handlers around every test and fixture, so after
@@ -330,6 +331,11 @@ static int create_jvm(void **state) {
     }
     for (size_t i = 0; i < sizeof fault_signals / sizeof fault_signals[0]; i++) {
         jvm_handlers[i] = kernel_handler(fault_signals[i]);
+        if (jvm_handlers[i] == NULL || jvm_handlers[i] == (void *)SIG_DFL || jvm_handlers[i] == (void *)SIG_IGN) {
+            print_error("the JVM started, yet the kernel runs no handler of its for %s\n", strsignal(fault_signals[i]));
+            close_shop(&first);
+            return -1;
+        }
     }
     return close_shop(&first);
 }
@@ -493,6 +499,7 @@ int main(void) {
     }
 #define SHOP_TEST(test) cmocka_unit_test_setup_teardown(test, open_shop, close_shop)
     const struct CMUnitTest tests[] = {
+        SHOP_TEST(theJvmsFaultHandlersStayInPlaceWhileATestRuns), /* first: without them the rest may die unexplained */
         SHOP_TEST(aNewShopHasNothingInStockAndNothingQueued),
         SHOP_TEST(aRestockAnswersTheNewLevel),
         SHOP_TEST(eachDeliveryIsOneTurnOfTheNextDrive),
@@ -502,7 +509,6 @@ int main(void) {
         SHOP_TEST(malformedArgumentsAreRefusedBeforeTheStockSeesThem),
         SHOP_TEST(aHandlerThatThrowsIsACallbackFailureAndHaltsItsActorOnly),
         SHOP_TEST(theBlockingCallOnTheLanesOwnThreadIsRefused),
-        SHOP_TEST(theJvmsFaultHandlersStayInPlaceWhileATestRuns),
     };
     return cmocka_run_group_tests_name("shop", tests, create_jvm, end_jvm);
 }

@@ -54,7 +54,7 @@ final class BiquadEffect implements Behavior {
     private boolean held;
     private boolean active;
     private long processed;
-    // Since activation: when each tick came, for what a user asks after an underrun (was the effect held off?).
+    // Since activation: the gaps between ticks, for what a user asks after an underrun (was the effect held off?).
     private final TickGaps gaps = new TickGaps();
 
     /** @param arena the scratch memory's, open while the effect runs */
@@ -85,14 +85,14 @@ final class BiquadEffect implements Behavior {
         pump();
     }
 
-    /** Step 1: a fresh stream whose latency is {@code lead} frames. */
-    void activate(int lead, double cutoff, double q) {
+    /** Step 1 at {@code now}: a fresh stream whose latency is {@code lead} frames. */
+    void activate(long now, int lead, double cutoff, double q) {
         discard(capture);
         discard(controls);
         processed = 0;
         hasPending = false;
         held = false;
-        gaps.reset(Math.round(lead * 1e9 / filter.sampleRate()));
+        gaps.reset(Math.round(lead * 1e9 / filter.sampleRate()), now);
         filter.set(cutoff, q);
         filter.reset();
         scratch.fill((byte) 0);
@@ -104,10 +104,13 @@ final class BiquadEffect implements Behavior {
         active = true;
     }
 
-    /** Step 4; says in the log how late the ticks since activation came, if any was held off. */
-    void stop() {
-        if (active && gaps.late() > 0) {
-            LOG.log(System.Logger.Level.INFO, "lanehost biquad: " + gaps.describe());
+    /** Step 4 at {@code now}; says in the log how late the ticks since activation came, if any was held off. */
+    void stop(long now) {
+        if (active) {
+            gaps.tick(now);
+            if (gaps.anyHeldOff()) {
+                LOG.log(System.Logger.Level.INFO, "lanehost biquad: " + gaps.describe());
+            }
         }
         active = false;
     }

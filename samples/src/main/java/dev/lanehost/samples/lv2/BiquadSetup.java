@@ -65,12 +65,12 @@ public final class BiquadSetup implements GuestSetup {
                     || !(list.get(2) instanceof Number q)) {
                 throw new IllegalArgumentException("activate takes [lead, cutoff, q]");
             }
-            effect.activate(lead.intValue(), cutoff.doubleValue(), q.doubleValue());
+            effect.activate(context.nanoTime(), lead.intValue(), cutoff.doubleValue(), q.doubleValue());
             return lead.longValue();
         }));
         instance.exportGate("pump", CallGate.open(actor, (context, arguments) -> effect.pump()));
         instance.exportGate("stop", CallGate.open(actor, (context, arguments) -> {
-            effect.stop();
+            effect.stop(context.nanoTime());
             return null;
         }));
     }
@@ -88,7 +88,7 @@ public final class BiquadSetup implements GuestSetup {
              SpscByteRing playback = SpscByteRing.allocate(1 << 16)) {
             BiquadEffect effect = new BiquadEffect(capture, controls, playback,
                     new BiquadLowPass(rate, 1000, 0.707), arena);
-            effect.activate(0, 1000, 0.707);
+            effect.activate(System.nanoTime(), 0, 1000, 0.707);
             MemorySegment frames = arena.allocate(bytes, Long.BYTES);
             for (int done = 0; done < WARM_UP_FRAMES; done += chunk) {
                 for (int i = 0; i < chunk; i++) {

@@ -1,6 +1,8 @@
 package dev.lanehost.samples.lv2;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lanehost.ring.SpscByteRing;
 import java.lang.foreign.Arena;
@@ -41,7 +43,7 @@ class BiquadEffectTest {
 
     @Test
     void activationPrimesTheLeadWithSilence() {
-        effect.activate(256, 1000, 0.707);
+        effect.activate(0, 256, 1000, 0.707);
 
         float[] primed = read(256);
         assertEquals(0, playback.readable(), "exactly the lead");
@@ -52,7 +54,7 @@ class BiquadEffectTest {
 
     @Test
     void aControlRecordTakesEffectAtItsFrame() {
-        effect.activate(0, 1000, 0.707);
+        effect.activate(0, 0, 1000, 0.707);
         float[] input = ramp(300);
         record(100, 3000, 2.0f, false); // written before frame 100, as run() does
         write(input);
@@ -71,7 +73,7 @@ class BiquadEffectTest {
 
     @Test
     void aHoldStopsAtItsFrameAndItsReleaseGoesOn() {
-        effect.activate(0, 1000, 0.707);
+        effect.activate(0, 0, 1000, 0.707);
         record(50, 1000, 0.707f, true);
         write(ramp(200));
 
@@ -82,24 +84,35 @@ class BiquadEffectTest {
         assertEquals(200, effect.pump(), "released: every frame captured is processed");
         assertEquals(200 * Float.BYTES, playback.readable());
     }
+
     @Test
     void ticksHeldOffAreCountedAndTheGapsLongerThanTheLeadAddedUp() {
         TickGaps gaps = new TickGaps();
         long ms = 1_000_000;
-        gaps.reset(100 * ms);
-        for (long at : new long[] {5 * ms, 6 * ms, 7 * ms, 16 * ms, 17 * ms, 300 * ms, 301 * ms, 313 * ms, 433 * ms}) {
+        gaps.reset(100 * ms, 5 * ms); // activated at 5 ms
+        for (long at : new long[] {6 * ms, 7 * ms, 16 * ms, 17 * ms, 300 * ms, 301 * ms, 313 * ms, 433 * ms}) {
             gaps.tick(at);
         }
-        assertEquals(3, gaps.late(), "gaps of 10 ms or more: 283, 12 and 120 ms (9 ms is not)");
+        assertTrue(gaps.anyHeldOff());
         assertEquals("3 tick(s) of the effect came 10 ms or more after the one before; the longest gap 283 ms, 0.3 s "
-                + "after the first; 2 gap(s) longer than the lead (100 ms), by 203 ms in all", gaps.describe());
+                + "after activation; 2 gap(s) longer than the lead (100 ms), by 203 ms in all", gaps.describe(),
+                "10 ms or more: 283, 12 and 120 ms (9 ms is not); longer than the lead: 283 and 120 ms");
 
-        gaps.reset(100 * ms); // an activation: the first tick after it starts afresh
-        gaps.tick(900 * ms);
+        gaps.reset(100 * ms, 900 * ms); // the next activation starts afresh
         gaps.tick(901 * ms);
-        assertEquals(0, gaps.late());
+        assertFalse(gaps.anyHeldOff());
         assertEquals("0 tick(s) of the effect came 10 ms or more after the one before; the longest gap 1 ms, 0.0 s "
-                + "after the first; 0 gap(s) longer than the lead (100 ms), by 0 ms in all", gaps.describe());
+                + "after activation; 0 gap(s) longer than the lead (100 ms), by 0 ms in all", gaps.describe());
+    }
+
+    @Test
+    void aGapLongerThanALeadUnderTenMillisecondsCountsAsHeldOff() {
+        TickGaps gaps = new TickGaps();
+        gaps.reset(1_333_333, 0); // 64 frames at 48 kHz, the smallest lead
+        gaps.tick(1_000_000);
+        assertFalse(gaps.anyHeldOff());
+        gaps.tick(4_000_000); // 3 ms: an underrun of 1.7 ms
+        assertTrue(gaps.anyHeldOff());
     }
 
     private static float[] ramp(int frames) {
