@@ -18,8 +18,9 @@
  *     LANEHOST_CLASS_PATH=<lanehost's jars and the samples' classes> JAVA_HOME=<JDK 25+> \
  *         LD_PRELOAD=<JDK 25+>/lib/libjsig.so test_shop
  *
- * samples/pom.xml runs ctest with the first two set, and CMakeLists.txt's test command adds the third. Without LANEHOST_CLASS_PATH the suite says it was skipped and why, and
- * exits 77, which CTest counts as skipped (SKIP_RETURN_CODE in CMakeLists.txt).
+ * samples/pom.xml runs ctest with the first two set, and CMakeLists.txt's test command adds the third. Without
+ * LANEHOST_CLASS_PATH the suite says it was skipped and why, and exits 77, which CTest counts as skipped
+ * (SKIP_RETURN_CODE in CMakeLists.txt).
  *
  * cmocka installs its own SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGSYS handlers around every test and fixture, so after
  * the JVM started. HotSpot takes SIGSEGV in its own work (a compiled loop's safepoint poll when a GC or a handshake
@@ -69,7 +70,7 @@ static bool libjsig_loaded(void) {
     return dlsym(RTLD_DEFAULT, "JVM_begin_signal_setting") != NULL;
 }
 
-/* The handler the kernel runs for `sig`, asked of the kernel itself: libjsig's sigaction answers with the chained one. */
+/* The handler the kernel runs for `sig`, asked of the kernel: libjsig's sigaction answers with the chained one. */
 static void *kernel_handler(int sig) {
     struct { void *handler; unsigned long flags; void *restorer; uint64_t mask; } action = {0};
     return syscall(SYS_rt_sigaction, sig, NULL, &action, sizeof action.mask) == 0 ? action.handler : NULL;

@@ -3,8 +3,9 @@ package dev.lanehost.samples.lv2;
 import java.util.Locale;
 
 /**
- * The gaps between an effect's activation, its ticks and its stop: how many came {@link BiquadEffect#LATE_TICK_NANOS} or
- * more after the one before, the longest with when it ended, and those longer than the lead. A gap
+ * The gaps between an effect's activation, its ticks and its stop: how many came
+ * {@link BiquadEffect#LATE_TICK_NANOS} or more after the one before, the longest with when it ended, and those longer
+ * than the lead. A gap
  * longer than the lead plays silence for what it is longer by (an underrun), so this says whether, and for how long,
  * the effect was held off when one came. The effect's turns only.
  */
@@ -57,8 +58,9 @@ final class TickGaps {
      * before; the longest gap X ms, T s after activation; G gap(s) longer than the lead (L ms), by B ms in all".
      */
     String describe() {
-        return String.format(Locale.ROOT, "%d tick(s) of the effect came %d ms or more after the one before; the longest "
-                        + "gap %d ms, %.1f s after activation; %d gap(s) longer than the lead (%d ms), by %d ms in all",
+        return String.format(Locale.ROOT, "%d tick(s) of the effect came %d ms or more after the one before; the "
+                        + "longest gap %d ms, %.1f s after activation; %d gap(s) longer than the lead (%d ms), by %d ms "
+                        + "in all",
                 late, BiquadEffect.LATE_TICK_NANOS / 1_000_000, longest / 1_000_000, (longestEnded - first) / 1e9,
                 beyondLead, leadNanos / 1_000_000, beyondLeadNanos / 1_000_000);
     }

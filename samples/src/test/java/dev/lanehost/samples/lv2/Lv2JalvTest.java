@@ -44,7 +44,8 @@ class Lv2JalvTest {
     /** jackd's period, in frames. */
     private static final int PERIOD = 128;
     /** The effect's holds longer than the lead: how many, and by how many ms in all (its log line, TickGaps). */
-    private static final Pattern HOLDS = Pattern.compile("(\\d+) gap\\(s\\) longer than the lead \\(\\d+ ms\\), by (\\d+) ms in all");
+    private static final Pattern HOLDS =
+            Pattern.compile("(\\d+) gap\\(s\\) longer than the lead \\(\\d+ ms\\), by (\\d+) ms in all");
     private static final String EG_AMP = "http://lv2plug.in/plugins/eg-amp";
     private static final Path EG_AMP_BUNDLE = Path.of("/usr/lib/lv2/eg-amp.lv2");
     private static final String BIQUAD_CLIENT = "lanehost-biquad";
@@ -117,7 +118,8 @@ class Lv2JalvTest {
                 assertTrue(silence <= explained, "frames of silence played beyond what the effect's holds explain ("
                         + explained + "); " + run);
                 // Each frame of silence's late frame is dropped when it comes: all of them, unless one came just now.
-                assertTrue(last(monitors, "dropped_frames") <= silence, "late frames dropped beyond the silence; " + run);
+                assertTrue(last(monitors, "dropped_frames") <= silence,
+                        "late frames dropped beyond the silence; " + run);
                 assertEquals(0, last(monitors, "waits"), "run() never waits in real time; " + run);
                 assertEquals(LEAD, Lv2Bundle.field(delays, "delay_min"), "the shortest delay measured; " + run);
                 assertEquals(LEAD, Lv2Bundle.field(delays, "delay_max"), "the longest delay measured; " + run);
