@@ -62,8 +62,9 @@ typedef struct shop {
 /* ---- HotSpot's fault handlers, kept in place by libjsig ---- */
 
 static const int fault_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+#define FAULT_SIGNALS (sizeof fault_signals / sizeof fault_signals[0])
 /* The handler the kernel ran for each of fault_signals once the JVM had started (the group setup records them). */
-static void *jvm_handlers[sizeof fault_signals / sizeof fault_signals[0]];
+static void *jvm_handlers[FAULT_SIGNALS];
 
 /* libjsig's own entry point, which HotSpot looks up when it installs its handlers: there only if libjsig is loaded. */
 static bool libjsig_loaded(void) {
@@ -330,7 +331,7 @@ static int create_jvm(void **state) {
     if (open_shop(&first) != 0) {
         return -1;
     }
-    for (size_t i = 0; i < sizeof fault_signals / sizeof fault_signals[0]; i++) {
+    for (size_t i = 0; i < FAULT_SIGNALS; i++) {
         jvm_handlers[i] = kernel_handler(fault_signals[i]);
         if (jvm_handlers[i] == NULL || jvm_handlers[i] == (void *)SIG_DFL || jvm_handlers[i] == (void *)SIG_IGN) {
             print_error("the JVM started, yet the kernel runs no handler of its for %s\n", strsignal(fault_signals[i]));
@@ -463,7 +464,7 @@ static void aHandlerThatThrowsIsACallbackFailureAndHaltsItsActorOnly(void **stat
 /* cmocka has installed its handlers for this test; through libjsig they are chained, and HotSpot's still run first. */
 static void theJvmsFaultHandlersStayInPlaceWhileATestRuns(void **state) {
     (void)state;
-    for (size_t i = 0; i < sizeof fault_signals / sizeof fault_signals[0]; i++) {
+    for (size_t i = 0; i < FAULT_SIGNALS; i++) {
         void *now = kernel_handler(fault_signals[i]);
         if (now != jvm_handlers[i]) {
             print_error("the kernel runs %p for %s during a test, not the JVM's %p: the handler cmocka installed "

@@ -244,26 +244,22 @@ class Lv2JalvTest {
         input.flush();
     }
 
-    /** Closes the console's input (jalv then deactivates and frees the plugin and exits); killed if it hangs. */
-    private static void quit(Process process) throws InterruptedException {
-        if (!process.isAlive()) {
-            return;
-        }
-        try {
-            process.getOutputStream().close();
-        } catch (IOException gone) {
-            // it has ended already
-        }
-        if (!process.waitFor(20, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(20, TimeUnit.SECONDS);
+    /** Closes the console's input (jalv then deactivates and frees the plugin and exits); fails if it hangs. */
+    private static void quit(Process process) {
+        if (!end(process)) {
             throw new AssertionError("jalv did not quit within 20 s of the end of its input");
         }
     }
 
-    /** After a failure: quits or kills the jalv, waiting a bounded time, and throws nothing. */
-    private static void end(Process process) {
+    /**
+     * Closes the console's input and waits up to 20 s for jalv to quit; kills it if it does not, waiting a bounded time
+     * again. Throws nothing, so a failure before it in the test is the one reported.
+     *
+     * @return true if jalv had ended or quit by itself
+     */
+    private static boolean end(Process process) {
         if (!process.isAlive()) {
-            return;
+            return true;
         }
         try {
             process.getOutputStream().close();
@@ -271,13 +267,15 @@ class Lv2JalvTest {
             // it has ended already
         }
         try {
-            if (!process.waitFor(20, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(20, TimeUnit.SECONDS);
+            if (process.waitFor(20, TimeUnit.SECONDS)) {
+                return true;
             }
+            process.destroyForcibly().waitFor(20, TimeUnit.SECONDS);
         } catch (InterruptedException interrupted) {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
         }
+        return false;
     }
 
     private String output(String client) throws IOException {
