@@ -1,12 +1,12 @@
 package dev.lanehost.benchmarks;
 
 /** A plain main's positional arguments: a count, or a usage line and exit status 2. */
-final class Arguments {
+public final class Arguments {
     private Arguments() {
     }
 
     /** Argument {@code index} as a whole number of at least {@code least}, or {@code otherwise} if absent; exits with {@code usage} if bad. */
-    static int count(String[] args, int index, String name, int otherwise, int least, String usage) {
+    public static int count(String[] args, int index, String name, int otherwise, int least, String usage) {
         if (args.length <= index) {
             return otherwise;
         }
@@ -22,7 +22,7 @@ final class Arguments {
     }
 
     /** Prints {@code problem} and the usage line, and exits with status 2. @return never */
-    static int refuse(String problem, String usage) {
+    public static int refuse(String problem, String usage) {
         System.err.println(problem + "; usage: " + usage);
         System.exit(2);
         return 0;

@@ -19,8 +19,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * that runs it, idle spins included), how busy it was (CPU ÷ wall), its steals and steal attempts, and how many
  * messages crossed between workers. The batches' rate is the benchmark's round trips per second, so runs with 1 and 2
  * workers say how far two workers scale and what a turn costs in one JVM against the next. With {@code every} above 0
- * it also prints the rate of every {@code every}th batch as it ends ({@code batch 120: 13.6 M}), so a run shows how the
- * rate moves within one JVM (benchmarks/HISTORY.md, "Actors against Apache Pekko", says what it showed).
+ * it also prints the rate of every {@code every}th batch as it ends, and a {@link CoreShareProbe} reading after it
+ * ({@code batch 120: 13.6 M, cores 2.671 2.702 ns an iteration}), so a run shows how the rate moves within one JVM, and
+ * with the other tenant on our cores (benchmarks/HISTORY.md, "Actors against Apache Pekko", says what it showed).
  *
  * <pre>
  *   java --enable-native-access=ALL-UNNAMED -cp benchmarks/target/benchmarks.jar dev.lanehost.benchmarks.PingPongCpu [batches=1000] [workers=2] [every=0]
@@ -110,7 +111,8 @@ public final class PingPongCpu {
                 }
                 long took = System.nanoTime() - start;
                 if (every > 0 && batch % every == 0) {
-                    System.out.printf("batch %d: %.1f M%n", batch, (double) PAIRS * ROUND_TRIPS * 1e3 / took);
+                    System.out.printf("batch %d: %.1f M, cores %s%n", batch, (double) PAIRS * ROUND_TRIPS * 1e3 / took,
+                            CoreShareProbe.measure());
                 }
                 if (measured) {
                     rates[batch - batches / 2] = (double) PAIRS * ROUND_TRIPS * 1e9 / took;

@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /** Order statistics of the benchmarks' summaries: quantiles interpolated between the two nearest values. */
-final class Stats {
+public final class Stats {
     private Stats() {
     }
 
@@ -30,7 +30,7 @@ final class Stats {
         return quantile(values, 0.5);
     }
 
-    static double median(List<Double> values) {
+    public static double median(List<Double> values) {
         return quantile(values, 0.5);
     }
 }
