@@ -22,16 +22,20 @@ import java.util.concurrent.atomic.AtomicLong;
  * it also prints the rate of every {@code every}th batch as it ends, and a {@link CoreShareProbe} reading after it
  * ({@code batch 120: 13.6 M, cores 2.671 2.702 ns an iteration}), so a run shows how the rate moves within one JVM, and
  * with the other tenant on our cores (benchmarks/HISTORY.md, "Actors against Apache Pekko", says what it showed).
+ * With {@code shape} {@code alone}, each ball's ping sends it to itself instead, as many turns a batch: a turn with no
+ * switch from one actor to the other, so the two shapes' CPU a turn differ by what a pair's switch costs (the rate then
+ * counts two turns as a round trip).
  *
  * <pre>
- *   java --enable-native-access=ALL-UNNAMED -cp benchmarks/target/benchmarks.jar dev.lanehost.benchmarks.PingPongCpu [batches=1000] [workers=2] [every=0]
+ *   java --enable-native-access=ALL-UNNAMED -cp benchmarks/target/benchmarks.jar dev.lanehost.benchmarks.PingPongCpu \
+ *       [batches=1000] [workers=2] [every=0] [shape=pairs|alone]
  * </pre>
  *
  * <p>Each message notes the thread that handled its ball last (a field of the ball, compared and written in the turn):
  * a few ns a turn of its own, the same in every run.
  */
 public final class PingPongCpu {
-    private static final String USAGE = "PingPongCpu [batches=1000] [workers=2] [every=0]";
+    private static final String USAGE = "PingPongCpu [batches=1000] [workers=2] [every=0] [shape=pairs|alone]";
     static final int PAIRS = 64;
     static final int ROUND_TRIPS = 1_000;
 
@@ -42,13 +46,15 @@ public final class PingPongCpu {
         final CountDownLatch done;
         final AtomicLong crossed;
         Thread last;
-        int left = ROUND_TRIPS;
+        /** Turns of ping left: one a round trip, or, when ping sends the ball to itself, one a message. */
+        int left;
 
         Ball(ActorRef ping, ActorRef pong, CountDownLatch done, AtomicLong crossed) {
             this.ping = ping;
             this.pong = pong;
             this.done = done;
             this.crossed = crossed;
+            this.left = ping == pong ? 2 * ROUND_TRIPS : ROUND_TRIPS;
         }
 
         /** Counts a message that reached another worker than the ball's last one. */
@@ -68,6 +74,11 @@ public final class PingPongCpu {
         int batches = Arguments.count(args, 0, "batches", 1000, 2, USAGE);
         int workers = Arguments.count(args, 1, "workers", 2, 1, USAGE);
         int every = Arguments.count(args, 2, "every", 0, 0, USAGE);
+        String shape = args.length > 3 ? args[3] : "pairs";
+        if (!shape.equals("pairs") && !shape.equals("alone")) {
+            Arguments.refuse("shape must be pairs or alone, got '" + shape + "'", USAGE);
+        }
+        boolean alone = shape.equals("alone");
         try (ActorRuntime runtime = ActorRuntime.builder(Profile.HOSTED).workers(workers).build()) {
             ActorRef[] pings = new ActorRef[PAIRS];
             ActorRef[] pongs = new ActorRef[PAIRS];
@@ -104,7 +115,11 @@ public final class PingPongCpu {
                 AtomicLong crossed = new AtomicLong();
                 long start = System.nanoTime();
                 for (int i = 0; i < PAIRS; i++) {
-                    pongs[i].tell(new Ball(pings[i], pongs[i], done, crossed));
+                    if (alone) {
+                        pings[i].tell(new Ball(pings[i], pings[i], done, crossed));
+                    } else {
+                        pongs[i].tell(new Ball(pings[i], pongs[i], done, crossed));
+                    }
                 }
                 if (!done.await(120, TimeUnit.SECONDS)) {
                     throw new IllegalStateException("batch " + batch + ": " + done.getCount() + " balls still in flight after 120 s");
