@@ -70,7 +70,7 @@ public final class CoreShareProbe {
     }
 
     /** Runs the loop on one thread per vCPU at once and returns each one's time an iteration. */
-    public static Reading measure() {
+    public static Reading measure() throws InterruptedException {
         double[] nanos = new double[THREADS];
         CountDownLatch ready = new CountDownLatch(THREADS);
         Thread[] threads = new Thread[THREADS];
@@ -78,7 +78,11 @@ public final class CoreShareProbe {
             int slot = t;
             threads[t] = new Thread(() -> {
                 ready.countDown();
-                awaitQuietly(ready); // all threads start together, so each runs beside the others, one per vCPU
+                try {
+                    ready.await(); // all threads start together, so each runs beside the others, one per vCPU
+                } catch (InterruptedException e) {
+                    return; // nobody interrupts these threads; the reading would be 0
+                }
                 long best = Long.MAX_VALUE;
                 for (int run = 0; run < RUNS; run++) {
                     long start = THREAD_CPU.getCurrentThreadCpuTime();
@@ -90,7 +94,7 @@ public final class CoreShareProbe {
             threads[t].start();
         }
         for (Thread thread : threads) {
-            joinQuietly(thread);
+            thread.join();
         }
         return new Reading(nanos);
     }
@@ -118,29 +122,6 @@ public final class CoreShareProbe {
             f ^= k;
         }
         return a ^ b ^ c ^ d ^ e ^ f;
-    }
-
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            latch.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void joinQuietly(Thread thread) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                thread.join();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     public static void main(String[] args) throws InterruptedException {
