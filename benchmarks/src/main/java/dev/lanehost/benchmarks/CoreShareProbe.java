@@ -7,8 +7,9 @@ import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * Measures whether each vCPU has its physical core to itself right now: one thread per vCPU runs a loop of
- * independent additions, as many instructions a cycle as a core issues, and reports its CPU time an iteration.
+ * Measures whether each vCPU has its physical core to itself right now: one thread per vCPU runs a loop of six
+ * independent chains of additions (several instructions a cycle, which a second hardware thread on the core takes
+ * issue slots from) and reports its CPU time an iteration.
  *
  * <p>Why: the host runs another tenant's vCPU on the other hardware thread of the core ours runs on, for a few seconds
  * to a minute at a time. That tenant takes issue slots, not time: the vCPU is not descheduled (no steal time, no
@@ -99,7 +100,7 @@ public final class CoreShareProbe {
         return new Reading(nanos);
     }
 
-    /** Six independent chains of additions and exclusive ors: the core issues them as fast as it can. */
+    /** Six independent chains of additions and exclusive ors: several instructions a cycle. */
     private static long adds(int iterations) {
         long a = 1;
         long b = 2;
