@@ -75,7 +75,8 @@ public record AssumptionManifest(Profile profile, Authority authority, Map<Claus
                         + "thread CPU time, and each host drives its lanes; on a run queue a ready actor then runs within N "
                         + "runs of the N other ready actors, each run at most turnsPerRun turns (first in, first out, one letter per "
                         + "turn; a worker alternates its shared and pinned queues, so within 2N of its runs, and between two polls "
-                        + "of them runs at most 16 actors in a row that its own turns woke and its kept actor at most 32 times)"));
+                        + "of them runs at most 16 actors in a row that its own turns woke and its kept actor (alone, or taking "
+                        + "turns with the actor it swaps with in one run) at most 32 times)"));
                 clauses.put(Clause.TURN_DISCIPLINE, new Discharge.Discharged("a turn lock per actor; the timer thread's "
                         + "budget watch asks a long turn to yield, strikes it and disrupts it at its next poll site, and the "
                         + "actor halts with BUDGET (a loop with no poll site cannot be stopped in Java)"));

@@ -328,7 +328,7 @@ class WorkerPoolTest {
                 assertEquals(0, owner.shared.depth(), "no queue");
                 assertNull(owner.nextInSlot(), "no slot");
                 assertTrue(next.mailbox.isTurnLocked(), "taken back with its turn lock: its run takes none");
-                assertEquals(1, owner.kept.runTakenBack(next, 16));
+                assertEquals(1, owner.kept.runTakenBack(next, 1), "a run of one turn: the swap comes after it");
             }
             assertNull(owner.kept.takeBack(), "after its runs in a row, the worker's queues come first");
             ActorCell lastRun = pair[(KeptActor.AHEAD_RUNS - 1) % 2];
@@ -339,6 +339,89 @@ class WorkerPoolTest {
             owner.kept.release();
             assertFalse(lastRun.isScheduled(), "let go with no letter: idle");
             assertFalse(lastRun.mailbox.isTurnLocked());
+        }
+    }
+
+    /** Two actors on {@code owner} that send each letter they get on to the other, counting their turns. */
+    private static ActorCell[] pairOn(ActorRuntime runtime, WorkerPool pool, Worker owner, int[] turns) {
+        ActorCell[] pair = new ActorCell[2];
+        for (int i = 0; i < 2; i++) {
+            int self = i;
+            pair[i] = new ActorCell(i + 1, "pair-" + i, Placement.NORMAL, runtime.context(), owner.shared, pool, null,
+                    runtime.context().defaultBudget, runtime.context().mailboxCapacity, SpawnOptions.DEFAULT,
+                    () -> (context, message) -> {
+                        turns[self]++;
+                        assertEquals(Delivery.QUEUED, pair[1 - self].offer(message));
+                    });
+        }
+        return pair;
+    }
+
+    @Test
+    void aPairTakesTurnsInsideOneRunSwappedAtTheDoorUpToTheRunsTurns() {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            WorkerPool pool = new WorkerPool(2, IdleStrategy.DEFAULT, AffinityPolicy.NONE, Affinity.unavailable("test"), null);
+            Worker owner = pool.worker(0);
+            int[] turns = new int[2];
+            ActorCell[] pair = pairOn(runtime, pool, owner, turns);
+            assertEquals(1, owner.kept.run(pair[0], 1, false), "its start: kept at the owner's door");
+            assertEquals(Delivery.QUEUED, pair[1].offer("ball"));
+            assertEquals(2, owner.kept.run(pair[1], 2, true), "its start, then the ball, sent on to the kept one");
+            assertSame(pair[0], owner.kept.takeBack(), "the ball waits for the kept one: run next");
+
+            assertEquals(16, owner.kept.runTakenBack(pair[0], 16), "one run: the ball back and forth, 16 turns in all");
+            assertEquals(8, turns[0], "each took every other turn");
+            assertEquals(9, turns[1], "its ball before, then every other turn");
+            assertTrue(pair[0].isScheduled() && pair[1].isScheduled(), "neither was made idle to be queued again");
+            assertTrue(pair[0].mailbox.isTurnLocked() && pair[1].mailbox.isTurnLocked(), "nor its lock let go");
+            assertEquals(0, owner.shared.depth(), "no queue");
+            assertNull(owner.nextInSlot(), "no slot");
+            assertSame(pair[0], owner.kept.takeBack(), "the ball with pair-0 again: next run");
+            assertEquals(1, owner.kept.runTakenBack(pair[0], 1), "a run of one turn: the swap comes after it");
+            owner.kept.release();
+            assertSame(pair[1], owner.shared.pollShared(), "let go with the ball: queued");
+            assertFalse(pair[0].isScheduled(), "let go with no letter: idle");
+            assertFalse(pair[0].mailbox.isTurnLocked() || pair[1].mailbox.isTurnLocked(), "both locks let go");
+        }
+    }
+
+    @Test
+    void aPairsActorFromTheQueuesRunsAloneItsPartnersLetterWaitsBehindTheOthers() {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            WorkerPool pool = new WorkerPool(2, IdleStrategy.DEFAULT, AffinityPolicy.NONE, Affinity.unavailable("test"), null);
+            Worker owner = pool.worker(0);
+            int[] turns = new int[2];
+            ActorCell[] pair = pairOn(runtime, pool, owner, turns);
+            assertEquals(1, owner.kept.run(pair[0], 1, false), "its start: kept at the owner's door");
+            assertEquals(Delivery.QUEUED, pair[1].offer("ball"));
+            assertEquals(2, owner.kept.run(pair[1], 16, false), "from the queues: its start and the ball, no more");
+            assertNull(owner.kept.takeBack(), "its partner is not run next either");
+            assertSame(pair[0], owner.shared.pollShared(), "let go with the ball: queued behind the others");
+            owner.kept.release();
+        }
+    }
+
+    @Test
+    void aPairsRunGoesOnWithAPartnerHaltedAtTheDoorAndTearsItDownThere() {
+        try (ActorRuntime runtime = ActorRuntime.create(Profile.SINGLE_THREAD)) {
+            WorkerPool pool = new WorkerPool(2, IdleStrategy.DEFAULT, AffinityPolicy.NONE, Affinity.unavailable("test"), null);
+            Worker owner = pool.worker(0);
+            ActorCell door = new ActorCell(1, "at-door", Placement.NORMAL, runtime.context(), owner.shared, pool, null,
+                    runtime.context().defaultBudget, runtime.context().mailboxCapacity, SpawnOptions.DEFAULT,
+                    () -> (context, message) -> { });
+            ActorCell running = new ActorCell(2, "running", Placement.NORMAL, runtime.context(), owner.shared, pool, null,
+                    runtime.context().defaultBudget, runtime.context().mailboxCapacity, SpawnOptions.DEFAULT,
+                    () -> (context, message) -> door.halt(new ExitReason.Killed()));
+            assertEquals(1, owner.kept.run(door, 1, false), "its start: kept at the owner's door");
+            assertEquals(Delivery.QUEUED, running.offer("halt it"));
+            assertEquals(2, owner.kept.run(running, 16, true), "its start and its letter; then the halted one's teardown");
+            assertEquals(new ExitReason.Killed(), door.exitReason());
+            assertFalse(door.isScheduled(), "torn down in the same run and let go: idle for good");
+            assertFalse(door.mailbox.isTurnLocked());
+            assertTrue(running.isScheduled() && running.mailbox.isTurnLocked(), "the one run before it kept at the door");
+            assertNull(owner.kept.takeBack());
+            owner.kept.release();
+            assertFalse(running.isScheduled());
         }
     }
 

@@ -23,51 +23,80 @@ public final class CellRun {
      * @return the number of turns run, which is the number of letters taken by turns
      */
     static int run(ActorCell cell, int maxTurns) {
-        return (int) (run(cell, maxTurns, false) >>> 1);
+        return (int) (run(cell, maxTurns, null, false) >>> 1);
     }
 
     /**
-     * {@link #run(ActorCell, int)}, for a runner that may keep the schedule of an actor whose mailbox it leaves empty
-     * ({@code keepIfEmpty}): such an actor stays scheduled and its turn lock stays held, both by the caller, which must
-     * look at it again and either run it with {@link #runHeld} or let both go with {@link #release}. A HOSTED worker
-     * keeps the last actor it ran this way, so the actor's next letter needs no run queue or door, and its next run no
-     * lock (see {@code KeptActor}).
+     * A runner that keeps the schedule and turn lock of the actor it ran last (a HOSTED worker's {@code KeptActor}), and
+     * may go on in the same run with the actor it kept before, as the two halves of a pair: one's turns send to the
+     * other, so when one's mailbox is empty, the other's is not.
+     */
+    public interface Keeper {
+        /**
+         * {@code emptied}'s run would end with the actor kept (its mailbox empty, nothing else to do): keep it now, in
+         * place of the actor kept before, and hand that one back to run next in the same run, if a letter waits for it.
+         * The runner's thread, holding {@code emptied}'s schedule and turn lock.
+         *
+         * @return the actor to run next, whose schedule and turn lock the caller now holds; or null (then nothing has
+         *         changed: the run ends, and {@code emptied} is the caller's to keep)
+         */
+        ActorCell swapFor(ActorCell emptied);
+    }
+
+    /**
+     * {@link #run(ActorCell, int)}, for a runner that keeps the schedule of an actor whose mailbox it leaves empty
+     * ({@code keeper}): such an actor stays scheduled and its turn lock stays held, both by the caller, which must look at
+     * it again and either run it with {@link #runHeld} or let both go with {@link #release}. A HOSTED worker keeps the last
+     * actor it ran this way, so the actor's next letter needs no run queue or door, and its next run no lock (see
+     * {@code KeptActor}). With {@code pairs}, the run goes on with the actor kept before when that one has a letter and
+     * this one has none ({@link Keeper#swapFor}), {@code maxTurns} turns in all: the actor run last is the one kept or let
+     * go.
      *
      * @return the turns run, shifted left by one, with the lowest bit set if the caller keeps the schedule and the lock
+     *         of the actor run last
      */
-    public static long run(ActorCell cell, int maxTurns, boolean keepIfEmpty) {
+    public static long run(ActorCell cell, int maxTurns, Keeper keeper, boolean pairs) {
         if (!cell.mailbox.tryLockTurn()) {
             handOff(cell);
             return 0;
         }
-        return runLocked(cell, maxTurns, keepIfEmpty);
+        return runLocked(cell, maxTurns, keeper, pairs);
     }
 
-    /** {@link #run(ActorCell, int, boolean)} of an actor its caller kept: its schedule and turn lock are held already. */
-    public static long runHeld(ActorCell cell, int maxTurns) {
-        return runLocked(cell, maxTurns, true);
+    /** {@link #run(ActorCell, int, Keeper, boolean)} of an actor its caller kept: its schedule and turn lock are held already. */
+    public static long runHeld(ActorCell cell, int maxTurns, Keeper keeper, boolean pairs) {
+        return runLocked(cell, maxTurns, keeper, pairs);
     }
 
-    private static long runLocked(ActorCell cell, int maxTurns, boolean keepIfEmpty) {
+    private static long runLocked(ActorCell cell, int maxTurns, Keeper keeper, boolean pairs) {
         int ran = 0;
         int band = RunQueue.READY_BAND;
         boolean keep = false;
         try {
-            while (cell.exitReason == null) {
-                Letter letter = cell.context.isHydrating() ? hydrationStart(cell) : cell.mailbox.take();
-                if (letter == null) {
+            while (true) {
+                while (cell.exitReason == null) {
+                    Letter letter = cell.context.isHydrating() ? hydrationStart(cell) : cell.mailbox.take();
+                    if (letter == null) {
+                        break;
+                    }
+                    band = turn(cell, letter);
+                    if (++ran >= maxTurns || band != RunQueue.READY_BAND) {
+                        break;
+                    }
+                }
+                if (cell.exitReason != null) {
+                    CellTeardown.finish(cell);
+                }
+                keep = keeper != null && band == RunQueue.READY_BAND && cell.exitReason == null
+                        && !cell.context.isHydrating() && !cell.runtime.isClosed()
+                        && cell.mailbox.peek() == null; // the holder's look (hasWorkForHolder)
+                ActorCell partner = keep && pairs && ran < maxTurns ? keeper.swapFor(cell) : null;
+                if (partner == null) {
                     break;
                 }
-                band = turn(cell, letter);
-                if (++ran >= maxTurns || band != RunQueue.READY_BAND) {
-                    break;
-                }
+                cell = partner; // the one just run is kept now, its partner ours to run: the same state as at the start
+                keep = false;
             }
-            if (cell.exitReason != null) {
-                CellTeardown.finish(cell);
-            }
-            keep = keepIfEmpty && band == RunQueue.READY_BAND && cell.exitReason == null && !cell.context.isHydrating()
-                    && !cell.runtime.isClosed() && cell.mailbox.peek() == null; // the holder's look (hasWorkForHolder)
         } finally {
             // Kept: still scheduled and still locked, and release() lets both go (only a late letter after a teardown
             // looks for this lock, and a kept actor is not torn down). Halted: afterRun may release late letters, which

@@ -12,6 +12,13 @@ import dev.lanehost.lanes.cell.CellRun;
  * times at most between two polls of the worker's queues). So two actors sending to each other on one worker pass
  * their letters with no queue, no slot and no wake-up, and neither is made idle and runnable again for each letter.
  *
+ * <p>The same swap happens inside a run, too ({@link #swapFor}): when the actor running has emptied its mailbox and the
+ * kept one has a letter, the run puts the first at the door, takes the second off it and goes on with it, up to the
+ * run's {@code turnsPerRun} turns in all. The pair's two actors so take turns in one run, as one actor takes its
+ * letters, with no run's end, return to the worker's loop and next run's start for each letter: those were ~40 % of a
+ * pair's turn. The door holds the actor not running at every moment, as between runs, so thieves and the budget watch
+ * see the pair as before; the whole run counts as one run ahead of the queues.
+ *
  * <p>After an actor from the worker's queues (or stolen, or handed in from off the pool) a kept actor with a letter is
  * let go instead, queued behind the others: its letters come from actors the worker did not wake, as the answers of
  * many actors come to the one that sent them work. Run after each of them, it would take its letters one at a time,
@@ -30,7 +37,7 @@ import dev.lanehost.lanes.cell.CellRun;
  * ({@link WorkerPool#rescueStuckWork()}). Exactly one of them gets the actor: the word's CAS. The other methods are
  * its worker's thread only.
  */
-public final class KeptActor {
+public final class KeptActor implements CellRun.Keeper {
     /** Runs a kept actor takes ahead of the worker's slot and queues between two polls of the queues. */
     public static final int AHEAD_RUNS = 32;
     /** The kept actor, or CLOSED, or OPEN once a thief (or the budget watch) took it. Read by thieves. */
@@ -45,6 +52,8 @@ public final class KeptActor {
     private ActorCell swapped;
     /** Runs the kept actor took ahead of the worker's slot and queues since the worker last polled its queues. */
     private int aheadRuns;
+    /** The actor the run in progress went on with after a {@link #swapFor}, or null: the one it ends with. */
+    private ActorCell swappedIn;
 
     KeptActor() {
     }
@@ -53,23 +62,44 @@ public final class KeptActor {
      * Runs {@code cell} and keeps it if its run allows, the actor kept before staying kept meanwhile.
      *
      * @param fromOwnTurns true if {@code cell} came from the worker's next slot (one of its own turns made it runnable):
-     *                     then a letter waiting for the actor kept before has it run next, as a pair's partner
-     * @return the turns run
+     *                     then a letter waiting for the actor kept before has it run next, as a pair's partner, in
+     *                     this run if it has turns left ({@link #swapFor}), else in the next
+     * @return the turns run, of whichever actors the run went on with
      */
     public int run(ActorCell cell, int maxTurns, boolean fromOwnTurns) {
-        return kept(cell, CellRun.run(cell, maxTurns, true), fromOwnTurns);
+        return kept(cell, CellRun.run(cell, maxTurns, this, fromOwnTurns), fromOwnTurns);
     }
 
     /** {@link #run} of an actor {@link #takeBack} or {@link #withWork} gave back: its turn lock is held already. */
     public int runTakenBack(ActorCell cell, int maxTurns) {
-        return kept(cell, CellRun.runHeld(cell, maxTurns), true);
+        return kept(cell, CellRun.runHeld(cell, maxTurns, this, true), true);
     }
 
     private int kept(ActorCell cell, long ran, boolean fromOwnTurns) {
+        ActorCell last = swappedIn;
+        swappedIn = null;
         if ((ran & 1) != 0) {
-            keep(cell, fromOwnTurns);
+            keep(last != null ? last : cell, fromOwnTurns);
         }
         return (int) (ran >>> 1);
+    }
+
+    /**
+     * A pair's switch inside one run ({@link CellRun.Keeper}): the actor just run, its mailbox empty, goes to the door
+     * in place of the kept one, which the run goes on with if a letter has come for it. The same swap under the same
+     * conditions as between two runs ({@link #keep}); the run stays one run ahead of the queues, however many switches
+     * it makes. Asked only in runs of actors from the worker's own turns ({@code fromOwnTurns}), the pair's letters' way.
+     */
+    @Override
+    public ActorCell swapFor(ActorCell emptied) {
+        ActorCell waiting = kept;
+        if (waiting == null || waiting == emptied || aheadRuns >= AHEAD_RUNS || !waiting.hasWorkForHolder()
+                || !door.swap(waiting, emptied)) {
+            return null; // nothing has changed: a door a thief emptied is left to keep(), as after any run
+        }
+        kept = emptied;
+        swappedIn = waiting;
+        return waiting;
     }
 
     /**
