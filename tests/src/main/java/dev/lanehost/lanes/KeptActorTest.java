@@ -10,6 +10,7 @@ import dev.lanehost.lanes.cell.CellRun;
 import dev.lanehost.lanes.mailbox.Letter;
 import dev.lanehost.lanes.scheduler.hosted.Worker;
 import dev.lanehost.lanes.scheduler.hosted.WorkerPool;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -19,6 +20,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 import org.openjdk.jcstress.infra.results.ZZZ_Result;
 import org.openjdk.jcstress.infra.results.ZI_Result;
 import org.openjdk.jcstress.infra.results.ZZ_Result;
+import org.openjdk.jcstress.infra.results.ZZI_Result;
 
 /**
  * A worker keeps the last actor it ran scheduled, its mailbox empty, at a door of its own: a sender's letter then finds
@@ -173,6 +175,52 @@ public class KeptActorTest {
         public void arbiter(ZZZ_Result r) {
             second.offer("letter");
             r.r3 = owner.kept.withWork() == second;
+        }
+    }
+
+    /**
+     * The same race inside a run: the worker runs a second actor from its next slot, which empties its mailbox, and
+     * the run goes on with the first (kept at the door, a letter waiting) by swapping the two at the door, as a spinning
+     * thief (one sighting short) steals the first and runs what it finds. Exactly one of them runs the first's letter.
+     * (The thief may still take the first afterwards, back at the door with its mailbox empty, on a stale look at it: a
+     * run with nothing to run.) r1 = the worker's run went on with the first (two turns: the second's start, the first's
+     * letter); r2 = the thief's run of the first took its letter; r3 = the first's turns in all.
+     */
+    @JCStressTest
+    @Outcome(id = "true, false, 1", expect = ACCEPTABLE, desc = "the run swapped the first in and ran its letter")
+    @Outcome(id = "false, true, 1", expect = ACCEPTABLE, desc = "the thief ran it; the run ended with the second kept")
+    @Outcome(id = "true, true, 2", expect = FORBIDDEN, desc = "both ran the first's letter")
+    @Outcome(expect = FORBIDDEN, desc = "the first's letter run by nobody, or twice")
+    @State
+    public static class SwapInARunVersusSteal {
+        private final WorkerPool pool = pool();
+        private final Worker owner = pool.worker(0);
+        private final Worker thief = pool.worker(1);
+        private final AtomicInteger firstTurns = new AtomicInteger();
+        private final ActorCell first = new ActorCell(1, "first", Placement.NORMAL, RUNTIME.context(), owner.shared, pool,
+                null, RUNTIME.context().defaultBudget, RUNTIME.context().mailboxCapacity, SpawnOptions.DEFAULT,
+                () -> (context, message) -> firstTurns.incrementAndGet());
+        private final ActorCell second = cell(pool, owner, 2, "second");
+
+        public SwapInARunVersusSteal() {
+            keptWithALetterSeen(owner, thief, first);
+            firstTurns.set(0); // its start ran in the setup: count its letter only
+        }
+
+        @Actor
+        public void owner(ZZI_Result r) {
+            r.r1 = owner.kept.run(second, 16, true) == 2; // as from the next slot: a pair's way, swaps in the run
+        }
+
+        @Actor
+        public void thief(ZZI_Result r) {
+            ActorCell taken = thief.asThief.keptAt(owner);
+            r.r2 = taken == first && taken.run(16) == 1;
+        }
+
+        @Arbiter
+        public void arbiter(ZZI_Result r) {
+            r.r3 = firstTurns.get();
         }
     }
 
