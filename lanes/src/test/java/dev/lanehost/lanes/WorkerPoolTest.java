@@ -342,8 +342,11 @@ class WorkerPoolTest {
         }
     }
 
-    /** Two actors on {@code owner} that send each letter they get on to the other, counting their turns. */
-    private static ActorCell[] pairOn(ActorRuntime runtime, WorkerPool pool, Worker owner, int[] turns) {
+    /**
+     * Two actors on {@code owner} that send each letter they get on to the other, counting their turns: pair-0 kept at
+     * the owner's door after its start, a ball offered to pair-1 (queued, as to any actor not yet run).
+     */
+    private static ActorCell[] pairWithABall(ActorRuntime runtime, WorkerPool pool, Worker owner, int[] turns) {
         ActorCell[] pair = new ActorCell[2];
         for (int i = 0; i < 2; i++) {
             int self = i;
@@ -354,6 +357,8 @@ class WorkerPoolTest {
                         assertEquals(Delivery.QUEUED, pair[1 - self].offer(message));
                     });
         }
+        assertEquals(1, owner.kept.run(pair[0], 1, false), "its start: kept at the owner's door");
+        assertEquals(Delivery.QUEUED, pair[1].offer("ball"));
         return pair;
     }
 
@@ -363,9 +368,7 @@ class WorkerPoolTest {
             WorkerPool pool = new WorkerPool(2, IdleStrategy.DEFAULT, AffinityPolicy.NONE, Affinity.unavailable("test"), null);
             Worker owner = pool.worker(0);
             int[] turns = new int[2];
-            ActorCell[] pair = pairOn(runtime, pool, owner, turns);
-            assertEquals(1, owner.kept.run(pair[0], 1, false), "its start: kept at the owner's door");
-            assertEquals(Delivery.QUEUED, pair[1].offer("ball"));
+            ActorCell[] pair = pairWithABall(runtime, pool, owner, turns);
             assertEquals(2, owner.kept.run(pair[1], 2, true), "its start, then the ball, sent on to the kept one");
             assertSame(pair[0], owner.kept.takeBack(), "the ball waits for the kept one: run next");
 
@@ -391,9 +394,7 @@ class WorkerPoolTest {
             WorkerPool pool = new WorkerPool(2, IdleStrategy.DEFAULT, AffinityPolicy.NONE, Affinity.unavailable("test"), null);
             Worker owner = pool.worker(0);
             int[] turns = new int[2];
-            ActorCell[] pair = pairOn(runtime, pool, owner, turns);
-            assertEquals(1, owner.kept.run(pair[0], 1, false), "its start: kept at the owner's door");
-            assertEquals(Delivery.QUEUED, pair[1].offer("ball"));
+            ActorCell[] pair = pairWithABall(runtime, pool, owner, turns);
             assertEquals(2, owner.kept.run(pair[1], 16, false), "from the queues: its start and the ball, no more");
             assertNull(owner.kept.takeBack(), "its partner is not run next either");
             assertSame(pair[0], owner.shared.pollShared(), "let go with the ball: queued behind the others");
