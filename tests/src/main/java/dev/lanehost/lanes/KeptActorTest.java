@@ -40,9 +40,13 @@ public class KeptActorTest {
     }
 
     static ActorCell cell(WorkerPool pool, Worker home, long id, String name) {
+        return cell(pool, home, id, name, (context, message) -> { });
+    }
+
+    static ActorCell cell(WorkerPool pool, Worker home, long id, String name, Behavior behavior) {
         return new ActorCell(id, name, Placement.NORMAL, RUNTIME.context(), home.shared, pool, null,
                 RUNTIME.context().defaultBudget, RUNTIME.context().mailboxCapacity, SpawnOptions.DEFAULT,
-                () -> (context, message) -> { });
+                () -> behavior);
     }
 
     /**
@@ -197,9 +201,7 @@ public class KeptActorTest {
         private final Worker owner = pool.worker(0);
         private final Worker thief = pool.worker(1);
         private final AtomicInteger firstTurns = new AtomicInteger();
-        private final ActorCell first = new ActorCell(1, "first", Placement.NORMAL, RUNTIME.context(), owner.shared, pool,
-                null, RUNTIME.context().defaultBudget, RUNTIME.context().mailboxCapacity, SpawnOptions.DEFAULT,
-                () -> (context, message) -> firstTurns.incrementAndGet());
+        private final ActorCell first = cell(pool, owner, 1, "first", (context, message) -> firstTurns.incrementAndGet());
         private final ActorCell second = cell(pool, owner, 2, "second");
 
         public SwapInARunVersusSteal() {
