@@ -2,7 +2,8 @@
 # Runs one actor scenario on lanehost and both Pekko configurations in one JVM, in 200 ms blocks taken in turn, each
 # block between a core-share and a placement probe (dev.lanehost.benchmarks.actors.InterleavedActors), and prints the
 # medians and lanehost's ratio to the better Pekko by kind of block: the cores to themselves or shared, in one
-# placement. Writes the blocks and the summary to $LANEHOST_RESULTS/<UTC time>-interleaved-SHAPE/.
+# placement. Writes the blocks and the summary to $LANEHOST_RESULTS/<UTC time>-interleaved-SHAPE/. pingpong64 also
+# runs lanehostAlone in turn (each ball bounced off one actor to itself): the most any way of running a pair can reach.
 #
 #   benchmarks/run-interleaved.sh [pingpong64|pingpong1|fanout] [SECONDS]     SECONDS (default 120) + ~40 s
 #

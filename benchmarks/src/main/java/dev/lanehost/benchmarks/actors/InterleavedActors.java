@@ -28,11 +28,18 @@ import java.util.Map;
  * 1000 → 1), as {@link PingPongBenchmark} and {@link FanOutFanInBenchmark} run them. Each contender first runs for a
  * tenth of the time unmeasured (the JIT's warm-up). A line per block ({@code block ...}), then the medians by kind of
  * block.
+ *
+ * <p>{@code pingpong64} takes a fourth runner in turn, {@code lanehostAlone}: lanehost with each ball bounced off one
+ * actor to itself (two turns a round trip). It runs the same turns as the pairs with no switch between two actors, so
+ * its ratio to the better Pekko is the most any way of running a pair could reach on the machine of that run.
  */
 public final class InterleavedActors {
     private static final String USAGE =
             "InterleavedActors [shape=pingpong64|pingpong1|fanout] [seconds=120] [blockMillis=200]";
     private static final String[] CONTENDERS = {"lanehost", "pekkoDefault", "pekkoTuned"};
+    /** {@code pingpong64}'s bound: lanehost's balls each bounced off one actor to itself (not a contender). */
+    private static final String ALONE = "lanehostAlone";
+    private static final String[] WITH_ALONE = {"lanehost", "pekkoDefault", "pekkoTuned", ALONE};
     /** Round trips of a placement probe around a block: a few milliseconds. */
     private static final int PLACEMENT_ROUND_TRIPS = 10_000;
     /** A kind of block needs this many of every contender's blocks to be compared. */
@@ -53,10 +60,12 @@ public final class InterleavedActors {
         int seconds = Arguments.count(args, 1, "seconds", 120, 10, USAGE);
         int blockMillis = Arguments.count(args, 2, "blockMillis", 200, 10, USAGE);
         long operations = operationsPerBatch(shape);
+        String[] runners = shape.equals("pingpong64") ? WITH_ALONE : CONTENDERS;
         Map<String, ActorScenario> scenarios = new LinkedHashMap<>();
         try {
-            for (String name : CONTENDERS) {
-                scenarios.put(name, scenario(shape, Contender.named(name)));
+            for (String name : runners) {
+                scenarios.put(name, name.equals(ALONE) ? new PingPongBenchmark.OnLanehost(64, true)
+                        : scenario(shape, Contender.named(name)));
             }
             System.out.println("placement before: " + PlacementProbe.measure(1_000_000));
             for (ActorScenario scenario : scenarios.values()) {
@@ -65,8 +74,8 @@ public final class InterleavedActors {
             List<Block> blocks = new ArrayList<>();
             long end = System.nanoTime() + seconds * 1_000_000_000L;
             for (int round = 0; System.nanoTime() < end; round++) {
-                for (int i = 0; i < CONTENDERS.length; i++) {
-                    String name = CONTENDERS[(round + i) % CONTENDERS.length]; // each round starts with the next one
+                for (int i = 0; i < runners.length; i++) {
+                    String name = runners[(round + i) % runners.length]; // each round starts with the next one
                     Block block = measureBlock(name, scenarios.get(name), operations, blockMillis);
                     blocks.add(block);
                     System.out.printf(Locale.ROOT, "block %d %s %.3f M/s, cores %.3f %.3f ns, placement %.0f ns%n",
@@ -75,7 +84,7 @@ public final class InterleavedActors {
                 }
             }
             System.out.println("placement after: " + PlacementProbe.measure(1_000_000));
-            summarize(shape, blocks);
+            summarize(shape, runners, blocks);
         } finally {
             for (ActorScenario scenario : scenarios.values()) {
                 scenario.close();
@@ -136,7 +145,7 @@ public final class InterleavedActors {
      * Medians by kind of block: cores to themselves before and after (or shared before and after; mixed blocks are not
      * compared), in the placement both probes around it read. Lanehost's ratio is to the better Pekko of the kind.
      */
-    private static void summarize(String shape, List<Block> blocks) {
+    private static void summarize(String shape, String[] runners, List<Block> blocks) {
         double fastest = Double.MAX_VALUE;
         for (Block block : blocks) {
             fastest = Math.min(fastest, Math.min(block.coreBefore(), block.coreAfter()));
@@ -158,18 +167,18 @@ public final class InterleavedActors {
                 "%s, %d blocks; the core probe's fastest reading %.3f ns, shared above %.2fx it%n", shape,
                 blocks.size(), fastest, CoreShareProbe.SHARED_FROM);
         kinds.entrySet().stream().filter(kind -> !kind.getKey().startsWith("cores mixed"))
-                .forEach(kind -> System.out.println(line(kind.getKey(), kind.getValue())));
+                .forEach(kind -> System.out.println(line(kind.getKey(), runners, kind.getValue())));
     }
 
     /**
      * "cores alone, close: lanehost 28.07 M/s (181 blocks), pekkoDefault ..., pekkoTuned ...; lanehost / best Pekko
-     * 1.40x", or why the kind is not compared.
+     * 1.40x" (and lanehostAlone's ratio, when it ran), or why the kind is not compared.
      */
-    private static String line(String kind, Map<String, List<Double>> rates) {
+    private static String line(String kind, String[] runners, Map<String, List<Double>> rates) {
         StringBuilder text = new StringBuilder(kind).append(':');
         double bestPekko = 0;
         boolean comparable = true;
-        for (String contender : CONTENDERS) {
+        for (String contender : runners) {
             List<Double> values = rates.getOrDefault(contender, List.of());
             comparable &= values.size() >= FEWEST_BLOCKS;
             if (values.isEmpty()) {
@@ -179,14 +188,18 @@ public final class InterleavedActors {
             double median = Stats.median(values);
             text.append(String.format(Locale.ROOT, " %s %.2f M/s (%d blocks),", contender, median / 1e6,
                     values.size()));
-            if (!contender.equals("lanehost")) {
+            if (contender.startsWith("pekko")) {
                 bestPekko = Math.max(bestPekko, median);
             }
         }
         text.setLength(text.length() - 1);
         if (comparable) {
-            double lanehost = Stats.median(rates.get("lanehost"));
-            text.append(String.format(Locale.ROOT, "; lanehost / best Pekko %.2fx", lanehost / bestPekko));
+            for (String lanehost : runners) {
+                if (lanehost.startsWith("lanehost")) {
+                    text.append(String.format(Locale.ROOT, "; %s / best Pekko %.2fx", lanehost,
+                            Stats.median(rates.get(lanehost)) / bestPekko));
+                }
+            }
         } else {
             text.append("; too few blocks of a contender to compare (fewer than ").append(FEWEST_BLOCKS).append(')');
         }
