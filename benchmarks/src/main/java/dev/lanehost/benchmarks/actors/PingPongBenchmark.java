@@ -49,6 +49,13 @@ public class PingPongBenchmark {
     @Param({"64", "1"})
     public int pairs;
 
+    /**
+     * Lanehost only: each ball bounced off one actor to itself ({@link OnLanehost#OnLanehost(int, boolean)}), the same
+     * turns with no switch between two actors.
+     */
+    @Param({"false"})
+    public boolean alone;
+
     private ActorScenario scenario;
 
     @Setup(Level.Trial)
@@ -57,7 +64,10 @@ public class PingPongBenchmark {
         if (pairs < 1 || BALLS % pairs != 0) {
             throw new IllegalArgumentException("pairs must divide " + BALLS + ": " + pairs);
         }
-        scenario = chosen.isPekko() ? new OnPekko(chosen, pairs) : new OnLanehost(pairs);
+        if (alone && chosen.isPekko()) {
+            throw new IllegalArgumentException("alone is lanehost's bound, not a contender's shape: run it with contender=lanehost");
+        }
+        scenario = chosen.isPekko() ? new OnPekko(chosen, pairs) : new OnLanehost(pairs, alone);
     }
 
     @TearDown(Level.Trial)
