@@ -88,8 +88,7 @@ public final class CellRun {
                     CellTeardown.finish(cell);
                 }
                 keep = keeper != null && band == RunQueue.READY_BAND && cell.exitReason == null
-                        && !cell.context.isHydrating() && !cell.runtime.isClosed()
-                        && cell.mailbox.peek() == null; // the holder's look (hasWorkForHolder)
+                        && !cell.runtime.isClosed() && !cell.hasWorkForHolder();
                 ActorCell partner = keep && pairs && ran < maxTurns ? keeper.swapFor(cell) : null;
                 if (partner == null) {
                     break;

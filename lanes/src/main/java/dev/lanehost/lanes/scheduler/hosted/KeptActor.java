@@ -93,8 +93,7 @@ public final class KeptActor implements CellRun.Keeper {
     @Override
     public ActorCell swapFor(ActorCell emptied) {
         ActorCell waiting = kept;
-        if (waiting == null || waiting == emptied || aheadRuns >= AHEAD_RUNS || !waiting.hasWorkForHolder()
-                || !door.swap(waiting, emptied)) {
+        if (waiting == null || waiting == emptied || !runsNext(waiting) || !door.swap(waiting, emptied)) {
             return null; // nothing has changed: a door a thief emptied is left to keep(), as after any run
         }
         kept = emptied;
@@ -114,11 +113,16 @@ public final class KeptActor implements CellRun.Keeper {
             door.place(cell);
             return;
         }
-        if (fromOwnTurns && aheadRuns < AHEAD_RUNS && previous.hasWorkForHolder()) {
+        if (fromOwnTurns && runsNext(previous)) {
             swapped = previous;
         } else {
             CellRun.release(previous); // idle, or queued behind the worker's others if a letter came
         }
+    }
+
+    /** The rule for a pair's partner taken off the door: a letter has come for it, and the worker has not run ahead too long. */
+    private boolean runsNext(ActorCell partner) {
+        return aheadRuns < AHEAD_RUNS && partner.hasWorkForHolder();
     }
 
     /**
